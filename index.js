@@ -1,0 +1,16 @@
+'use strict'
+// cryptographer.js: the public API. Every algorithm runs in the native addon (see binding.js for
+// the loader and src/ for the Rust code); this layer only shapes arguments and results.
+const { sha, hmac } = require('./lib/hash')
+const { randomBytes, timingSafeEqual } = require('./lib/random')
+
+const api = {
+  sha,
+  hash: sha,
+  hmac,
+  randomBytes,
+  timingSafeEqual,
+}
+
+module.exports = api
+module.exports.default = api

@@ -1,0 +1,5 @@
+// ESM entry: the same objects as the CommonJS entry.
+import api from './index.js'
+
+export default api
+export const { sha, hash, hmac, randomBytes, timingSafeEqual } = api

@@ -1,0 +1,49 @@
+'use strict'
+// Errors raised by the JS layer. Same classes, codes and message shapes as the native layer
+// (src/error.rs), which raises the errors only it can detect.
+
+function coded(Base, code, message) {
+  const err = new Base(message)
+  Object.defineProperty(err, 'code', { value: code, enumerable: true, writable: true, configurable: true })
+  return err
+}
+
+function describe(value) {
+  if (value === null) return 'null'
+  if (value === undefined) return 'undefined'
+  switch (typeof value) {
+    case 'function':
+      return `function ${value.name || '<anonymous>'}`
+    case 'object':
+      return value.constructor && value.constructor.name
+        ? `an instance of ${value.constructor.name}`
+        : 'an instance of Object'
+    case 'string': {
+      const s = value.length > 28 ? `${value.slice(0, 25)}...` : value
+      return `type string ('${s}')`
+    }
+    case 'symbol':
+      return 'type symbol'
+    default:
+      return `type ${typeof value} (${String(value)})`
+  }
+}
+
+const invalidArgType = (name, expected, value) =>
+  coded(TypeError, 'ERR_INVALID_ARG_TYPE', `The "${name}" argument must be ${expected}. Received ${describe(value)}`)
+
+const invalidArgValue = (name, expected, value) =>
+  coded(
+    TypeError,
+    'ERR_INVALID_ARG_VALUE',
+    `The argument "${name}" is invalid: expected ${expected}. Received ${describe(value)}`,
+  )
+
+const outOfRange = (name, range, value) =>
+  coded(
+    RangeError,
+    'ERR_OUT_OF_RANGE',
+    `The value of "${name}" is out of range. It must be ${range}. Received ${typeof value === 'string' ? value : String(value)}`,
+  )
+
+module.exports = { coded, describe, invalidArgType, invalidArgValue, outOfRange }

@@ -1,0 +1,22 @@
+'use strict'
+// Output formats, shared by every family that returns bytes.
+const { invalidArgValue } = require('./errors')
+
+const FORMATS = ['hex', 'base64', 'base64url', 'binary', 'buffer']
+const ENCODING = { base64: 'base64', base64url: 'base64url', binary: 'latin1' }
+
+/** Validates an outputFormat value (undefined means the default). */
+function checkFormat(format, name = 'outputFormat') {
+  if (format === undefined || format === 'hex' || format === 'buffer' || format === 'base64' ||
+      format === 'base64url' || format === 'binary') return format
+  throw invalidArgValue(name, `one of ${FORMATS.map((f) => `'${f}'`).join(', ')}`, format)
+}
+
+/** Turns a result Buffer into the requested format (everything but 'hex', which the native side builds). */
+function encode(buf, format) {
+  if (format === 'buffer') return buf
+  if (format === 'hex') return buf.toString('hex')
+  return buf.toString(ENCODING[format])
+}
+
+module.exports = { FORMATS, checkFormat, encode }

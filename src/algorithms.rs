@@ -1,0 +1,512 @@
+//! The one list of hash algorithms, and the one trait every backend is driven through.
+//!
+//! Adding a hash is one line in [`hash_algorithms!`] below: its JS name, its backend type and
+//! how to make a fresh state. One-shot hashing, incremental hashing, HMAC (and, later, PBKDF2
+//! and HKDF) are written once, against [`HashCore`], and dispatch through [`State`].
+//! Why each backend was chosen is in `docs/backends.md`.
+
+use digest::{common::BlockSizeUser, Digest, ExtendableOutput, Update};
+
+use crate::error::{CryptoError, CryptoResult};
+
+/// What the generic code needs from a hash function.
+pub trait HashCore: Clone {
+  fn update(&mut self, data: &[u8]);
+  /// Writes the digest; `out.len()` is exactly [`HashCore::output_len`].
+  fn finalize_into(self, out: &mut [u8]);
+  fn output_len(&self) -> usize;
+  /// Input block size in bytes (what HMAC pads its key to); 0 when HMAC is not defined.
+  fn block_len(&self) -> usize;
+}
+
+/// Any RustCrypto fixed-output `Digest`.
+#[derive(Clone, Default)]
+pub struct Rc<D>(D);
+
+impl<D: Digest + BlockSizeUser + Clone> HashCore for Rc<D> {
+  #[inline]
+  fn update(&mut self, data: &[u8]) {
+    Digest::update(&mut self.0, data);
+  }
+  #[inline]
+  fn finalize_into(self, out: &mut [u8]) {
+    out.copy_from_slice(&self.0.finalize());
+  }
+  #[inline]
+  fn output_len(&self) -> usize {
+    <D as Digest>::output_size()
+  }
+  #[inline]
+  fn block_len(&self) -> usize {
+    <D as BlockSizeUser>::block_size()
+  }
+}
+
+/// A RustCrypto extendable-output function (SHAKE) with a chosen output length.
+#[derive(Clone)]
+pub struct Xof<X> {
+  state: X,
+  len: usize,
+}
+
+impl<X: Update + ExtendableOutput + Clone> HashCore for Xof<X> {
+  #[inline]
+  fn update(&mut self, data: &[u8]) {
+    self.state.update(data);
+  }
+  #[inline]
+  fn finalize_into(self, out: &mut [u8]) {
+    self.state.finalize_xof_into(out);
+  }
+  fn output_len(&self) -> usize {
+    self.len
+  }
+  fn block_len(&self) -> usize {
+    0
+  }
+}
+
+/// `ring`'s digests (its SHA-384/512 assembly beats the RustCrypto code on x86-64).
+#[derive(Clone)]
+pub struct Ring(ring::digest::Context);
+
+impl Ring {
+  fn new(alg: &'static ring::digest::Algorithm) -> Self {
+    Ring(ring::digest::Context::new(alg))
+  }
+}
+
+impl HashCore for Ring {
+  #[inline]
+  fn update(&mut self, data: &[u8]) {
+    self.0.update(data);
+  }
+  #[inline]
+  fn finalize_into(self, out: &mut [u8]) {
+    out.copy_from_slice(self.0.finish().as_ref());
+  }
+  fn output_len(&self) -> usize {
+    self.0.algorithm().output_len()
+  }
+  fn block_len(&self) -> usize {
+    self.0.algorithm().block_len()
+  }
+}
+
+/// BLAKE2b/BLAKE2s from the `*_simd` crates (run-time AVX2/SSE4.1).
+#[derive(Clone)]
+pub struct Blake2b(blake2b_simd::State, usize);
+#[derive(Clone)]
+pub struct Blake2s(blake2s_simd::State, usize);
+
+macro_rules! blake2_core {
+  ($t:ty, $block:expr) => {
+    impl HashCore for $t {
+      #[inline]
+      fn update(&mut self, data: &[u8]) {
+        self.0.update(data);
+      }
+      #[inline]
+      fn finalize_into(self, out: &mut [u8]) {
+        out.copy_from_slice(self.0.finalize().as_bytes());
+      }
+      fn output_len(&self) -> usize {
+        self.1
+      }
+      fn block_len(&self) -> usize {
+        $block
+      }
+    }
+  };
+}
+blake2_core!(Blake2b, 128);
+blake2_core!(Blake2s, 64);
+
+/// BLAKE3 (any output length). Inputs from 1 MiB up are hashed on the rayon pool.
+#[derive(Clone)]
+pub struct Blake3(Box<blake3::Hasher>, usize);
+
+const BLAKE3_RAYON_MIN: usize = 1 << 20;
+
+impl HashCore for Blake3 {
+  #[inline]
+  fn update(&mut self, data: &[u8]) {
+    if data.len() >= BLAKE3_RAYON_MIN {
+      self.0.update_rayon(data);
+    } else {
+      self.0.update(data);
+    }
+  }
+  #[inline]
+  fn finalize_into(self, out: &mut [u8]) {
+    self.0.finalize_xof().fill(out);
+  }
+  fn output_len(&self) -> usize {
+    self.1
+  }
+  fn block_len(&self) -> usize {
+    0
+  }
+}
+
+/// The options a parameterised hash takes (all absent for the fixed-output ones).
+#[derive(Default)]
+pub struct Params<'a> {
+  pub key: Option<&'a [u8]>,
+  pub salt: Option<&'a [u8]>,
+  pub personalization: Option<&'a [u8]>,
+  pub context: Option<&'a [u8]>,
+  pub output_len: Option<u32>,
+}
+
+impl Params<'_> {
+  fn is_empty(&self) -> bool {
+    self.key.is_none()
+      && self.salt.is_none()
+      && self.personalization.is_none()
+      && self.context.is_none()
+      && self.output_len.is_none()
+  }
+}
+
+/// Which options an algorithm takes (exported to JS so the API is built from this list).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Family {
+  /// Fixed output, no options; HMAC is defined.
+  Fixed,
+  /// SHAKE: `outputLength`.
+  Shake,
+  /// BLAKE2b/2s: `key`, `salt`, `personalization`, `outputLength`.
+  Blake2,
+  /// BLAKE3: `key` or `context`, `outputLength`.
+  Blake3,
+}
+
+impl Family {
+  pub fn options(self) -> &'static [&'static str] {
+    match self {
+      Family::Fixed => &[],
+      Family::Shake => &["outputLength"],
+      Family::Blake2 => &["key", "salt", "personalization", "outputLength"],
+      Family::Blake3 => &["key", "context", "outputLength"],
+    }
+  }
+}
+
+macro_rules! hash_algorithms {
+  ($( $variant:ident $name:literal $family:ident : $ty:ty = $init:expr; )*) => {
+    /// Algorithm ids, in list order (the JS side gets them from [`Alg::ALL`]).
+    #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+    #[repr(u32)]
+    pub enum Alg { $($variant),* }
+
+    impl Alg {
+      pub const ALL: &'static [Alg] = &[$(Alg::$variant),*];
+
+      pub fn from_id(id: u32) -> Option<Alg> {
+        Self::ALL.get(id as usize).copied()
+      }
+
+      pub fn name(self) -> &'static str {
+        match self { $(Alg::$variant => $name),* }
+      }
+
+      pub fn family(self) -> Family {
+        match self { $(Alg::$variant => Family::$family),* }
+      }
+    }
+
+    /// A running hash of any algorithm in the list.
+    #[derive(Clone)]
+    pub enum State { $($variant($ty)),* }
+
+    impl State {
+      /// A fresh state with default parameters.
+      #[inline]
+      pub fn new(alg: Alg) -> State {
+        match alg { $(Alg::$variant => State::$variant($init)),* }
+      }
+    }
+
+    impl HashCore for State {
+      #[inline]
+      fn update(&mut self, data: &[u8]) {
+        match self { $(State::$variant(s) => s.update(data)),* }
+      }
+      #[inline]
+      fn finalize_into(self, out: &mut [u8]) {
+        match self { $(State::$variant(s) => s.finalize_into(out)),* }
+      }
+      #[inline]
+      fn output_len(&self) -> usize {
+        match self { $(State::$variant(s) => s.output_len()),* }
+      }
+      #[inline]
+      fn block_len(&self) -> usize {
+        match self { $(State::$variant(s) => s.block_len()),* }
+      }
+    }
+  };
+}
+
+hash_algorithms! {
+  Md4        "md4"        Fixed:  Rc<md4::Md4>               = Rc::default();
+  Md5        "md5"        Fixed:  Rc<md5::Md5>               = Rc::default();
+  Sha1       "sha1"       Fixed:  Rc<sha1::Sha1>             = Rc::default();
+  Sha224     "sha224"     Fixed:  Rc<sha2::Sha224>           = Rc::default();
+  Sha256     "sha256"     Fixed:  Rc<sha2::Sha256>           = Rc::default();
+  Sha384     "sha384"     Fixed:  Ring                       = Ring::new(&ring::digest::SHA384);
+  Sha512     "sha512"     Fixed:  Ring                       = Ring::new(&ring::digest::SHA512);
+  Sha512_224 "sha512_224" Fixed:  Rc<sha2::Sha512_224>       = Rc::default();
+  Sha512_256 "sha512_256" Fixed:  Ring                       = Ring::new(&ring::digest::SHA512_256);
+  Sha3_224   "sha3_224"   Fixed:  Rc<sha3::Sha3_224>         = Rc::default();
+  Sha3_256   "sha3_256"   Fixed:  Rc<sha3::Sha3_256>         = Rc::default();
+  Sha3_384   "sha3_384"   Fixed:  Rc<sha3::Sha3_384>         = Rc::default();
+  Sha3_512   "sha3_512"   Fixed:  Rc<sha3::Sha3_512>         = Rc::default();
+  Keccak256  "keccak256"  Fixed:  Rc<sha3::Keccak256>        = Rc::default();
+  Shake128   "shake128"   Shake:  Xof<shake::Shake128>        = Xof { state: Default::default(), len: 16 };
+  Shake256   "shake256"   Shake:  Xof<shake::Shake256>        = Xof { state: Default::default(), len: 32 };
+  Blake2b    "blake2b"    Blake2: Blake2b                    = Blake2b(blake2b_simd::State::new(), 64);
+  Blake2s    "blake2s"    Blake2: Blake2s                    = Blake2s(blake2s_simd::State::new(), 32);
+  Blake3     "blake3"     Blake3: Blake3                     = Blake3(Box::new(blake3::Hasher::new()), 32);
+  Ripemd160  "ripemd160"  Fixed:  Rc<ripemd::Ripemd160>      = Rc::default();
+  Whirlpool  "whirlpool"  Fixed:  Rc<whirlpool::Whirlpool>   = Rc::default();
+}
+
+/// Largest output the XOFs (SHAKE, BLAKE3) produce in one call: 2^30 bytes. A bound, so a
+/// typo cannot ask for terabytes; far beyond any key-derivation use.
+pub const MAX_XOF_LEN: u32 = 1 << 30;
+
+fn check_len(name: &str, len: Option<u32>, min: u32, max: u32, default: u32) -> CryptoResult<usize> {
+  match len {
+    None => Ok(default as usize),
+    Some(n) if (min..=max).contains(&n) => Ok(n as usize),
+    Some(n) => Err(CryptoError::out_of_range(name, format!(">= {min} && <= {max}"), n)),
+  }
+}
+
+fn check_max<'a>(name: &str, value: Option<&'a [u8]>, max: usize) -> CryptoResult<&'a [u8]> {
+  let v = value.unwrap_or(&[]);
+  if v.len() > max {
+    return Err(CryptoError::out_of_range(
+      &format!("{name}.length"),
+      format!("<= {max} bytes"),
+      v.len(),
+    ));
+  }
+  Ok(v)
+}
+
+impl State {
+  /// A fresh state with the given options. Options the algorithm does not take are an error
+  /// (the JS layer names them before they get here; this is the backstop).
+  pub fn with_params(alg: Alg, p: &Params) -> CryptoResult<State> {
+    if p.is_empty() {
+      return Ok(State::new(alg));
+    }
+    let refuse = |what: &str| {
+      Err(CryptoError::invalid_value(
+        "options",
+        format!("the options of {} ({})", alg.name(), alg.family().options().join(", ")),
+        what.to_string(),
+      ))
+    };
+    match alg.family() {
+      Family::Fixed => refuse("options"),
+      Family::Shake => {
+        if p.key.is_some() || p.salt.is_some() || p.personalization.is_some() || p.context.is_some() {
+          return refuse("key/salt/personalization/context");
+        }
+        let len = check_len("outputLength", p.output_len, 1, MAX_XOF_LEN, 0)?;
+        Ok(match alg {
+          Alg::Shake128 => State::Shake128(Xof { state: Default::default(), len }),
+          _ => State::Shake256(Xof { state: Default::default(), len }),
+        })
+      }
+      Family::Blake2 => {
+        if p.context.is_some() {
+          return refuse("context");
+        }
+        if alg == Alg::Blake2b {
+          let len = check_len("outputLength", p.output_len, 1, 64, 64)?;
+          let mut params = blake2b_simd::Params::new();
+          params
+            .hash_length(len)
+            .key(check_max("key", p.key, 64)?)
+            .salt(check_max("salt", p.salt, 16)?)
+            .personal(check_max("personalization", p.personalization, 16)?);
+          Ok(State::Blake2b(Blake2b(params.to_state(), len)))
+        } else {
+          let len = check_len("outputLength", p.output_len, 1, 32, 32)?;
+          let mut params = blake2s_simd::Params::new();
+          params
+            .hash_length(len)
+            .key(check_max("key", p.key, 32)?)
+            .salt(check_max("salt", p.salt, 8)?)
+            .personal(check_max("personalization", p.personalization, 8)?);
+          Ok(State::Blake2s(Blake2s(params.to_state(), len)))
+        }
+      }
+      Family::Blake3 => {
+        if p.salt.is_some() || p.personalization.is_some() {
+          return refuse("salt/personalization");
+        }
+        let len = check_len("outputLength", p.output_len, 1, MAX_XOF_LEN, 32)?;
+        let hasher = match (p.key, p.context) {
+          (Some(_), Some(_)) => {
+            return Err(CryptoError::invalid_value(
+              "options",
+              "either key (keyed mode) or context (derive-key mode), not both",
+              "both",
+            ))
+          }
+          (Some(key), None) => {
+            let key: &[u8; 32] = key.try_into().map_err(|_| {
+              CryptoError::out_of_range("key.length", "32 bytes", key.len())
+            })?;
+            blake3::Hasher::new_keyed(key)
+          }
+          (None, Some(ctx)) => {
+            let ctx = std::str::from_utf8(ctx).map_err(|_| {
+              CryptoError::invalid_value("context", "a UTF-8 string", "invalid UTF-8")
+            })?;
+            blake3::Hasher::new_derive_key(ctx)
+          }
+          (None, None) => blake3::Hasher::new(),
+        };
+        Ok(State::Blake3(Blake3(Box::new(hasher), len)))
+      }
+    }
+  }
+}
+
+/// HMAC (RFC 2104) over any block hash in the list: one implementation for all of them.
+#[derive(Clone)]
+pub struct Hmac<H> {
+  inner: H,
+  outer: H,
+}
+
+impl<H: HashCore> Hmac<H> {
+  /// `fresh` is an unused state of the underlying hash. Keys of any length are accepted.
+  pub fn new(fresh: H, key: &[u8]) -> CryptoResult<Self> {
+    let block = fresh.block_len();
+    if block == 0 {
+      return Err(CryptoError::invalid_value("algorithm", "a block hash for HMAC", "an XOF"));
+    }
+    // Key block: the key itself, or its hash when longer than a block, zero padded.
+    let mut pad = zeroize::Zeroizing::new([0u8; 256]);
+    let pad = &mut pad[..block];
+    if key.len() > block {
+      let mut h = fresh.clone();
+      h.update(key);
+      let n = h.output_len();
+      h.finalize_into(&mut pad[..n]);
+    } else {
+      pad[..key.len()].copy_from_slice(key);
+    }
+    pad.iter_mut().for_each(|b| *b ^= 0x36);
+    let mut inner = fresh.clone();
+    inner.update(pad);
+    pad.iter_mut().for_each(|b| *b ^= 0x36 ^ 0x5c);
+    let mut outer = fresh;
+    outer.update(pad);
+    Ok(Hmac { inner, outer })
+  }
+}
+
+impl<H: HashCore> HashCore for Hmac<H> {
+  #[inline]
+  fn update(&mut self, data: &[u8]) {
+    self.inner.update(data);
+  }
+  fn finalize_into(self, out: &mut [u8]) {
+    let mut ih = zeroize::Zeroizing::new([0u8; 64]);
+    let n = self.inner.output_len();
+    self.inner.finalize_into(&mut ih[..n]);
+    let mut outer = self.outer;
+    outer.update(&ih[..n]);
+    outer.finalize_into(out);
+  }
+  fn output_len(&self) -> usize {
+    self.outer.output_len()
+  }
+  fn block_len(&self) -> usize {
+    self.outer.block_len()
+  }
+}
+
+/// Hashes `data` into `out` (exactly the state's output length).
+#[inline]
+pub fn oneshot<H: HashCore>(mut h: H, data: &[u8], out: &mut [u8]) {
+  h.update(data);
+  h.finalize_into(out);
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+  }
+
+  fn digest(alg: Alg, data: &[u8]) -> String {
+    let s = State::new(alg);
+    let mut out = vec![0u8; s.output_len()];
+    oneshot(s, data, &mut out);
+    hex(&out)
+  }
+
+  #[test]
+  fn names_are_unique_and_ids_follow_the_list() {
+    for (i, a) in Alg::ALL.iter().enumerate() {
+      assert_eq!(Alg::from_id(i as u32), Some(*a));
+      assert_eq!(Alg::ALL.iter().filter(|b| b.name() == a.name()).count(), 1);
+    }
+    assert_eq!(Alg::from_id(Alg::ALL.len() as u32), None);
+  }
+
+  #[test]
+  fn abc_vectors() {
+    // FIPS 180-2 / FIPS 202 / RFC 1321 / RFC 7693 "abc" examples.
+    assert_eq!(
+      digest(Alg::Sha256, b"abc"),
+      "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    );
+    assert_eq!(digest(Alg::Md5, b"abc"), "900150983cd24fb0d6963f7d28e17f72");
+    assert_eq!(
+      digest(Alg::Sha3_256, b"abc"),
+      "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532"
+    );
+    assert_eq!(
+      digest(Alg::Blake2s, b"abc"),
+      "508c5e8c327c14e2e1a72ba34eeb452f37458b209ed63a294d999b4c86675982"
+    );
+  }
+
+  #[test]
+  fn hmac_rfc4231_case2() {
+    let h = Hmac::new(State::new(Alg::Sha256), b"Jefe").unwrap();
+    let mut out = [0u8; 32];
+    oneshot(h, b"what do ya want for nothing?", &mut out);
+    assert_eq!(
+      hex(&out),
+      "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+    );
+  }
+
+  #[test]
+  fn bad_params_are_errors_not_panics() {
+    let long = [0u8; 65];
+    let p = Params { key: Some(&long), ..Default::default() };
+    assert!(State::with_params(Alg::Blake2b, &p).is_err());
+    let p = Params { key: Some(&long[..31]), ..Default::default() };
+    assert!(State::with_params(Alg::Blake3, &p).is_err());
+    let p = Params { output_len: Some(0), ..Default::default() };
+    assert!(State::with_params(Alg::Shake128, &p).is_err());
+    let p = Params { output_len: Some(16), ..Default::default() };
+    assert!(State::with_params(Alg::Sha256, &p).is_err());
+    assert!(Hmac::new(State::new(Alg::Shake128), b"k").is_err());
+  }
+}

@@ -1,0 +1,229 @@
+//! JS values in, JS values out: the single conversion every entry point uses.
+//!
+//! Input: a string (hashed as UTF-8), a Buffer, any TypedArray, a DataView or an ArrayBuffer.
+//! Views hash exactly their own bytes (offset and length honoured); nothing is copied except
+//! strings, which have to be encoded. Output: hex strings are built here; binary results are
+//! written into buffers that JavaScript allocated (cheaper than creating a Buffer natively).
+
+use std::ptr;
+
+use napi::bindgen_prelude::Unknown;
+use napi::JsValue;
+use napi::{sys, Env};
+
+use crate::error::{CryptoError, CryptoResult};
+
+/// Bytes read from a JS value: borrowed from the JS heap (valid for the current synchronous
+/// call only) or owned (strings, which must be UTF-8 encoded first).
+pub enum Bytes {
+  Borrowed(*const u8, usize),
+  Owned(Vec<u8>),
+}
+
+impl Bytes {
+  #[inline]
+  pub fn as_slice(&self) -> &[u8] {
+    match self {
+      // SAFETY: the pointer and length come from N-API for a live ArrayBuffer/view and stay
+      // valid until the JS call returns (JS cannot run meanwhile); null means empty.
+      Bytes::Borrowed(p, len) if !p.is_null() && *len > 0 => unsafe {
+        std::slice::from_raw_parts(*p, *len)
+      },
+      Bytes::Borrowed(..) => &[],
+      Bytes::Owned(v) => v,
+    }
+  }
+
+  /// An owned copy, for work that leaves the JS thread.
+  pub fn into_vec(self) -> Vec<u8> {
+    match self {
+      Bytes::Owned(v) => v,
+      b => b.as_slice().to_vec(),
+    }
+  }
+}
+
+const EXPECTED: &str = "of type string or an instance of Buffer, TypedArray, DataView or ArrayBuffer";
+
+/// Reads `value` as bytes; `name` is the argument's name in the error message.
+///
+/// # Safety
+/// `env` and `value` must be live handles of the calling JS thread.
+pub unsafe fn read(env: sys::napi_env, value: sys::napi_value, name: &str) -> CryptoResult<Bytes> {
+  let mut data: *mut std::ffi::c_void = ptr::null_mut();
+  let mut len = 0usize;
+  // Node's `napi_get_buffer_info` accepts every ArrayBufferView (Buffer, any TypedArray,
+  // DataView) and returns the view's own byte range: one call for the common case.
+  if unsafe { sys::napi_get_buffer_info(env, value, &mut data, &mut len) } == sys::Status::napi_ok {
+    return Ok(Bytes::Borrowed(data as *const u8, len));
+  }
+  let mut ty = 0;
+  unsafe { sys::napi_typeof(env, value, &mut ty) };
+  match ty {
+    sys::ValueType::napi_string => unsafe { read_string(env, value) },
+    sys::ValueType::napi_object => unsafe { read_object(env, value, name) },
+    _ => Err(CryptoError::arg_type(name, EXPECTED, unsafe { describe(env, value) })),
+  }
+}
+
+unsafe fn read_string(env: sys::napi_env, value: sys::napi_value) -> CryptoResult<Bytes> {
+  let mut len = 0usize;
+  unsafe { sys::napi_get_value_string_utf8(env, value, ptr::null_mut(), 0, &mut len) };
+  let mut buf = Vec::<u8>::with_capacity(len + 1);
+  let mut written = 0usize;
+  unsafe {
+    sys::napi_get_value_string_utf8(env, value, buf.as_mut_ptr().cast(), len + 1, &mut written);
+    buf.set_len(written.min(len));
+  }
+  Ok(Bytes::Owned(buf))
+}
+
+unsafe fn read_object(env: sys::napi_env, value: sys::napi_value, name: &str) -> CryptoResult<Bytes> {
+  let mut data: *mut std::ffi::c_void = ptr::null_mut();
+  let mut len = 0usize;
+  let mut is = false;
+  unsafe { sys::napi_is_arraybuffer(env, value, &mut is) };
+  if is {
+    unsafe { sys::napi_get_arraybuffer_info(env, value, &mut data, &mut len) };
+    return Ok(Bytes::Borrowed(data as *const u8, len));
+  }
+  // Runtimes whose `napi_get_buffer_info` only takes Node Buffers (not Node itself).
+  unsafe { sys::napi_is_dataview(env, value, &mut is) };
+  if is {
+    let mut ab = ptr::null_mut();
+    let mut off = 0usize;
+    unsafe { sys::napi_get_dataview_info(env, value, &mut len, &mut data, &mut ab, &mut off) };
+    return Ok(Bytes::Borrowed(data as *const u8, len));
+  }
+  unsafe { sys::napi_is_typedarray(env, value, &mut is) };
+  if is {
+    let mut kind = 0;
+    let mut ab = ptr::null_mut();
+    let mut off = 0usize;
+    unsafe { sys::napi_get_typedarray_info(env, value, &mut kind, &mut len, &mut data, &mut ab, &mut off) };
+    let width = match kind {
+      sys::TypedarrayType::int8_array
+      | sys::TypedarrayType::uint8_array
+      | sys::TypedarrayType::uint8_clamped_array => 1,
+      sys::TypedarrayType::int16_array | sys::TypedarrayType::uint16_array => 2,
+      sys::TypedarrayType::int32_array
+      | sys::TypedarrayType::uint32_array
+      | sys::TypedarrayType::float32_array => 4,
+      _ => 8,
+    };
+    return Ok(Bytes::Borrowed(data as *const u8, len * width));
+  }
+  Err(CryptoError::arg_type(name, EXPECTED, unsafe { describe(env, value) }))
+}
+
+/// "type number (5)", "null", "an instance of Object": the "Received ..." part of messages.
+///
+/// # Safety
+/// `env` and `value` must be live handles of the calling JS thread.
+pub unsafe fn describe(env: sys::napi_env, value: sys::napi_value) -> String {
+  let mut ty = 0;
+  unsafe { sys::napi_typeof(env, value, &mut ty) };
+  let mut str_val = ptr::null_mut();
+  let short = |env, v| -> String {
+    let mut buf = [0u8; 32];
+    let mut n = 0usize;
+    unsafe { sys::napi_get_value_string_utf8(env, v, buf.as_mut_ptr().cast(), buf.len(), &mut n) };
+    String::from_utf8_lossy(&buf[..n]).into_owned()
+  };
+  match ty {
+    sys::ValueType::napi_undefined => "undefined".into(),
+    sys::ValueType::napi_null => "null".into(),
+    sys::ValueType::napi_boolean | sys::ValueType::napi_number | sys::ValueType::napi_bigint => {
+      let tname = match ty {
+        sys::ValueType::napi_boolean => "boolean",
+        sys::ValueType::napi_number => "number",
+        _ => "bigint",
+      };
+      unsafe { sys::napi_coerce_to_string(env, value, &mut str_val) };
+      format!("type {tname} ({})", short(env, str_val))
+    }
+    sys::ValueType::napi_string => {
+      let s = short(env, value);
+      format!("type string ('{s}')")
+    }
+    sys::ValueType::napi_symbol => "type symbol".into(),
+    sys::ValueType::napi_function => "function".into(),
+    _ => {
+      let mut is_array = false;
+      unsafe { sys::napi_is_array(env, value, &mut is_array) };
+      if is_array {
+        "an instance of Array".into()
+      } else {
+        "an instance of Object".into()
+      }
+    }
+  }
+}
+
+/// Reads `value` through a napi-rs `Unknown` argument.
+pub fn read_arg(env: &Env, value: &Unknown, name: &str) -> CryptoResult<Bytes> {
+  unsafe { read(env.raw(), value.raw(), name) }
+}
+
+/// The writable byte range of an output buffer JS passed in (any ArrayBufferView).
+///
+/// # Safety
+/// As [`read`]; the returned slice must not outlive the current call.
+pub unsafe fn read_out<'a>(env: sys::napi_env, value: sys::napi_value) -> CryptoResult<&'a mut [u8]> {
+  let mut data: *mut std::ffi::c_void = ptr::null_mut();
+  let mut len = 0usize;
+  if unsafe { sys::napi_get_buffer_info(env, value, &mut data, &mut len) } != sys::Status::napi_ok {
+    return Err(CryptoError::arg_type(
+      "out",
+      "an instance of Buffer or Uint8Array",
+      unsafe { describe(env, value) },
+    ));
+  }
+  if data.is_null() || len == 0 {
+    return Ok(&mut []);
+  }
+  Ok(unsafe { std::slice::from_raw_parts_mut(data as *mut u8, len) })
+}
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+fn hex_into(buf: &mut [u8], bytes: &[u8]) {
+  for (pair, b) in buf.chunks_exact_mut(2).zip(bytes) {
+    pair[0] = HEX[(b >> 4) as usize];
+    pair[1] = HEX[(b & 15) as usize];
+  }
+}
+
+/// Lower-case hex.
+pub fn to_hex(bytes: &[u8]) -> String {
+  let mut buf = vec![0u8; bytes.len() * 2];
+  hex_into(&mut buf, bytes);
+  // SAFETY: only ASCII hex digits were written.
+  unsafe { String::from_utf8_unchecked(buf) }
+}
+
+/// Lower-case hex, as a JS string (latin1: no UTF-8 validation on the V8 side).
+///
+/// # Safety
+/// `env` must be the live environment of the calling JS thread.
+pub unsafe fn hex_string(env: sys::napi_env, bytes: &[u8]) -> CryptoResult<sys::napi_value> {
+  let mut stack = [0u8; 256];
+  let mut heap;
+  let buf: &mut [u8] = if bytes.len() * 2 <= stack.len() {
+    &mut stack[..bytes.len() * 2]
+  } else {
+    heap = vec![0u8; bytes.len() * 2];
+    &mut heap
+  };
+  hex_into(buf, bytes);
+  let mut out = ptr::null_mut();
+  let status = unsafe { sys::napi_create_string_latin1(env, buf.as_ptr().cast(), buf.len() as isize, &mut out) };
+  if status != sys::Status::napi_ok || out.is_null() {
+    return Err(CryptoError::out_of_range(
+      "outputLength",
+      "small enough for a JS string in hex (use outputFormat 'buffer')",
+      bytes.len(),
+    ));
+  }
+  Ok(out)
+}

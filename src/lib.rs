@@ -1,0 +1,35 @@
+//! cryptographer.js native core. Module wiring only; each family lives in its own module.
+#![deny(clippy::all)]
+
+mod algorithms;
+mod bytes;
+mod error;
+mod hash;
+mod raw;
+mod util;
+
+use napi::bindgen_prelude::Object;
+use napi::{sys, Env, JsValue, Result};
+use napi_derive::napi;
+
+/// Entry points written directly against N-API (the hot one-shot paths), by JS name.
+const RAW_EXPORTS: &[(&std::ffi::CStr, sys::napi_callback)] = &[
+  (c"hash", Some(hash::hash)),
+  (c"hashWith", Some(hash::hash_with)),
+  (c"hmac", Some(hash::hmac)),
+];
+
+#[napi(module_exports)]
+pub fn register_raw(exports: Object, env: Env) -> Result<()> {
+  for (name, cb) in RAW_EXPORTS {
+    let mut f = std::ptr::null_mut();
+    let status = unsafe {
+      sys::napi_create_function(env.raw(), name.as_ptr(), name.to_bytes().len() as isize, *cb, std::ptr::null_mut(), &mut f)
+    };
+    if status != sys::Status::napi_ok {
+      return Err(napi::Error::from_reason(format!("cannot create {name:?}")));
+    }
+    unsafe { sys::napi_set_named_property(env.raw(), exports.raw(), name.as_ptr(), f) };
+  }
+  Ok(())
+}
