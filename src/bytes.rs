@@ -202,11 +202,27 @@ pub fn to_hex(bytes: &[u8]) -> String {
   unsafe { String::from_utf8_unchecked(buf) }
 }
 
+/// The longest digest returned as hex: V8 strings hold at most 2^29 - 24 characters.
+const MAX_HEX_BYTES: usize = (1 << 28) - 16;
+
+/// Refuses, before any work, a digest too long to be returned as a hex string.
+pub fn check_hex_len(n: usize) -> CryptoResult<()> {
+  if n > MAX_HEX_BYTES {
+    return Err(CryptoError::out_of_range(
+      "outputLength",
+      format!("<= {MAX_HEX_BYTES} for hex output (use outputFormat 'buffer')"),
+      n,
+    ));
+  }
+  Ok(())
+}
+
 /// Lower-case hex, as a JS string (latin1: no UTF-8 validation on the V8 side).
 ///
 /// # Safety
 /// `env` must be the live environment of the calling JS thread.
 pub unsafe fn hex_string(env: sys::napi_env, bytes: &[u8]) -> CryptoResult<sys::napi_value> {
+  check_hex_len(bytes.len())?;
   let mut stack = [0u8; 256];
   let mut heap;
   let buf: &mut [u8] = if bytes.len() * 2 <= stack.len() {

@@ -23,6 +23,7 @@ unsafe fn finish<H: HashCore>(
 ) -> CryptoResult<sys::napi_value> {
   let n = h.output_len();
   if unsafe { raw::is_nullish(env, out) } {
+    bytes::check_hex_len(n)?;
     let mut stack = [0u8; STACK_OUT];
     let mut heap = Vec::new();
     let buf = if n <= STACK_OUT {
@@ -231,6 +232,10 @@ impl Hasher {
         Ok(None)
       }
       None => {
+        if let Err(e) = bytes::check_hex_len(n) {
+          self.state = Some(state);
+          return Err(e.into_napi(&env));
+        }
         let mut buf = zeroize::Zeroizing::new(vec![0u8; n]);
         state.finalize_into(&mut buf);
         Ok(Some(bytes::to_hex(&buf)))
