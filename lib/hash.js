@@ -10,7 +10,7 @@ const ALGORITHMS = native.algorithms()
 const nativeHash = native.hash
 const nativeHashWith = native.hashWith
 const nativeHmac = native.hmac
-const NativeHasher = native.Hasher
+const { hasherNew, hmacNew, hasherUpdate, hasherDigest, hasherCopy, hasherReset } = native
 
 /** The object `create()` returns: incremental hash or HMAC. */
 class Hasher {
@@ -19,36 +19,37 @@ class Hasher {
   #algorithm
   #outputLength
 
-  constructor(state, algorithm, format) {
+  // `state` is the native handle (an N-API external).
+  constructor(state, algorithm, outputLength, format) {
     this.#state = state
     this.#algorithm = algorithm
+    this.#outputLength = outputLength
     this.#format = format
-    this.#outputLength = state.outputLength
   }
 
   /** Adds data (string as UTF-8, Buffer, TypedArray, DataView or ArrayBuffer); chainable. */
   update(data) {
-    this.#state.update(data)
+    hasherUpdate(this.#state, data)
     return this
   }
 
   /** Finalises; after this, `update`/`digest` throw ERR_HASH_FINALIZED until `reset()`. */
   digest(outputFormat = this.#format) {
     checkFormat(outputFormat)
-    if (outputFormat === undefined || outputFormat === 'hex') return this.#state.digest()
+    if (outputFormat === undefined || outputFormat === 'hex') return hasherDigest(this.#state)
     const out = Buffer.allocUnsafe(this.#outputLength)
-    this.#state.digest(out)
+    hasherDigest(this.#state, out)
     return outputFormat === 'buffer' ? out : encode(out, outputFormat)
   }
 
   /** An independent clone of the current state. */
   copy() {
-    return new Hasher(this.#state.copy(), this.#algorithm, this.#format)
+    return new Hasher(hasherCopy(this.#state), this.#algorithm, this.#outputLength, this.#format)
   }
 
   /** Starts over with the same algorithm, key and options; chainable. */
   reset() {
-    this.#state.reset()
+    hasherReset(this.#state)
     return this
   }
 
@@ -108,8 +109,8 @@ function makeHash(info) {
       }
 
   digest.create = (options) => {
-    const [format, , key, salt, pers, ctx, explicitLen] = read(options)
-    return new Hasher(NativeHasher.hash(id, key, salt, pers, ctx, explicitLen), name, format)
+    const [format, len, key, salt, pers, ctx, explicitLen] = read(options)
+    return new Hasher(hasherNew(id, key, salt, pers, ctx, explicitLen), name, len, format)
   }
   return describeAlgorithm(digest, info, name)
 }
@@ -143,7 +144,7 @@ function makeHmac(info) {
   }
   mac.create = (options) => {
     const format = readHmacOptions(options, name)
-    return new Hasher(NativeHasher.hmac(id, options.key), `hmac-${name}`, format)
+    return new Hasher(hmacNew(id, options.key), `hmac-${name}`, outputLength, format)
   }
   return describeAlgorithm(mac, info, name)
 }

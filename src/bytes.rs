@@ -194,14 +194,6 @@ fn hex_into(buf: &mut [u8], bytes: &[u8]) {
   }
 }
 
-/// Lower-case hex.
-pub fn to_hex(bytes: &[u8]) -> String {
-  let mut buf = vec![0u8; bytes.len() * 2];
-  hex_into(&mut buf, bytes);
-  // SAFETY: only ASCII hex digits were written.
-  unsafe { String::from_utf8_unchecked(buf) }
-}
-
 /// The longest digest returned as hex: V8 strings hold at most 2^29 - 24 characters.
 const MAX_HEX_BYTES: usize = (1 << 28) - 16;
 

@@ -17,6 +17,12 @@ const RAW_EXPORTS: &[(&std::ffi::CStr, sys::napi_callback)] = &[
   (c"hash", Some(hash::hash)),
   (c"hashWith", Some(hash::hash_with)),
   (c"hmac", Some(hash::hmac)),
+  (c"hasherNew", Some(hash::hasher_new)),
+  (c"hmacNew", Some(hash::hmac_new)),
+  (c"hasherUpdate", Some(hash::hasher_update)),
+  (c"hasherDigest", Some(hash::hasher_digest)),
+  (c"hasherCopy", Some(hash::hasher_copy)),
+  (c"hasherReset", Some(hash::hasher_reset)),
 ];
 
 #[napi(module_exports)]
