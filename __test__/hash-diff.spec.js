@@ -215,3 +215,33 @@ test('timingSafeEqual compares like node:crypto', (t) => {
   t.true(timingSafeEqual('abc', new Uint8Array([97, 98, 99])))
   t.true(timingSafeEqual(Buffer.alloc(0), new ArrayBuffer(0)))
 })
+
+test('update() keeps its own copy: mutating the caller buffer afterwards changes nothing', (t) => {
+  for (const f of [() => sha.sha256.create(), () => hmac.sha256.create({ key: 'k' })]) {
+    const buf = Buffer.from('first part ')
+    const h = f().update(buf)
+    buf.fill(0)
+    h.update('second part')
+    const expected = f().update('first part ').update('second part').digest()
+    t.is(h.digest(), expected)
+  }
+  // The HMAC key is copied at create() too.
+  const key = Buffer.from('secret')
+  const m = hmac.sha256.create({ key })
+  key.fill(0)
+  t.is(m.update('x').digest(), nodeCrypto.createHmac('sha256', 'secret').update('x').digest('hex'))
+})
+
+test('streams that grow past the in-JS buffering limit, with forks before and after it', (t) => {
+  const data = nodeCrypto.randomBytes(40000)
+  for (const name of ['sha256', 'sha3_512', 'blake3', 'blake2b']) {
+    const h = sha[name].create()
+    const forks = []
+    for (let pos = 0; pos < data.length; pos += 1000) {
+      h.update(data.subarray(pos, pos + 1000))
+      if (pos % 7000 === 0) forks.push([pos + 1000, h.copy()])
+    }
+    t.is(h.digest(), sha[name](data))
+    for (const [at, fork] of forks) t.is(fork.digest(), sha[name](data.subarray(0, at)), `${name} fork at ${at}`)
+  }
+})
