@@ -43,7 +43,8 @@ impl Bytes {
   }
 }
 
-const EXPECTED: &str = "of type string or an instance of Buffer, TypedArray, DataView or ArrayBuffer";
+const EXPECTED: &str =
+  "of type string or an instance of Buffer, TypedArray, DataView or ArrayBuffer";
 
 /// Reads `value` as bytes; `name` is the argument's name in the error message.
 ///
@@ -62,7 +63,9 @@ pub unsafe fn read(env: sys::napi_env, value: sys::napi_value, name: &str) -> Cr
   match ty {
     sys::ValueType::napi_string => unsafe { read_string(env, value) },
     sys::ValueType::napi_object => unsafe { read_object(env, value, name) },
-    _ => Err(CryptoError::arg_type(name, EXPECTED, unsafe { describe(env, value) })),
+    _ => Err(CryptoError::arg_type(name, EXPECTED, unsafe {
+      describe(env, value)
+    })),
   }
 }
 
@@ -78,7 +81,11 @@ unsafe fn read_string(env: sys::napi_env, value: sys::napi_value) -> CryptoResul
   Ok(Bytes::Owned(buf))
 }
 
-unsafe fn read_object(env: sys::napi_env, value: sys::napi_value, name: &str) -> CryptoResult<Bytes> {
+unsafe fn read_object(
+  env: sys::napi_env,
+  value: sys::napi_value,
+  name: &str,
+) -> CryptoResult<Bytes> {
   let mut data: *mut std::ffi::c_void = ptr::null_mut();
   let mut len = 0usize;
   let mut is = false;
@@ -100,7 +107,11 @@ unsafe fn read_object(env: sys::napi_env, value: sys::napi_value, name: &str) ->
     let mut kind = 0;
     let mut ab = ptr::null_mut();
     let mut off = 0usize;
-    unsafe { sys::napi_get_typedarray_info(env, value, &mut kind, &mut len, &mut data, &mut ab, &mut off) };
+    unsafe {
+      sys::napi_get_typedarray_info(
+        env, value, &mut kind, &mut len, &mut data, &mut ab, &mut off,
+      )
+    };
     let width = match kind {
       sys::TypedarrayType::int8_array
       | sys::TypedarrayType::uint8_array
@@ -113,7 +124,9 @@ unsafe fn read_object(env: sys::napi_env, value: sys::napi_value, name: &str) ->
     };
     return Ok(Bytes::Borrowed(data as *const u8, len * width));
   }
-  Err(CryptoError::arg_type(name, EXPECTED, unsafe { describe(env, value) }))
+  Err(CryptoError::arg_type(name, EXPECTED, unsafe {
+    describe(env, value)
+  }))
 }
 
 /// "type number (5)", "null", "an instance of Object": the "Received ..." part of messages.
@@ -169,7 +182,10 @@ pub fn read_arg(env: &Env, value: &Unknown, name: &str) -> CryptoResult<Bytes> {
 ///
 /// # Safety
 /// As [`read`]; the returned slice must not outlive the current call.
-pub unsafe fn read_out<'a>(env: sys::napi_env, value: sys::napi_value) -> CryptoResult<&'a mut [u8]> {
+pub unsafe fn read_out<'a>(
+  env: sys::napi_env,
+  value: sys::napi_value,
+) -> CryptoResult<&'a mut [u8]> {
   let mut data: *mut std::ffi::c_void = ptr::null_mut();
   let mut len = 0usize;
   if unsafe { sys::napi_get_buffer_info(env, value, &mut data, &mut len) } != sys::Status::napi_ok {
@@ -225,7 +241,9 @@ pub unsafe fn hex_string(env: sys::napi_env, bytes: &[u8]) -> CryptoResult<sys::
   };
   hex_into(buf, bytes);
   let mut out = ptr::null_mut();
-  let status = unsafe { sys::napi_create_string_latin1(env, buf.as_ptr().cast(), buf.len() as isize, &mut out) };
+  let status = unsafe {
+    sys::napi_create_string_latin1(env, buf.as_ptr().cast(), buf.len() as isize, &mut out)
+  };
   if status != sys::Status::napi_ok || out.is_null() {
     return Err(CryptoError::out_of_range(
       "outputLength",

@@ -46,7 +46,10 @@ fn check_out_len(got: usize, want: usize) -> CryptoResult<()> {
 }
 
 /// `hash(alg, data, out?)`: the hot path, no options.
-pub unsafe extern "C" fn hash(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+pub unsafe extern "C" fn hash(
+  env: sys::napi_env,
+  info: sys::napi_callback_info,
+) -> sys::napi_value {
   let [alg, data, out] = unsafe { raw::args(env, info) };
   raw::complete(env, || unsafe {
     let alg = raw::alg(env, alg)?;
@@ -56,7 +59,10 @@ pub unsafe extern "C" fn hash(env: sys::napi_env, info: sys::napi_callback_info)
 }
 
 /// `hashWith(alg, data, out?, key?, salt?, personalization?, context?, outputLength?)`.
-pub unsafe extern "C" fn hash_with(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+pub unsafe extern "C" fn hash_with(
+  env: sys::napi_env,
+  info: sys::napi_callback_info,
+) -> sys::napi_value {
   let [alg, data, out, key, salt, pers, ctx, len] = unsafe { raw::args(env, info) };
   raw::complete(env, || unsafe {
     let alg = raw::alg(env, alg)?;
@@ -68,7 +74,10 @@ pub unsafe extern "C" fn hash_with(env: sys::napi_env, info: sys::napi_callback_
 }
 
 /// `hmac(alg, key, data, out?)`.
-pub unsafe extern "C" fn hmac(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+pub unsafe extern "C" fn hmac(
+  env: sys::napi_env,
+  info: sys::napi_callback_info,
+) -> sys::napi_value {
   let [alg, key, data, out] = unsafe { raw::args(env, info) };
   raw::complete(env, || unsafe {
     let alg = raw::alg(env, alg)?;
@@ -88,7 +97,11 @@ struct RawOptions {
 impl RawOptions {
   const NAMES: [&'static str; 4] = ["key", "salt", "personalization", "context"];
 
-  unsafe fn read(env: sys::napi_env, values: [sys::napi_value; 4], len: sys::napi_value) -> CryptoResult<Self> {
+  unsafe fn read(
+    env: sys::napi_env,
+    values: [sys::napi_value; 4],
+    len: sys::napi_value,
+  ) -> CryptoResult<Self> {
     let mut fields: [Option<Bytes>; 4] = Default::default();
     for ((slot, v), name) in fields.iter_mut().zip(values).zip(Self::NAMES) {
       if !unsafe { raw::is_nullish(env, v) } {
@@ -162,7 +175,11 @@ const TAG: sys::napi_type_tag = sys::napi_type_tag {
   upper: 0x6170_6865_722e_6861,
 };
 
-unsafe extern "C" fn drop_incremental(_env: sys::napi_env, data: *mut std::ffi::c_void, _hint: *mut std::ffi::c_void) {
+unsafe extern "C" fn drop_incremental(
+  _env: sys::napi_env,
+  data: *mut std::ffi::c_void,
+  _hint: *mut std::ffi::c_void,
+) {
   if !data.is_null() {
     drop(unsafe { Box::from_raw(data as *mut Incremental) });
   }
@@ -180,22 +197,43 @@ impl From<Engine> for Incremental {
 unsafe fn new_incremental(env: sys::napi_env, inc: Incremental) -> CryptoResult<sys::napi_value> {
   let ptr = Box::into_raw(Box::new(inc));
   let mut ext = std::ptr::null_mut();
-  let status = unsafe { sys::napi_create_external(env, ptr.cast(), Some(drop_incremental), std::ptr::null_mut(), &mut ext) };
+  let status = unsafe {
+    sys::napi_create_external(
+      env,
+      ptr.cast(),
+      Some(drop_incremental),
+      std::ptr::null_mut(),
+      &mut ext,
+    )
+  };
   if status != sys::Status::napi_ok {
     drop(unsafe { Box::from_raw(ptr) });
-    return Err(CryptoError::new(Code::Operation, "cannot allocate a hasher"));
+    return Err(CryptoError::new(
+      Code::Operation,
+      "cannot allocate a hasher",
+    ));
   }
   unsafe { sys::napi_type_tag_object(env, ext, &TAG) };
   Ok(ext)
 }
 
 /// The state behind a JS hasher handle.
-unsafe fn incremental<'a>(env: sys::napi_env, v: sys::napi_value) -> CryptoResult<&'a mut Incremental> {
+unsafe fn incremental<'a>(
+  env: sys::napi_env,
+  v: sys::napi_value,
+) -> CryptoResult<&'a mut Incremental> {
   let mut ours = false;
   unsafe { sys::napi_check_object_type_tag(env, v, &TAG, &mut ours) };
   let mut data = std::ptr::null_mut();
-  if !ours || unsafe { sys::napi_get_value_external(env, v, &mut data) } != sys::Status::napi_ok || data.is_null() {
-    return Err(CryptoError::arg_type("hasher", "a hasher made by create()", unsafe { bytes::describe(env, v) }));
+  if !ours
+    || unsafe { sys::napi_get_value_external(env, v, &mut data) } != sys::Status::napi_ok
+    || data.is_null()
+  {
+    return Err(CryptoError::arg_type(
+      "hasher",
+      "a hasher made by create()",
+      unsafe { bytes::describe(env, v) },
+    ));
   }
   // SAFETY: tagged externals are only made by `new_incremental`; JS is single-threaded and these
   // entry points do not re-enter JS, so this is the only live reference.
@@ -210,27 +248,42 @@ fn finalized() -> CryptoError {
 }
 
 /// `hasherNew(alg, key?, salt?, personalization?, context?, outputLength?)`.
-pub unsafe extern "C" fn hasher_new(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+pub unsafe extern "C" fn hasher_new(
+  env: sys::napi_env,
+  info: sys::napi_callback_info,
+) -> sys::napi_value {
   let [alg, key, salt, pers, ctx, len] = unsafe { raw::args(env, info) };
   raw::complete(env, || unsafe {
     let alg = raw::alg(env, alg)?;
     let opts = RawOptions::read(env, [key, salt, pers, ctx], len)?;
-    new_incremental(env, Engine::Hash(State::with_params(alg, &opts.params())?).into())
+    new_incremental(
+      env,
+      Engine::Hash(State::with_params(alg, &opts.params())?).into(),
+    )
   })
 }
 
 /// `hmacNew(alg, key)`.
-pub unsafe extern "C" fn hmac_new(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+pub unsafe extern "C" fn hmac_new(
+  env: sys::napi_env,
+  info: sys::napi_callback_info,
+) -> sys::napi_value {
   let [alg, key] = unsafe { raw::args(env, info) };
   raw::complete(env, || unsafe {
     let alg = raw::alg(env, alg)?;
     let key = bytes::read(env, key, "key")?;
-    new_incremental(env, Engine::Hmac(Hmac::new(State::new(alg), key.as_slice())?).into())
+    new_incremental(
+      env,
+      Engine::Hmac(Hmac::new(State::new(alg), key.as_slice())?).into(),
+    )
   })
 }
 
 /// `hasherUpdate(hasher, data)`.
-pub unsafe extern "C" fn hasher_update(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+pub unsafe extern "C" fn hasher_update(
+  env: sys::napi_env,
+  info: sys::napi_callback_info,
+) -> sys::napi_value {
   let [h, data] = unsafe { raw::args(env, info) };
   raw::complete(env, || unsafe {
     let h = incremental(env, h)?;
@@ -242,7 +295,10 @@ pub unsafe extern "C" fn hasher_update(env: sys::napi_env, info: sys::napi_callb
 
 /// `hasherDigest(hasher, out?)`: into `out` (exactly the digest length), or lower-case hex.
 /// A refused call (wrong `out`, hex too long) leaves the state as it was.
-pub unsafe extern "C" fn hasher_digest(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+pub unsafe extern "C" fn hasher_digest(
+  env: sys::napi_env,
+  info: sys::napi_callback_info,
+) -> sys::napi_value {
   let [h, out] = unsafe { raw::args(env, info) };
   raw::complete(env, || unsafe {
     let h = incremental(env, h)?;
@@ -261,7 +317,10 @@ pub unsafe extern "C" fn hasher_digest(env: sys::napi_env, info: sys::napi_callb
 }
 
 /// `hasherCopy(hasher)`: an independent copy (a finalised hasher copies as finalised).
-pub unsafe extern "C" fn hasher_copy(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+pub unsafe extern "C" fn hasher_copy(
+  env: sys::napi_env,
+  info: sys::napi_callback_info,
+) -> sys::napi_value {
   let [h] = unsafe { raw::args(env, info) };
   raw::complete(env, || unsafe {
     let h = incremental(env, h)?;
@@ -274,7 +333,10 @@ pub unsafe extern "C" fn hasher_copy(env: sys::napi_env, info: sys::napi_callbac
 }
 
 /// `hasherReset(hasher)`: back to the state right after construction.
-pub unsafe extern "C" fn hasher_reset(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+pub unsafe extern "C" fn hasher_reset(
+  env: sys::napi_env,
+  info: sys::napi_callback_info,
+) -> sys::napi_value {
   let [h] = unsafe { raw::args(env, info) };
   raw::complete(env, || unsafe {
     let h = incremental(env, h)?;

@@ -30,7 +30,14 @@ pub fn register_raw(exports: Object, env: Env) -> Result<()> {
   for (name, cb) in RAW_EXPORTS {
     let mut f = std::ptr::null_mut();
     let status = unsafe {
-      sys::napi_create_function(env.raw(), name.as_ptr(), name.to_bytes().len() as isize, *cb, std::ptr::null_mut(), &mut f)
+      sys::napi_create_function(
+        env.raw(),
+        name.as_ptr(),
+        name.to_bytes().len() as isize,
+        *cb,
+        std::ptr::null_mut(),
+        &mut f,
+      )
     };
     if status != sys::Status::napi_ok {
       return Err(napi::Error::from_reason(format!("cannot create {name:?}")));

@@ -15,18 +15,31 @@ use crate::error::{CryptoError, CryptoResult};
 ///
 /// # Safety
 /// `env`/`info` must be the ones N-API passed to the running callback.
-pub unsafe fn args<const N: usize>(env: sys::napi_env, info: sys::napi_callback_info) -> [sys::napi_value; N] {
+pub unsafe fn args<const N: usize>(
+  env: sys::napi_env,
+  info: sys::napi_callback_info,
+) -> [sys::napi_value; N] {
   let mut argv = [ptr::null_mut(); N];
   let mut argc = N;
   unsafe {
-    sys::napi_get_cb_info(env, info, &mut argc, argv.as_mut_ptr(), ptr::null_mut(), ptr::null_mut());
+    sys::napi_get_cb_info(
+      env,
+      info,
+      &mut argc,
+      argv.as_mut_ptr(),
+      ptr::null_mut(),
+      ptr::null_mut(),
+    );
   }
   argv
 }
 
 /// Runs `f`; on error throws it and returns null (N-API's "nothing" return).
 #[inline]
-pub fn complete(env: sys::napi_env, f: impl FnOnce() -> CryptoResult<sys::napi_value>) -> sys::napi_value {
+pub fn complete(
+  env: sys::napi_env,
+  f: impl FnOnce() -> CryptoResult<sys::napi_value>,
+) -> sys::napi_value {
   match f() {
     Ok(v) => v,
     Err(e) => {
@@ -71,7 +84,11 @@ pub unsafe fn alg(env: sys::napi_env, v: sys::napi_value) -> CryptoResult<Alg> {
 ///
 /// # Safety
 /// As [`is_nullish`].
-pub unsafe fn opt_u32(env: sys::napi_env, v: sys::napi_value, name: &str) -> CryptoResult<Option<u32>> {
+pub unsafe fn opt_u32(
+  env: sys::napi_env,
+  v: sys::napi_value,
+  name: &str,
+) -> CryptoResult<Option<u32>> {
   if unsafe { is_nullish(env, v) } {
     return Ok(None);
   }
@@ -81,7 +98,11 @@ pub unsafe fn opt_u32(env: sys::napi_env, v: sys::napi_value, name: &str) -> Cry
     return Err(CryptoError::arg_type(name, "of type number", got));
   }
   if x.fract() != 0.0 || !(0.0..=u32::MAX as f64).contains(&x) {
-    return Err(CryptoError::out_of_range(name, "an integer >= 0 && <= 4294967295", x));
+    return Err(CryptoError::out_of_range(
+      name,
+      "an integer >= 0 && <= 4294967295",
+      x,
+    ));
   }
   Ok(Some(x as u32))
 }
