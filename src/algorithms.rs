@@ -42,6 +42,37 @@ impl<D: Digest + BlockSizeUser + Clone> HashCore for Rc<D> {
   }
 }
 
+/// MD5 backend: the assembly build where it exists (see Cargo.toml), else portable Rust.
+#[cfg(all(target_arch = "x86_64", not(target_env = "msvc")))]
+pub type Md5 = Rc010<md5_asm_backend::Md5>;
+#[cfg(not(all(target_arch = "x86_64", not(target_env = "msvc"))))]
+pub type Md5 = Rc<md5::Md5>;
+
+/// A RustCrypto `Digest` of the previous trait generation (digest 0.10).
+#[cfg(all(target_arch = "x86_64", not(target_env = "msvc")))]
+#[derive(Clone, Default)]
+pub struct Rc010<D>(D);
+
+#[cfg(all(target_arch = "x86_64", not(target_env = "msvc")))]
+impl<D: digest_010::Digest + digest_010::core_api::BlockSizeUser + Clone> HashCore for Rc010<D> {
+  #[inline]
+  fn update(&mut self, data: &[u8]) {
+    digest_010::Digest::update(&mut self.0, data);
+  }
+  #[inline]
+  fn finalize_into(self, out: &mut [u8]) {
+    out.copy_from_slice(&digest_010::Digest::finalize(self.0));
+  }
+  #[inline]
+  fn output_len(&self) -> usize {
+    <D as digest_010::Digest>::output_size()
+  }
+  #[inline]
+  fn block_len(&self) -> usize {
+    <D as digest_010::core_api::BlockSizeUser>::block_size()
+  }
+}
+
 /// A RustCrypto extendable-output function (SHAKE) with a chosen output length.
 #[derive(Clone)]
 pub struct Xof<X> {
@@ -251,7 +282,7 @@ macro_rules! hash_algorithms {
 
 hash_algorithms! {
   Md4        "md4"        Fixed:  Rc<md4::Md4>               = Rc::default();
-  Md5        "md5"        Fixed:  Rc<md5::Md5>               = Rc::default();
+  Md5        "md5"        Fixed:  Md5                        = Md5::default();
   Sha1       "sha1"       Fixed:  Rc<sha1::Sha1>             = Rc::default();
   Sha224     "sha224"     Fixed:  Rc<sha2::Sha224>           = Rc::default();
   Sha256     "sha256"     Fixed:  Rc<sha2::Sha256>           = Rc::default();
