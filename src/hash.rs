@@ -46,12 +46,8 @@ fn check_out_len(got: usize, want: usize) -> CryptoResult<()> {
 }
 
 /// `hash(alg, data, out?)`: the hot path, no options.
-pub unsafe extern "C" fn hash(
-  env: sys::napi_env,
-  info: sys::napi_callback_info,
-) -> sys::napi_value {
-  let [alg, data, out] = unsafe { raw::args(env, info) };
-  raw::complete(env, || unsafe {
+pub unsafe extern "C" fn hash(env: raw::Env, info: raw::Info) -> raw::Value {
+  raw::call(env, info, |[alg, data, out]| unsafe {
     let alg = raw::alg(env, alg)?;
     let data = bytes::read(env, data, "data")?;
     finish(env, State::new(alg), data.as_slice(), out)
@@ -59,27 +55,23 @@ pub unsafe extern "C" fn hash(
 }
 
 /// `hashWith(alg, data, out?, key?, salt?, personalization?, context?, outputLength?)`.
-pub unsafe extern "C" fn hash_with(
-  env: sys::napi_env,
-  info: sys::napi_callback_info,
-) -> sys::napi_value {
-  let [alg, data, out, key, salt, pers, ctx, len] = unsafe { raw::args(env, info) };
-  raw::complete(env, || unsafe {
-    let alg = raw::alg(env, alg)?;
-    let data = bytes::read(env, data, "data")?;
-    let opts = RawOptions::read(env, [key, salt, pers, ctx], len)?;
-    let state = State::with_params(alg, &opts.params())?;
-    finish(env, state, data.as_slice(), out)
-  })
+pub unsafe extern "C" fn hash_with(env: raw::Env, info: raw::Info) -> raw::Value {
+  raw::call(
+    env,
+    info,
+    |[alg, data, out, key, salt, pers, ctx, len]| unsafe {
+      let alg = raw::alg(env, alg)?;
+      let data = bytes::read(env, data, "data")?;
+      let opts = RawOptions::read(env, [key, salt, pers, ctx], len)?;
+      let state = State::with_params(alg, &opts.params())?;
+      finish(env, state, data.as_slice(), out)
+    },
+  )
 }
 
 /// `hmac(alg, key, data, out?)`.
-pub unsafe extern "C" fn hmac(
-  env: sys::napi_env,
-  info: sys::napi_callback_info,
-) -> sys::napi_value {
-  let [alg, key, data, out] = unsafe { raw::args(env, info) };
-  raw::complete(env, || unsafe {
+pub unsafe extern "C" fn hmac(env: raw::Env, info: raw::Info) -> raw::Value {
+  raw::call(env, info, |[alg, key, data, out]| unsafe {
     let alg = raw::alg(env, alg)?;
     let key = bytes::read(env, key, "key")?;
     let data = bytes::read(env, data, "data")?;
@@ -248,12 +240,8 @@ fn finalized() -> CryptoError {
 }
 
 /// `hasherNew(alg, key?, salt?, personalization?, context?, outputLength?)`.
-pub unsafe extern "C" fn hasher_new(
-  env: sys::napi_env,
-  info: sys::napi_callback_info,
-) -> sys::napi_value {
-  let [alg, key, salt, pers, ctx, len] = unsafe { raw::args(env, info) };
-  raw::complete(env, || unsafe {
+pub unsafe extern "C" fn hasher_new(env: raw::Env, info: raw::Info) -> raw::Value {
+  raw::call(env, info, |[alg, key, salt, pers, ctx, len]| unsafe {
     let alg = raw::alg(env, alg)?;
     let opts = RawOptions::read(env, [key, salt, pers, ctx], len)?;
     new_incremental(
@@ -264,12 +252,8 @@ pub unsafe extern "C" fn hasher_new(
 }
 
 /// `hmacNew(alg, key)`.
-pub unsafe extern "C" fn hmac_new(
-  env: sys::napi_env,
-  info: sys::napi_callback_info,
-) -> sys::napi_value {
-  let [alg, key] = unsafe { raw::args(env, info) };
-  raw::complete(env, || unsafe {
+pub unsafe extern "C" fn hmac_new(env: raw::Env, info: raw::Info) -> raw::Value {
+  raw::call(env, info, |[alg, key]| unsafe {
     let alg = raw::alg(env, alg)?;
     let key = bytes::read(env, key, "key")?;
     new_incremental(
@@ -280,12 +264,8 @@ pub unsafe extern "C" fn hmac_new(
 }
 
 /// `hasherUpdate(hasher, data)`.
-pub unsafe extern "C" fn hasher_update(
-  env: sys::napi_env,
-  info: sys::napi_callback_info,
-) -> sys::napi_value {
-  let [h, data] = unsafe { raw::args(env, info) };
-  raw::complete(env, || unsafe {
+pub unsafe extern "C" fn hasher_update(env: raw::Env, info: raw::Info) -> raw::Value {
+  raw::call(env, info, |[h, data]| unsafe {
     let h = incremental(env, h)?;
     let state = h.state.as_mut().ok_or_else(finalized)?;
     state.update(bytes::read(env, data, "data")?.as_slice());
@@ -295,12 +275,8 @@ pub unsafe extern "C" fn hasher_update(
 
 /// `hasherDigest(hasher, out?)`: into `out` (exactly the digest length), or lower-case hex.
 /// A refused call (wrong `out`, hex too long) leaves the state as it was.
-pub unsafe extern "C" fn hasher_digest(
-  env: sys::napi_env,
-  info: sys::napi_callback_info,
-) -> sys::napi_value {
-  let [h, out] = unsafe { raw::args(env, info) };
-  raw::complete(env, || unsafe {
+pub unsafe extern "C" fn hasher_digest(env: raw::Env, info: raw::Info) -> raw::Value {
+  raw::call(env, info, |[h, out]| unsafe {
     let h = incremental(env, h)?;
     let n = h.state.as_ref().ok_or_else(finalized)?.output_len();
     if raw::is_nullish(env, out) {
@@ -317,12 +293,8 @@ pub unsafe extern "C" fn hasher_digest(
 }
 
 /// `hasherCopy(hasher)`: an independent copy (a finalised hasher copies as finalised).
-pub unsafe extern "C" fn hasher_copy(
-  env: sys::napi_env,
-  info: sys::napi_callback_info,
-) -> sys::napi_value {
-  let [h] = unsafe { raw::args(env, info) };
-  raw::complete(env, || unsafe {
+pub unsafe extern "C" fn hasher_copy(env: raw::Env, info: raw::Info) -> raw::Value {
+  raw::call(env, info, |[h]| unsafe {
     let h = incremental(env, h)?;
     let copy = Incremental {
       initial: h.initial.clone(),
@@ -333,12 +305,8 @@ pub unsafe extern "C" fn hasher_copy(
 }
 
 /// `hasherReset(hasher)`: back to the state right after construction.
-pub unsafe extern "C" fn hasher_reset(
-  env: sys::napi_env,
-  info: sys::napi_callback_info,
-) -> sys::napi_value {
-  let [h] = unsafe { raw::args(env, info) };
-  raw::complete(env, || unsafe {
+pub unsafe extern "C" fn hasher_reset(env: raw::Env, info: raw::Info) -> raw::Value {
+  raw::call(env, info, |[h]| unsafe {
     let h = incremental(env, h)?;
     h.state = Some(h.initial.clone());
     Ok(raw::undefined(env))

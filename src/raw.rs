@@ -34,6 +34,25 @@ pub unsafe fn args<const N: usize>(
   argv
 }
 
+/// Handle types of a raw entry point: `unsafe extern "C" fn(Env, Info) -> Value`.
+pub type Env = sys::napi_env;
+pub type Info = sys::napi_callback_info;
+pub type Value = sys::napi_value;
+
+/// The body of every raw entry point: reads `N` arguments, runs `f`, throws its error if any.
+///
+/// # Safety
+/// `env`/`info` must be the ones N-API passed to the running callback; `f` may use them.
+#[inline]
+pub unsafe fn call<const N: usize>(
+  env: Env,
+  info: Info,
+  f: impl FnOnce([Value; N]) -> CryptoResult<Value>,
+) -> Value {
+  let argv = unsafe { args::<N>(env, info) };
+  complete(env, || f(argv))
+}
+
 /// Runs `f`; on error throws it and returns null (N-API's "nothing" return).
 #[inline]
 pub fn complete(
