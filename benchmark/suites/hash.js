@@ -46,9 +46,47 @@ function nodeHas(name) {
   }
 }
 
+// CPU features the fast paths need, and the bulk speed that shows they are in use. A build that
+// silently falls back to portable code (e.g. a bad target-cpu flag) shows up here.
+const HW_CHECKS = [
+  { name: 'sha256', flag: 'sha_ni', min: 600 },
+  { name: 'sha1', flag: 'sha_ni', min: 600 },
+  { name: 'blake3', flag: 'avx2', min: 1500 },
+]
+
+function cpuFlags() {
+  try {
+    const info = require('node:fs').readFileSync('/proc/cpuinfo', 'utf8')
+    return new Set((/^flags\s*:(.*)$/m.exec(info) || ['', ''])[1].trim().split(/\s+/))
+  } catch {
+    return null
+  }
+}
+
+function hardwareCheck(h, data) {
+  const flags = cpuFlags()
+  if (!flags) return
+  for (const c of HW_CHECKS) {
+    if (!flags.has(c.flag)) continue
+    const f = sha[c.name]
+    f(data)
+    let n = 0
+    const start = performance.now()
+    while (performance.now() - start < 200) {
+      f(data)
+      n++
+    }
+    const mbps = (n * data.length) / 1e3 / (performance.now() - start)
+    const ok = mbps >= c.min
+    console.log(`  hardware path: ${c.name} ${mbps.toFixed(0)} MB/s at 1 MiB (CPU has ${c.flag}; expected >= ${c.min}) ${ok ? 'ok' : 'SLOW: software fallback?'}`)
+    if (!ok) h.failures.push(`${c.name} runs at ${mbps.toFixed(0)} MB/s although the CPU has ${c.flag}`)
+  }
+}
+
 module.exports = {
   title: 'Hashing',
   async run(h) {
+    hardwareCheck(h, nodeCrypto.randomBytes(1 << 20))
     const wasm = h.peer('hash-wasm')
     const CryptoJS = h.peer('crypto-js')
     const noble = (mod, fn) => {
