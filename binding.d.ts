@@ -26,6 +26,41 @@ export interface AlgorithmInfo {
 /** The hash list (`src/algorithms.rs`), in id order. */
 export declare function algorithms(): Array<AlgorithmInfo>
 
+/**
+ * `cipherAsync(op, key, iv, data, aad, tagLength, signal)`: as `cipher`, off the event loop;
+ * resolves to a Buffer. Inputs are copied before the work is queued.
+ */
+export declare function cipherAsync(op: number, key: unknown, iv: unknown | undefined | null, data: unknown, aad?: unknown | undefined | null, tagLength?: number | undefined | null, signal?: AbortSignal | undefined | null): Promise<Buffer>
+
+/** One mode as the JS layer sees it (built from `MODES`). */
+export interface CipherModeInfo {
+  id: number
+  /** `'aes'`, `'chacha20'` or `'des'`. */
+  family: string
+  /** The `mode` option value, e.g. `'gcm'`. */
+  name: string
+  /** Length in bytes of the IV generated (and prepended) when none is given; 0 = no IV. */
+  ivLength: number
+  /** PKCS#7 block size in bytes; 0 when the mode has no padding. */
+  blockSize: number
+  /** AEAD tag lengths in bytes; empty when the mode does not authenticate. */
+  tagLengths: Array<number>
+  keyLengths: Array<number>
+}
+
+/** The mode table, in id order. */
+export declare function cipherModes(): Array<CipherModeInfo>
+
+/** Reads the `Salted__` format (raw bytes; the JS layer decodes base64). */
+export declare function passphraseDecrypt(data: unknown, passphrase: unknown): Buffer
+
+/**
+ * `"Salted__" ‖ salt(8) ‖ AES-256-CBC(EVP_BytesToKey-MD5(passphrase, salt))`: what
+ * `CryptoJS.AES.encrypt(text, passphrase)` produces (before base64). Weak (one MD5 round):
+ * for migrating data only.
+ */
+export declare function passphraseEncrypt(data: unknown, passphrase: unknown): Buffer
+
 /** Fills `out` from the operating system's CSPRNG. */
 export declare function randomFill(out: unknown): void
 

@@ -836,5 +836,9 @@ function __napiStampBindingTarget(exportsObject, target) {
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
 module.exports.algorithms = nativeBinding.algorithms
+module.exports.cipherAsync = nativeBinding.cipherAsync
+module.exports.cipherModes = nativeBinding.cipherModes
+module.exports.passphraseDecrypt = nativeBinding.passphraseDecrypt
+module.exports.passphraseEncrypt = nativeBinding.passphraseEncrypt
 module.exports.randomFill = nativeBinding.randomFill
 module.exports.timingSafeEqual = nativeBinding.timingSafeEqual

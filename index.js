@@ -3,6 +3,7 @@
 // the loader and src/ for the Rust code); this layer only shapes arguments and results.
 const { sha, hmac } = require('./lib/hash')
 const { randomBytes, timingSafeEqual } = require('./lib/random')
+const { cipher } = require('./lib/cipher')
 
 const api = {
   sha,
@@ -10,6 +11,7 @@ const api = {
   hmac,
   randomBytes,
   timingSafeEqual,
+  cipher,
 }
 
 module.exports = api

@@ -3,6 +3,7 @@
 
 mod algorithms;
 mod bytes;
+mod cipher;
 mod error;
 mod hash;
 mod raw;
@@ -23,6 +24,8 @@ const RAW_EXPORTS: &[(&std::ffi::CStr, sys::napi_callback)] = &[
   (c"hasherDigest", Some(hash::hasher_digest)),
   (c"hasherCopy", Some(hash::hasher_copy)),
   (c"hasherReset", Some(hash::hasher_reset)),
+  (c"cipher", Some(cipher::api::cipher)),
+  (c"cipherKey", Some(cipher::api::cipher_key)),
 ];
 
 #[napi(module_exports)]

@@ -1,0 +1,211 @@
+'use strict'
+// crypto.cipher: AES (every common mode), ChaCha20-Poly1305 / XChaCha20-Poly1305, DES / 3DES.
+// Built from the native mode table (src/cipher/mod.rs, `cipherModes()`): one factory per
+// namespace, nothing per mode. The native side checks key/IV/tag lengths and does all the work;
+// this layer reads options, sizes the output buffer and formats the result.
+const native = require('./native')
+const { checkOptions, checkInt } = require('./options')
+const { checkFormat, encode } = require('./output')
+const { invalidArgType, invalidArgValue } = require('./errors')
+
+const MODES = native.cipherModes()
+const nativeCipher = native.cipher
+const nativeCipherAsync = native.cipherAsync
+const OP_DECRYPT = 1 << 8
+const OP_NO_PADDING = 1 << 9
+const FAMILY_ID = { aes: 0, chacha20: 1, des: 2 }
+const BYTES = 'of type string or an instance of Buffer, TypedArray, DataView or ArrayBuffer'
+
+const byFamily = { aes: new Map(), chacha20: new Map(), des: new Map() }
+for (const m of MODES) {
+  m.aead = m.tagLengths.length > 0
+  byFamily[m.family].set(m.name, m)
+}
+
+/** Strings are UTF-8; views and ArrayBuffers are used as they are (their byteLength sizes the output). */
+function toBytes(data) {
+  if (typeof data === 'string') return Buffer.from(data, 'utf8')
+  if (ArrayBuffer.isView(data) || data instanceof ArrayBuffer) return data
+  throw invalidArgType('data', BYTES, data)
+}
+
+function checkPadding(padding) {
+  if (padding === undefined || padding === null) return 0
+  if (padding === 'pkcs7' || padding === 'PKCS7') return 0
+  if (padding === 'none') return OP_NO_PADDING
+  throw invalidArgValue('options.padding', "'pkcs7' or 'none'", padding)
+}
+
+function checkDecryptFormat(format) {
+  return format === 'utf8' ? format : checkFormat(format)
+}
+
+function format(buf, fmt) {
+  if (fmt === undefined || fmt === 'buffer') return buf
+  if (fmt === 'utf8') return buf.toString('utf8')
+  return encode(buf, fmt)
+}
+
+/**
+ * Reads one call's options into a plan: [op bits, output length, input bytes, format].
+ * `spec` describes the namespace (allowed options, default or fixed mode).
+ */
+function plan(spec, decrypt, data, o) {
+  let m = spec.fixed
+  if (m === undefined) {
+    const mode = o.mode
+    if (mode === undefined || mode === null) m = spec.modes.get(spec.defaultMode)
+    else if (typeof mode !== 'string') throw invalidArgType('options.mode', 'of type string', mode)
+    else {
+      m = spec.modes.get(mode) ?? spec.modes.get(mode.toLowerCase())
+      if (m === undefined) {
+        throw invalidArgValue('options.mode', `one of ${[...spec.modes.keys()].map((k) => `'${k}'`).join(', ')}`, mode)
+      }
+    }
+  }
+  const bytes = toBytes(data)
+  const noPad = checkPadding(o.padding)
+  const tag = checkInt(o.tagLength, 'options.tagLength', 0, 0xffffffff) ?? 16
+  const fmt = decrypt ? checkDecryptFormat(o.outputFormat) : checkFormat(o.outputFormat)
+  const n = bytes.byteLength
+  let outLen = n
+  if (!decrypt) {
+    // The native side checks `tag` against the mode; here it only sizes the buffer.
+    if (m.aead) outLen += tag <= 16 ? tag : 16
+    if (m.blockSize > 0 && noPad === 0) outLen = (Math.floor(n / m.blockSize) + 1) * m.blockSize
+    if ((o.iv === undefined || o.iv === null) && m.ivLength > 0) outLen += m.ivLength
+  }
+  return [m.id | (decrypt ? OP_DECRYPT : 0) | noPad, outLen, bytes, fmt]
+}
+
+function runSync(spec, decrypt, data, options, key) {
+  const [bits, outLen, bytes, fmt] = plan(spec, decrypt, data, options)
+  const out = Buffer.allocUnsafe(outLen)
+  const written = nativeCipher(bits, key, options.iv, bytes, options.aad, out, options.tagLength)
+  return format(written === outLen ? out : out.subarray(0, written), fmt)
+}
+
+async function runAsync(spec, decrypt, data, options, key) {
+  const [bits, , bytes, fmt] = plan(spec, decrypt, data, options)
+  const out = await nativeCipherAsync(bits, key, options.iv, bytes, options.aad, options.tagLength, options.signal)
+  return format(out, fmt)
+}
+
+// --- crypto-js / OpenSSL passphrase format --------------------------------------------------------
+
+const PASSPHRASE_OPTIONS = new Set(['passphrase', 'outputFormat', 'signal'])
+
+function passphrase(decrypt, data, o) {
+  for (const k in o) {
+    if (!PASSPHRASE_OPTIONS.has(k)) {
+      throw invalidArgValue(`options.${k}`, 'no other option with "passphrase" (only outputFormat)', o[k])
+    }
+  }
+  if (decrypt) {
+    const fmt = checkDecryptFormat(o.outputFormat)
+    const raw = typeof data === 'string' ? Buffer.from(data, 'base64') : toBytes(data)
+    return format(native.passphraseDecrypt(raw, o.passphrase), fmt)
+  }
+  // The crypto-js string form (base64) unless another format is asked for.
+  const fmt = checkFormat(o.outputFormat ?? 'base64')
+  return format(native.passphraseEncrypt(toBytes(data), o.passphrase), fmt)
+}
+
+// --- namespaces -------------------------------------------------------------------------------------
+
+/** Kept key: the expanded key is built once per mode and reused (`crypto.cipher.aes.key(key)`). */
+class CipherKey {
+  #handle
+  #spec
+  #family
+
+  constructor(handle, spec, family) {
+    this.#handle = handle
+    this.#spec = spec
+    this.#family = family
+  }
+
+  #options(options) {
+    return checkOptions(options, this.#spec.keyOptions, `cipher.${this.#family} key`)
+  }
+
+  /** As `encrypt(data, options)` of the namespace, with this key. */
+  encrypt(data, options) {
+    return runSync(this.#spec, false, data, this.#options(options), this.#handle)
+  }
+
+  decrypt(data, options) {
+    return runSync(this.#spec, true, data, this.#options(options), this.#handle)
+  }
+
+  async encryptAsync(data, options) {
+    return runAsync(this.#spec, false, data, this.#options(options), this.#handle)
+  }
+
+  async decryptAsync(data, options) {
+    return runAsync(this.#spec, true, data, this.#options(options), this.#handle)
+  }
+
+  get [Symbol.toStringTag]() {
+    return 'CipherKey'
+  }
+}
+
+function makeNamespace(family, { defaultMode, fixed, modeOption }) {
+  const modes = byFamily[family]
+  const base = ['key', 'iv', 'aad', 'tagLength', 'outputFormat', 'signal']
+  if (modeOption) base.push('mode', 'padding')
+  if (family === 'aes') base.push('passphrase')
+  const allowed = new Set(base)
+  const keyOptions = new Set(base.filter((k) => k !== 'key' && k !== 'passphrase'))
+  const spec = { modes, defaultMode, fixed: fixed && modes.get(fixed), keyOptions }
+  const what = `cipher.${fixed ? fixed.split('-')[0] : family}`
+
+  const read = (options) => {
+    if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+      throw invalidArgType('options', 'an object with a "key" property', options)
+    }
+    return checkOptions(options, allowed, what)
+  }
+
+  const ns = {
+    /** Encrypts `data`; see index.d.ts for the options. */
+    encrypt(data, options) {
+      const o = read(options)
+      if (o.passphrase !== undefined) return passphrase(false, data, o)
+      return runSync(spec, false, data, o, o.key)
+    },
+    decrypt(data, options) {
+      const o = read(options)
+      if (o.passphrase !== undefined) return passphrase(true, data, o)
+      return runSync(spec, true, data, o, o.key)
+    },
+    async encryptAsync(data, options) {
+      const o = read(options)
+      if (o.passphrase !== undefined) return passphrase(false, data, o)
+      return runAsync(spec, false, data, o, o.key)
+    },
+    async decryptAsync(data, options) {
+      const o = read(options)
+      if (o.passphrase !== undefined) return passphrase(true, data, o)
+      return runAsync(spec, true, data, o, o.key)
+    },
+    /** A kept key: expands the key schedule once, for many calls. */
+    key(key) {
+      return new CipherKey(native.cipherKey(FAMILY_ID[family], key), spec, family)
+    },
+    /** The modes this namespace accepts. */
+    modes: Object.freeze(fixed ? [fixed] : [...modes.keys()]),
+  }
+  return Object.freeze(ns)
+}
+
+const cipher = Object.freeze({
+  aes: makeNamespace('aes', { defaultMode: 'gcm', modeOption: true }),
+  /** ChaCha20-Poly1305 (12-byte nonce) or XChaCha20-Poly1305 (24-byte nonce). */
+  chacha20: makeNamespace('chacha20', { fixed: 'chacha20-poly1305' }),
+  xchacha20: makeNamespace('chacha20', { fixed: 'xchacha20-poly1305' }),
+  des: makeNamespace('des', { defaultMode: 'cbc', modeOption: true }),
+})
+
+module.exports = { cipher, CipherKey, MODES }

@@ -1,0 +1,106 @@
+//! AES-GCM for what `ring` does not cover: IVs of any non-zero length (NIST SP 800-38D §7.1:
+//! J0 = GHASH(IV ‖ 0-pad ‖ [len(IV)]64) unless the IV has 96 bits), AES-192, and truncated tags
+//! (12..16 bytes) on decryption. Built from `aes` 0.9 (VAES), `ctr`'s 32-bit counter and `ghash`.
+//! The `aes-gcm` crate fixes the nonce length as a type, so it cannot take arbitrary IVs.
+
+use cipher::array::Array;
+use cipher::consts::U16;
+use cipher::{BlockCipherEncrypt, InOutBuf, InnerIvInit, StreamCipher};
+use ghash::universal_hash::UniversalHash;
+use ghash::GHash;
+
+use super::{decrypt_failed, internal, too_long};
+use crate::error::CryptoResult;
+
+type Block = Array<u8, U16>;
+
+fn lengths_block(a_bytes: usize, b_bytes: usize) -> Block {
+  let mut b = Block::default();
+  b[..8].copy_from_slice(&((a_bytes as u64).wrapping_mul(8)).to_be_bytes());
+  b[8..].copy_from_slice(&((b_bytes as u64).wrapping_mul(8)).to_be_bytes());
+  b
+}
+
+/// (H, J0) for this key and IV.
+fn setup<C: BlockCipherEncrypt<BlockSize = U16>>(c: &C, iv: &[u8]) -> (Block, Block) {
+  let mut h = Block::default();
+  c.encrypt_block(&mut h);
+  let j0 = if iv.len() == 12 {
+    let mut j = Block::default();
+    j[..12].copy_from_slice(iv);
+    j[15] = 1;
+    j
+  } else {
+    let mut g = GHash::new(&h);
+    g.update_padded(iv);
+    g.update(&[lengths_block(0, iv.len())]);
+    g.finalize()
+  };
+  (h, j0)
+}
+
+/// GCTR from inc32(J0): the 32-bit counter wraps, as the standard says.
+fn gctr<C: BlockCipherEncrypt<BlockSize = U16>>(c: &C, j0: &Block, input: &[u8], out: &mut [u8]) -> CryptoResult<()> {
+  let mut ctr0 = j0.clone();
+  let low = u32::from_be_bytes([ctr0[12], ctr0[13], ctr0[14], ctr0[15]]).wrapping_add(1);
+  ctr0[12..].copy_from_slice(&low.to_be_bytes());
+  let buf = InOutBuf::new(input, out).map_err(|_| internal("lengths"))?;
+  ctr::Ctr32BE::<&C>::from_core(ctr::CtrCore::inner_iv_init(c, &ctr0))
+    .try_apply_keystream_inout(buf)
+    .map_err(|_| too_long())
+}
+
+fn tag<C: BlockCipherEncrypt<BlockSize = U16>>(c: &C, h: &Block, j0: &Block, aad: &[u8], ct: &[u8]) -> Block {
+  let mut g = GHash::new(h);
+  g.update_padded(aad);
+  g.update_padded(ct);
+  g.update(&[lengths_block(aad.len(), ct.len())]);
+  let mut s = g.finalize();
+  let mut ek = j0.clone();
+  c.encrypt_block(&mut ek);
+  for (a, b) in s.iter_mut().zip(ek.iter()) {
+    *a ^= b;
+  }
+  s
+}
+
+/// Writes `ciphertext ‖ tag[..tag_len]` into `out`.
+pub fn seal<C: BlockCipherEncrypt<BlockSize = U16>>(
+  c: &C,
+  iv: &[u8],
+  aad: &[u8],
+  input: &[u8],
+  tag_len: usize,
+  out: &mut [u8],
+) -> CryptoResult<usize> {
+  let n = input.len();
+  let out = out.get_mut(..n + tag_len).ok_or_else(|| internal("output size"))?;
+  let (body, tag_out) = out.split_at_mut(n);
+  let (h, j0) = setup(c, iv);
+  gctr(c, &j0, input, body)?;
+  let t = tag(c, &h, &j0, aad, body);
+  tag_out.copy_from_slice(t.get(..tag_len).ok_or_else(|| internal("tag size"))?);
+  Ok(n + tag_len)
+}
+
+/// Verifies the (possibly truncated) tag first, in constant time, and only then decrypts.
+pub fn open<C: BlockCipherEncrypt<BlockSize = U16>>(
+  c: &C,
+  iv: &[u8],
+  aad: &[u8],
+  input: &[u8],
+  tag_len: usize,
+  out: &mut [u8],
+) -> CryptoResult<usize> {
+  let n = input.len().checked_sub(tag_len).ok_or_else(decrypt_failed)?;
+  let (ct, given) = input.split_at(n);
+  let (h, j0) = setup(c, iv);
+  let t = tag(c, &h, &j0, aad, ct);
+  let expected = t.get(..tag_len).ok_or_else(|| internal("tag size"))?;
+  if !crate::util::ct_eq(expected, given) {
+    return Err(decrypt_failed());
+  }
+  let out = out.get_mut(..n).ok_or_else(|| internal("output size"))?;
+  gctr(c, &j0, ct, out)?;
+  Ok(n)
+}

@@ -1,0 +1,71 @@
+//! The OpenSSL `enc` / crypto-js passphrase format: `"Salted__" ‖ salt(8) ‖ ciphertext`, with
+//! key and IV from `EVP_BytesToKey(MD5, passphrase, salt, count = 1)` and AES-256-CBC + PKCS#7.
+//! It is what `CryptoJS.AES.encrypt(text, passphrase).toString()` returns (base64 of this).
+//! One MD5 round per 16 bytes is no protection for a guessable passphrase: migration use only.
+
+use digest::Digest;
+use md5::Md5;
+use zeroize::Zeroizing;
+
+use super::{decrypt_failed, random_fill, run, Engine, Mode, Op};
+use crate::error::{CryptoError, CryptoResult};
+
+const MAGIC: &[u8; 8] = b"Salted__";
+
+/// `EVP_BytesToKey` with MD5 and one iteration: D_i = MD5(D_{i-1} ‖ pass ‖ salt), key ‖ iv = D_1 ‖ D_2 ‖ D_3.
+pub fn evp_bytes_to_key(pass: &[u8], salt: &[u8]) -> Zeroizing<[u8; 48]> {
+  let mut out = Zeroizing::new([0u8; 48]);
+  let mut prev: Option<Zeroizing<[u8; 16]>> = None;
+  for chunk in out.chunks_mut(16) {
+    let mut h = Md5::new();
+    if let Some(p) = &prev {
+      h.update(&p[..]);
+    }
+    h.update(pass);
+    h.update(salt);
+    let d = h.finalize();
+    chunk.copy_from_slice(&d);
+    let mut next = Zeroizing::new([0u8; 16]);
+    next.copy_from_slice(&d);
+    prev = Some(next);
+  }
+  out
+}
+
+fn cbc(key_iv: &[u8; 48], decrypt: bool, input: &[u8], out: &mut [u8]) -> CryptoResult<usize> {
+  let mut engine = Engine::new(Mode::Cbc, &key_iv[..32])?;
+  let op = Op {
+    mode: Mode::Cbc,
+    decrypt,
+    padding: true,
+    iv: Some(&key_iv[32..]),
+    aad: &[],
+    tag_len: 16,
+  };
+  run(&mut engine, &op, input, out)
+}
+
+pub fn encrypt(pass: &[u8], data: &[u8]) -> CryptoResult<Vec<u8>> {
+  let mut out = vec![0u8; 16 + (data.len() / 16 + 1) * 16];
+  out[..8].copy_from_slice(MAGIC);
+  random_fill(&mut out[8..16])?;
+  let key_iv = evp_bytes_to_key(pass, &out[8..16]);
+  let n = cbc(&key_iv, false, data, &mut out[16..])?;
+  out.truncate(16 + n);
+  Ok(out)
+}
+
+pub fn decrypt(pass: &[u8], data: &[u8]) -> CryptoResult<Vec<u8>> {
+  if data.len() < 16 || &data[..8] != MAGIC {
+    return Err(CryptoError::invalid_value(
+      "data",
+      "an OpenSSL / crypto-js passphrase ciphertext (base64 of \"Salted__\" + salt + ciphertext)",
+      format!("{} bytes without the \"Salted__\" header", data.len()),
+    ));
+  }
+  let key_iv = evp_bytes_to_key(pass, &data[8..16]);
+  let body = &data[16..];
+  let mut out = Zeroizing::new(vec![0u8; body.len()]);
+  let n = cbc(&key_iv, true, body, &mut out).map_err(|e| if e.code == crate::error::Code::DecryptFailed { e } else { decrypt_failed() })?;
+  Ok(out[..n].to_vec())
+}
