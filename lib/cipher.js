@@ -85,8 +85,22 @@ function runSync(spec, decrypt, data, options, key) {
   return format(written === outLen ? out : out.subarray(0, written), fmt)
 }
 
+function checkSignal(signal) {
+  if (signal === undefined || signal === null) return undefined
+  if (!(signal instanceof AbortSignal)) throw invalidArgType('options.signal', 'an instance of AbortSignal', signal)
+  if (signal.aborted) {
+    const err = new Error('The operation was aborted')
+    err.name = 'AbortError'
+    err.code = 'ABORT_ERR'
+    err.cause = signal.reason
+    throw err
+  }
+  return signal
+}
+
 async function runAsync(spec, decrypt, data, options, key) {
   const [bits, , bytes, fmt] = plan(spec, decrypt, data, options)
+  checkSignal(options.signal)
   const out = await nativeCipherAsync(bits, key, options.iv, bytes, options.aad, options.tagLength, options.signal)
   return format(out, fmt)
 }
