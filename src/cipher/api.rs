@@ -61,7 +61,8 @@ pub fn cipher_modes() -> Vec<CipherModeInfo> {
 }
 
 fn decode_op(bits: u32) -> CryptoResult<(Mode, bool, bool)> {
-  let mode = Mode::from_id(bits & 0xff).ok_or_else(|| CryptoError::invalid_value("mode", "a known mode id", bits & 0xff))?;
+  let mode = Mode::from_id(bits & 0xff)
+    .ok_or_else(|| CryptoError::invalid_value("mode", "a known mode id", bits & 0xff))?;
   Ok((mode, bits & OP_DECRYPT != 0, bits & OP_NO_PADDING == 0))
 }
 
@@ -77,7 +78,11 @@ pub struct KeyHandle {
 }
 
 impl KeyHandle {
-  fn with_engine<R>(&self, mode: Mode, f: impl FnOnce(&mut Engine) -> CryptoResult<R>) -> CryptoResult<R> {
+  fn with_engine<R>(
+    &self,
+    mode: Mode,
+    f: impl FnOnce(&mut Engine) -> CryptoResult<R>,
+  ) -> CryptoResult<R> {
     if mode.info().family != self.family {
       return Err(CryptoError::invalid_value(
         "key",
@@ -143,13 +148,16 @@ fn family_of(id: u32) -> CryptoResult<Family> {
 }
 
 /// `cipherKey(family, key)`: a kept-key handle (family 0 = AES, 1 = ChaCha20, 2 = DES).
-pub unsafe extern "C" fn cipher_key(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
-  let [family, key] = unsafe { raw::args(env, info) };
-  raw::complete(env, || unsafe {
+pub unsafe extern "C" fn cipher_key(env: raw::Env, info: raw::Info) -> raw::Value {
+  raw::call(env, info, |[family, key]| unsafe {
     let family = family_of(raw::opt_u32(env, family, "family")?.unwrap_or(u32::MAX))?;
     let key = bytes::read(env, key, "key")?;
     let len = key.as_slice().len();
-    let mut accepted: Vec<usize> = MODES.iter().filter(|m| m.family == family).flat_map(|m| m.keys.iter().copied()).collect();
+    let mut accepted: Vec<usize> = MODES
+      .iter()
+      .filter(|m| m.family == family)
+      .flat_map(|m| m.keys.iter().copied())
+      .collect();
     accepted.sort_unstable();
     accepted.dedup();
     if !accepted.contains(&len) {
@@ -169,9 +177,14 @@ pub unsafe extern "C" fn cipher_key(env: sys::napi_env, info: sys::napi_callback
     });
     let data = Box::into_raw(handle) as *mut c_void;
     let mut out = ptr::null_mut();
-    if sys::napi_create_external(env, data, Some(finalize_key), ptr::null_mut(), &mut out) != sys::Status::napi_ok {
+    if sys::napi_create_external(env, data, Some(finalize_key), ptr::null_mut(), &mut out)
+      != sys::Status::napi_ok
+    {
       drop(Box::from_raw(data as *mut KeyHandle));
-      return Err(CryptoError::new(Code::Operation, "cannot create the key object"));
+      return Err(CryptoError::new(
+        Code::Operation,
+        "cannot create the key object",
+      ));
     }
     sys::napi_type_tag_object(env, out, &KEY_TAG);
     Ok(out)
@@ -182,7 +195,11 @@ pub unsafe extern "C" fn cipher_key(env: sys::napi_env, info: sys::napi_callback
 // Synchronous one-shot
 // ------------------------------------------------------------------------------------------------
 
-unsafe fn opt_bytes(env: sys::napi_env, v: sys::napi_value, name: &str) -> CryptoResult<Option<Bytes>> {
+unsafe fn opt_bytes(
+  env: sys::napi_env,
+  v: sys::napi_value,
+  name: &str,
+) -> CryptoResult<Option<Bytes>> {
   if unsafe { raw::is_nullish(env, v) } {
     return Ok(None);
   }
@@ -190,9 +207,8 @@ unsafe fn opt_bytes(env: sys::napi_env, v: sys::napi_value, name: &str) -> Crypt
 }
 
 /// `cipher(op, key, iv, data, aad, out, tagLength) -> bytes written`.
-pub unsafe extern "C" fn cipher(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
-  let [op, key, iv, data, aad, out, tag] = unsafe { raw::args(env, info) };
-  raw::complete(env, || unsafe {
+pub unsafe extern "C" fn cipher(env: raw::Env, info: raw::Info) -> raw::Value {
+  raw::call(env, info, |[op, key, iv, data, aad, out, tag]| unsafe {
     let (mode, decrypt, padding) = decode_op(raw::opt_u32(env, op, "op")?.unwrap_or(u32::MAX))?;
     let tag_len = raw::opt_u32(env, tag, "options.tagLength")?.unwrap_or(16) as usize;
     let iv = opt_bytes(env, iv, "options.iv")?;
@@ -295,7 +311,8 @@ pub fn cipher_async(
       None => Zeroizing::new(bytes::read_arg(&env, &key, "options.key")?.into_vec()),
     };
     let iv = unsafe { opt_bytes(e, raw_of(&iv), "options.iv") }?.map(Bytes::into_vec);
-    let aad = unsafe { opt_bytes(e, raw_of(&aad), "options.aad") }?.map_or_else(Vec::new, Bytes::into_vec);
+    let aad =
+      unsafe { opt_bytes(e, raw_of(&aad), "options.aad") }?.map_or_else(Vec::new, Bytes::into_vec);
     let data = Zeroizing::new(bytes::read_arg(&env, &data, "data")?.into_vec());
     Ok(CipherTask {
       bits: op,
@@ -321,7 +338,9 @@ pub fn cipher_async(
 pub fn passphrase_encrypt(env: Env, data: Unknown, passphrase: Unknown) -> Result<Buffer> {
   let data = bytes::read_arg(&env, &data, "data").or_throw(&env)?;
   let pass = bytes::read_arg(&env, &passphrase, "options.passphrase").or_throw(&env)?;
-  openssl::encrypt(pass.as_slice(), data.as_slice()).map(Buffer::from).or_throw(&env)
+  openssl::encrypt(pass.as_slice(), data.as_slice())
+    .map(Buffer::from)
+    .or_throw(&env)
 }
 
 /// Reads the `Salted__` format (raw bytes; the JS layer decodes base64).
@@ -329,5 +348,7 @@ pub fn passphrase_encrypt(env: Env, data: Unknown, passphrase: Unknown) -> Resul
 pub fn passphrase_decrypt(env: Env, data: Unknown, passphrase: Unknown) -> Result<Buffer> {
   let data = bytes::read_arg(&env, &data, "data").or_throw(&env)?;
   let pass = bytes::read_arg(&env, &passphrase, "options.passphrase").or_throw(&env)?;
-  openssl::decrypt(pass.as_slice(), data.as_slice()).map(Buffer::from).or_throw(&env)
+  openssl::decrypt(pass.as_slice(), data.as_slice())
+    .map(Buffer::from)
+    .or_throw(&env)
 }

@@ -40,7 +40,12 @@ fn setup<C: BlockCipherEncrypt<BlockSize = U16>>(c: &C, iv: &[u8]) -> (Block, Bl
 }
 
 /// GCTR from inc32(J0): the 32-bit counter wraps, as the standard says.
-fn gctr<C: BlockCipherEncrypt<BlockSize = U16>>(c: &C, j0: &Block, input: &[u8], out: &mut [u8]) -> CryptoResult<()> {
+fn gctr<C: BlockCipherEncrypt<BlockSize = U16>>(
+  c: &C,
+  j0: &Block,
+  input: &[u8],
+  out: &mut [u8],
+) -> CryptoResult<()> {
   let mut ctr0 = j0.clone();
   let low = u32::from_be_bytes([ctr0[12], ctr0[13], ctr0[14], ctr0[15]]).wrapping_add(1);
   ctr0[12..].copy_from_slice(&low.to_be_bytes());
@@ -50,7 +55,13 @@ fn gctr<C: BlockCipherEncrypt<BlockSize = U16>>(c: &C, j0: &Block, input: &[u8],
     .map_err(|_| too_long())
 }
 
-fn tag<C: BlockCipherEncrypt<BlockSize = U16>>(c: &C, h: &Block, j0: &Block, aad: &[u8], ct: &[u8]) -> Block {
+fn tag<C: BlockCipherEncrypt<BlockSize = U16>>(
+  c: &C,
+  h: &Block,
+  j0: &Block,
+  aad: &[u8],
+  ct: &[u8],
+) -> Block {
   let mut g = GHash::new(h);
   g.update_padded(aad);
   g.update_padded(ct);
@@ -74,7 +85,9 @@ pub fn seal<C: BlockCipherEncrypt<BlockSize = U16>>(
   out: &mut [u8],
 ) -> CryptoResult<usize> {
   let n = input.len();
-  let out = out.get_mut(..n + tag_len).ok_or_else(|| internal("output size"))?;
+  let out = out
+    .get_mut(..n + tag_len)
+    .ok_or_else(|| internal("output size"))?;
   let (body, tag_out) = out.split_at_mut(n);
   let (h, j0) = setup(c, iv);
   gctr(c, &j0, input, body)?;
@@ -92,7 +105,10 @@ pub fn open<C: BlockCipherEncrypt<BlockSize = U16>>(
   tag_len: usize,
   out: &mut [u8],
 ) -> CryptoResult<usize> {
-  let n = input.len().checked_sub(tag_len).ok_or_else(decrypt_failed)?;
+  let n = input
+    .len()
+    .checked_sub(tag_len)
+    .ok_or_else(decrypt_failed)?;
   let (ct, given) = input.split_at(n);
   let (h, j0) = setup(c, iv);
   let t = tag(c, &h, &j0, aad, ct);

@@ -26,9 +26,12 @@ pub mod openssl;
 use aead::{AeadCore, AeadInOut};
 use aes::{Aes128, Aes192, Aes256};
 use cipher::array::{Array, ArraySize};
-use cipher::consts::{U12, U13, U14, U16, U7, U8, U9, U10, U11};
+use cipher::consts::{U10, U11, U12, U13, U14, U16, U7, U8, U9};
 use cipher::typenum::Unsigned;
-use cipher::{BlockCipherDecrypt, BlockCipherEncrypt, BlockModeDecrypt, BlockModeEncrypt, InOutBuf, InnerIvInit, KeyInit, StreamCipher};
+use cipher::{
+  BlockCipherDecrypt, BlockCipherEncrypt, BlockModeDecrypt, BlockModeEncrypt, InOutBuf,
+  InnerIvInit, KeyInit, StreamCipher,
+};
 use ring::aead::{Aad, LessSafeKey, Nonce, UnboundKey};
 use ring::rand::SecureRandom;
 use zeroize::Zeroizing;
@@ -114,20 +117,146 @@ pub const MAX_IV: usize = 1 << 20;
 
 /// THE mode table. Index = `Mode as usize`.
 pub const MODES: &[ModeInfo] = &[
-  ModeInfo { mode: Mode::Ecb, family: Family::Aes, name: "ecb", keys: AES_KEYS, iv: IvRule::None, iv_default: 0, tags: &[], pad_block: 16 },
-  ModeInfo { mode: Mode::Cbc, family: Family::Aes, name: "cbc", keys: AES_KEYS, iv: IvRule::OneOf(&[16]), iv_default: 16, tags: &[], pad_block: 16 },
-  ModeInfo { mode: Mode::Ctr, family: Family::Aes, name: "ctr", keys: AES_KEYS, iv: IvRule::OneOf(&[16]), iv_default: 16, tags: &[], pad_block: 0 },
-  ModeInfo { mode: Mode::Cfb, family: Family::Aes, name: "cfb", keys: AES_KEYS, iv: IvRule::OneOf(&[16]), iv_default: 16, tags: &[], pad_block: 0 },
-  ModeInfo { mode: Mode::Cfb8, family: Family::Aes, name: "cfb8", keys: AES_KEYS, iv: IvRule::OneOf(&[16]), iv_default: 16, tags: &[], pad_block: 0 },
-  ModeInfo { mode: Mode::Ofb, family: Family::Aes, name: "ofb", keys: AES_KEYS, iv: IvRule::OneOf(&[16]), iv_default: 16, tags: &[], pad_block: 0 },
-  ModeInfo { mode: Mode::Gcm, family: Family::Aes, name: "gcm", keys: AES_KEYS, iv: IvRule::Range(1, MAX_IV), iv_default: 12, tags: &[12, 13, 14, 15, 16], pad_block: 0 },
-  ModeInfo { mode: Mode::GcmSiv, family: Family::Aes, name: "gcm-siv", keys: &[16, 32], iv: IvRule::OneOf(&[12]), iv_default: 12, tags: TAG_16, pad_block: 0 },
-  ModeInfo { mode: Mode::Ccm, family: Family::Aes, name: "ccm", keys: AES_KEYS, iv: IvRule::Range(7, 13), iv_default: 12, tags: &[12, 14, 16], pad_block: 0 },
-  ModeInfo { mode: Mode::Siv, family: Family::Aes, name: "siv", keys: &[32, 64], iv: IvRule::Range(0, MAX_IV), iv_default: 16, tags: TAG_16, pad_block: 0 },
-  ModeInfo { mode: Mode::ChaCha20Poly1305, family: Family::ChaCha, name: "chacha20-poly1305", keys: &[32], iv: IvRule::OneOf(&[12, 24]), iv_default: 12, tags: TAG_16, pad_block: 0 },
-  ModeInfo { mode: Mode::XChaCha20Poly1305, family: Family::ChaCha, name: "xchacha20-poly1305", keys: &[32], iv: IvRule::OneOf(&[24]), iv_default: 24, tags: TAG_16, pad_block: 0 },
-  ModeInfo { mode: Mode::DesEcb, family: Family::Des, name: "ecb", keys: &[8, 16, 24], iv: IvRule::None, iv_default: 0, tags: &[], pad_block: 8 },
-  ModeInfo { mode: Mode::DesCbc, family: Family::Des, name: "cbc", keys: &[8, 16, 24], iv: IvRule::OneOf(&[8]), iv_default: 8, tags: &[], pad_block: 8 },
+  ModeInfo {
+    mode: Mode::Ecb,
+    family: Family::Aes,
+    name: "ecb",
+    keys: AES_KEYS,
+    iv: IvRule::None,
+    iv_default: 0,
+    tags: &[],
+    pad_block: 16,
+  },
+  ModeInfo {
+    mode: Mode::Cbc,
+    family: Family::Aes,
+    name: "cbc",
+    keys: AES_KEYS,
+    iv: IvRule::OneOf(&[16]),
+    iv_default: 16,
+    tags: &[],
+    pad_block: 16,
+  },
+  ModeInfo {
+    mode: Mode::Ctr,
+    family: Family::Aes,
+    name: "ctr",
+    keys: AES_KEYS,
+    iv: IvRule::OneOf(&[16]),
+    iv_default: 16,
+    tags: &[],
+    pad_block: 0,
+  },
+  ModeInfo {
+    mode: Mode::Cfb,
+    family: Family::Aes,
+    name: "cfb",
+    keys: AES_KEYS,
+    iv: IvRule::OneOf(&[16]),
+    iv_default: 16,
+    tags: &[],
+    pad_block: 0,
+  },
+  ModeInfo {
+    mode: Mode::Cfb8,
+    family: Family::Aes,
+    name: "cfb8",
+    keys: AES_KEYS,
+    iv: IvRule::OneOf(&[16]),
+    iv_default: 16,
+    tags: &[],
+    pad_block: 0,
+  },
+  ModeInfo {
+    mode: Mode::Ofb,
+    family: Family::Aes,
+    name: "ofb",
+    keys: AES_KEYS,
+    iv: IvRule::OneOf(&[16]),
+    iv_default: 16,
+    tags: &[],
+    pad_block: 0,
+  },
+  ModeInfo {
+    mode: Mode::Gcm,
+    family: Family::Aes,
+    name: "gcm",
+    keys: AES_KEYS,
+    iv: IvRule::Range(1, MAX_IV),
+    iv_default: 12,
+    tags: &[12, 13, 14, 15, 16],
+    pad_block: 0,
+  },
+  ModeInfo {
+    mode: Mode::GcmSiv,
+    family: Family::Aes,
+    name: "gcm-siv",
+    keys: &[16, 32],
+    iv: IvRule::OneOf(&[12]),
+    iv_default: 12,
+    tags: TAG_16,
+    pad_block: 0,
+  },
+  ModeInfo {
+    mode: Mode::Ccm,
+    family: Family::Aes,
+    name: "ccm",
+    keys: AES_KEYS,
+    iv: IvRule::Range(7, 13),
+    iv_default: 12,
+    tags: &[12, 14, 16],
+    pad_block: 0,
+  },
+  ModeInfo {
+    mode: Mode::Siv,
+    family: Family::Aes,
+    name: "siv",
+    keys: &[32, 64],
+    iv: IvRule::Range(0, MAX_IV),
+    iv_default: 16,
+    tags: TAG_16,
+    pad_block: 0,
+  },
+  ModeInfo {
+    mode: Mode::ChaCha20Poly1305,
+    family: Family::ChaCha,
+    name: "chacha20-poly1305",
+    keys: &[32],
+    iv: IvRule::OneOf(&[12, 24]),
+    iv_default: 12,
+    tags: TAG_16,
+    pad_block: 0,
+  },
+  ModeInfo {
+    mode: Mode::XChaCha20Poly1305,
+    family: Family::ChaCha,
+    name: "xchacha20-poly1305",
+    keys: &[32],
+    iv: IvRule::OneOf(&[24]),
+    iv_default: 24,
+    tags: TAG_16,
+    pad_block: 0,
+  },
+  ModeInfo {
+    mode: Mode::DesEcb,
+    family: Family::Des,
+    name: "ecb",
+    keys: &[8, 16, 24],
+    iv: IvRule::None,
+    iv_default: 0,
+    tags: &[],
+    pad_block: 8,
+  },
+  ModeInfo {
+    mode: Mode::DesCbc,
+    family: Family::Des,
+    name: "cbc",
+    keys: &[8, 16, 24],
+    iv: IvRule::OneOf(&[8]),
+    iv_default: 8,
+    tags: &[],
+    pad_block: 8,
+  },
 ];
 
 impl Mode {
@@ -157,7 +286,11 @@ fn list(v: &[usize]) -> String {
     [a] => a.to_string(),
     [init @ .., last] => format!(
       "{} or {last}",
-      init.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
+      init
+        .iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
     ),
   }
 }
@@ -194,7 +327,11 @@ pub fn check_key(mode: Mode, len: usize) -> CryptoResult<()> {
 }
 
 pub fn check_iv(mode: Mode, len: usize) -> CryptoResult<()> {
-  let what = if mode.info().is_aead() { "IV (nonce)" } else { "IV" };
+  let what = if mode.info().is_aead() {
+    "IV (nonce)"
+  } else {
+    "IV"
+  };
   match mode.info().iv {
     IvRule::None => Ok(()),
     IvRule::OneOf(v) if v.contains(&len) => Ok(()),
@@ -236,7 +373,10 @@ impl Op<'_> {
     } else if !self.aad.is_empty() {
       Err(CryptoError::invalid_value(
         "options.aad",
-        format!("no additional data: {} does not authenticate", self.mode.label()),
+        format!(
+          "no additional data: {} does not authenticate",
+          self.mode.label()
+        ),
         format!("{} bytes", self.aad.len()),
       ))
     } else {
@@ -254,7 +394,11 @@ impl Op<'_> {
       return n;
     }
     let info = self.mode.info();
-    let prefix = if self.iv.is_none() { info.iv_default } else { 0 };
+    let prefix = if self.iv.is_none() {
+      info.iv_default
+    } else {
+      0
+    };
     let body = if self.padded() {
       (n / info.pad_block + 1) * info.pad_block
     } else {
@@ -360,7 +504,9 @@ impl Engine {
           32 => Some(&ring::aead::AES_256_GCM),
           _ => None,
         };
-        let ring = alg.and_then(|a| UnboundKey::new(a, key).ok()).map(LessSafeKey::new);
+        let ring = alg
+          .and_then(|a| UnboundKey::new(a, key).ok())
+          .map(LessSafeKey::new);
         Engine::Gcm {
           soft: None,
           ring,
@@ -402,9 +548,12 @@ fn chacha_key(key: &[u8; 32]) -> CryptoResult<LessSafeKey> {
 
 /// Fills `buf` from the operating system's CSPRNG.
 pub fn random_fill(buf: &mut [u8]) -> CryptoResult<()> {
-  ring::rand::SystemRandom::new()
-    .fill(buf)
-    .map_err(|_| CryptoError::new(Code::Operation, "the operating system's random source failed"))
+  ring::rand::SystemRandom::new().fill(buf).map_err(|_| {
+    CryptoError::new(
+      Code::Operation,
+      "the operating system's random source failed",
+    )
+  })
 }
 
 /// Encrypts or decrypts `input` into `out` (at least `op.output_len(input.len())` bytes long)
@@ -449,14 +598,22 @@ impl Engine {
     let d = op.decrypt;
     let label = op.mode;
     match (self, op.mode) {
-      (Engine::Aes(k), Mode::Ecb) => with_aes!(k, |c| padded(c, None, d, op.padding, label, input, out)),
-      (Engine::Aes(k), Mode::Cbc) => with_aes!(k, |c| padded(c, Some(iv), d, op.padding, label, input, out)),
+      (Engine::Aes(k), Mode::Ecb) => {
+        with_aes!(k, |c| padded(c, None, d, op.padding, label, input, out))
+      }
+      (Engine::Aes(k), Mode::Cbc) => {
+        with_aes!(k, |c| padded(c, Some(iv), d, op.padding, label, input, out))
+      }
       (Engine::Aes(k), Mode::Ctr | Mode::Cfb | Mode::Cfb8 | Mode::Ofb) => {
         with_aes!(k, |c| stream(c, op.mode, d, iv, input, out))
       }
       (Engine::Aes(k), Mode::Ccm) => with_aes!(k, |c| ccm_dispatch(c, op, iv, input, out)),
-      (Engine::Des(k), Mode::DesEcb) => with_des!(k, |c| padded(c, None, d, op.padding, label, input, out)),
-      (Engine::Des(k), Mode::DesCbc) => with_des!(k, |c| padded(c, Some(iv), d, op.padding, label, input, out)),
+      (Engine::Des(k), Mode::DesEcb) => {
+        with_des!(k, |c| padded(c, None, d, op.padding, label, input, out))
+      }
+      (Engine::Des(k), Mode::DesCbc) => {
+        with_des!(k, |c| padded(c, Some(iv), d, op.padding, label, input, out))
+      }
       (Engine::Gcm { ring, soft, raw }, Mode::Gcm) => {
         let fast = iv.len() == 12 && (!d || op.tag_len == 16);
         if let (true, Some(key)) = (fast, ring.as_ref()) {
@@ -468,7 +625,9 @@ impl Engine {
           };
         }
         if soft.is_none() {
-          *soft = AesKey::new(raw).map(Some).ok_or_else(|| internal("GCM key"))?;
+          *soft = AesKey::new(raw)
+            .map(Some)
+            .ok_or_else(|| internal("GCM key"))?;
         }
         let k = soft.as_ref().ok_or_else(|| internal("GCM key"))?;
         with_aes!(k, |c| if d {
@@ -575,7 +734,9 @@ fn seal_blocks<B: ArraySize>(
     return Err(not_multiple(mode, bs, n));
   }
   let total = if padding { full + bs } else { full };
-  let out = out.get_mut(..total).ok_or_else(|| internal("output size"))?;
+  let out = out
+    .get_mut(..total)
+    .ok_or_else(|| internal("output size"))?;
   let (body, last) = out.split_at_mut(full);
   let buf = InOutBuf::new(&input[..full], body).map_err(|_| internal("lengths"))?;
   f(buf.into_chunks::<B>().0);
@@ -600,7 +761,11 @@ fn open_blocks<B: ArraySize>(
   let bs = B::USIZE;
   let n = input.len();
   if n % bs != 0 || (padding && n == 0) {
-    return Err(if padding { decrypt_failed() } else { not_multiple(mode, bs, n) });
+    return Err(if padding {
+      decrypt_failed()
+    } else {
+      not_multiple(mode, bs, n)
+    });
   }
   let out = out.get_mut(..n).ok_or_else(|| internal("output size"))?;
   let buf = InOutBuf::new(input, &mut *out).map_err(|_| internal("lengths"))?;
@@ -629,7 +794,14 @@ fn open_blocks<B: ArraySize>(
 // CTR / CFB-128 / CFB-8 / OFB (AES only)
 // ------------------------------------------------------------------------------------------------
 
-fn stream<C>(c: &C, mode: Mode, decrypt: bool, iv: &[u8], input: &[u8], out: &mut [u8]) -> CryptoResult<usize>
+fn stream<C>(
+  c: &C,
+  mode: Mode,
+  decrypt: bool,
+  iv: &[u8],
+  input: &[u8],
+  out: &mut [u8],
+) -> CryptoResult<usize>
 where
   C: BlockCipherEncrypt<BlockSize = U16>,
 {
@@ -644,10 +816,18 @@ where
     (Mode::Ofb, _) => ofb::Ofb::<&C>::from_core(ofb::OfbCore::inner_iv_init(c, &iv))
       .try_apply_keystream_inout(InOutBuf::new(input, out).map_err(lengths)?)
       .map_err(|_| internal("OFB keystream"))?,
-    (Mode::Cfb, false) => cfb_mode::Encryptor::<&C>::inner_iv_init(c, &iv).encrypt_b2b(input, out).map_err(lengths)?,
-    (Mode::Cfb, true) => cfb_mode::Decryptor::<&C>::inner_iv_init(c, &iv).decrypt_b2b(input, out).map_err(lengths)?,
-    (Mode::Cfb8, false) => cfb8::Encryptor::<&C>::inner_iv_init(c, &iv).encrypt_b2b(input, out).map_err(lengths)?,
-    (Mode::Cfb8, true) => cfb8::Decryptor::<&C>::inner_iv_init(c, &iv).decrypt_b2b(input, out).map_err(lengths)?,
+    (Mode::Cfb, false) => cfb_mode::Encryptor::<&C>::inner_iv_init(c, &iv)
+      .encrypt_b2b(input, out)
+      .map_err(lengths)?,
+    (Mode::Cfb, true) => cfb_mode::Decryptor::<&C>::inner_iv_init(c, &iv)
+      .decrypt_b2b(input, out)
+      .map_err(lengths)?,
+    (Mode::Cfb8, false) => cfb8::Encryptor::<&C>::inner_iv_init(c, &iv)
+      .encrypt_b2b(input, out)
+      .map_err(lengths)?,
+    (Mode::Cfb8, true) => cfb8::Decryptor::<&C>::inner_iv_init(c, &iv)
+      .decrypt_b2b(input, out)
+      .map_err(lengths)?,
     _ => return Err(internal("not a stream mode")),
   }
   Ok(n)
@@ -657,19 +837,39 @@ where
 // AEADs
 // ------------------------------------------------------------------------------------------------
 
-fn ring_seal(key: &LessSafeKey, nonce: Nonce, aad: &[u8], input: &[u8], out: &mut [u8], tag_len: usize) -> CryptoResult<usize> {
+fn ring_seal(
+  key: &LessSafeKey,
+  nonce: Nonce,
+  aad: &[u8],
+  input: &[u8],
+  out: &mut [u8],
+  tag_len: usize,
+) -> CryptoResult<usize> {
   let n = input.len();
-  let out = out.get_mut(..n + tag_len).ok_or_else(|| internal("output size"))?;
+  let out = out
+    .get_mut(..n + tag_len)
+    .ok_or_else(|| internal("output size"))?;
   let (body, tag_out) = out.split_at_mut(n);
   body.copy_from_slice(input);
   let tag = key
     .seal_in_place_separate_tag(nonce, Aad::from(aad), body)
     .map_err(|_| too_long())?;
-  tag_out.copy_from_slice(tag.as_ref().get(..tag_len).ok_or_else(|| internal("tag size"))?);
+  tag_out.copy_from_slice(
+    tag
+      .as_ref()
+      .get(..tag_len)
+      .ok_or_else(|| internal("tag size"))?,
+  );
   Ok(n + tag_len)
 }
 
-fn ring_open(key: &LessSafeKey, nonce: Nonce, aad: &[u8], input: &[u8], out: &mut [u8]) -> CryptoResult<usize> {
+fn ring_open(
+  key: &LessSafeKey,
+  nonce: Nonce,
+  aad: &[u8],
+  input: &[u8],
+  out: &mut [u8],
+) -> CryptoResult<usize> {
   let n = input.len().checked_sub(16).ok_or_else(decrypt_failed)?;
   let out = out.get_mut(..n).ok_or_else(|| internal("output size"))?;
   out.copy_from_slice(&input[..n]);
@@ -684,7 +884,10 @@ fn ring_open(key: &LessSafeKey, nonce: Nonce, aad: &[u8], input: &[u8], out: &mu
 }
 
 fn too_long() -> CryptoError {
-  CryptoError::new(Code::OutOfRange, "The data or additional data is too long for this mode")
+  CryptoError::new(
+    Code::OutOfRange,
+    "The data or additional data is too long for this mode",
+  )
 }
 
 /// Seal or open with any RustCrypto AEAD (`ciphertext ‖ tag`).
@@ -698,13 +901,18 @@ fn aead_run<A: AeadInOut>(
   mode: Mode,
 ) -> CryptoResult<usize> {
   let t = <A as AeadCore>::TagSize::USIZE;
-  let nonce = aead::Nonce::<A>::try_from(iv).map_err(|_| length_error("IV (nonce)", mode, list(&[iv.len()]), iv.len()))?;
+  let nonce = aead::Nonce::<A>::try_from(iv)
+    .map_err(|_| length_error("IV (nonce)", mode, list(&[iv.len()]), iv.len()))?;
   if !decrypt {
     let n = input.len();
-    let out = out.get_mut(..n + t).ok_or_else(|| internal("output size"))?;
+    let out = out
+      .get_mut(..n + t)
+      .ok_or_else(|| internal("output size"))?;
     let (body, tag_out) = out.split_at_mut(n);
     let buf = InOutBuf::new(input, body).map_err(|_| internal("lengths"))?;
-    let tag = a.encrypt_inout_detached(&nonce, aad, buf).map_err(|_| too_long())?;
+    let tag = a
+      .encrypt_inout_detached(&nonce, aad, buf)
+      .map_err(|_| too_long())?;
     tag_out.copy_from_slice(&tag);
     Ok(n + t)
   } else {
@@ -759,7 +967,11 @@ where
 {
   // CCM's length field has 15 - N bytes: longer messages do not fit.
   let max_len = 1u128 << (8 * (15 - N::USIZE)).min(127);
-  let body_len = if op.decrypt { input.len().saturating_sub(M::USIZE) } else { input.len() };
+  let body_len = if op.decrypt {
+    input.len().saturating_sub(M::USIZE)
+  } else {
+    input.len()
+  };
   if body_len as u128 >= max_len {
     return Err(CryptoError::new(
       Code::OutOfRange,
@@ -793,10 +1005,14 @@ where
   let headers: &[&[u8]] = if iv.is_empty() { &one } else { &two };
   if !decrypt {
     let n = input.len();
-    let out = out.get_mut(..n + 16).ok_or_else(|| internal("output size"))?;
+    let out = out
+      .get_mut(..n + 16)
+      .ok_or_else(|| internal("output size"))?;
     let (v, body) = out.split_at_mut(16);
     let buf = InOutBuf::new(input, body).map_err(|_| internal("lengths"))?;
-    let tag = s.encrypt_inout_detached(headers, buf).map_err(|_| too_long())?;
+    let tag = s
+      .encrypt_inout_detached(headers, buf)
+      .map_err(|_| too_long())?;
     v.copy_from_slice(&tag);
     Ok(n + 16)
   } else {

@@ -66,6 +66,12 @@ pub fn decrypt(pass: &[u8], data: &[u8]) -> CryptoResult<Vec<u8>> {
   let key_iv = evp_bytes_to_key(pass, &data[8..16]);
   let body = &data[16..];
   let mut out = Zeroizing::new(vec![0u8; body.len()]);
-  let n = cbc(&key_iv, true, body, &mut out).map_err(|e| if e.code == crate::error::Code::DecryptFailed { e } else { decrypt_failed() })?;
+  let n = cbc(&key_iv, true, body, &mut out).map_err(|e| {
+    if e.code == crate::error::Code::DecryptFailed {
+      e
+    } else {
+      decrypt_failed()
+    }
+  })?;
   Ok(out[..n].to_vec())
 }

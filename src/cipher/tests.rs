@@ -1,0 +1,228 @@
+//! Cross-checks against independent RustCrypto implementations (the JS tests compare with
+//! node:crypto and published vectors) and a no-panic sweep over every mode and odd length.
+
+use super::*;
+use aead::{Aead, Payload};
+
+fn bytes(n: usize, seed: u8) -> Vec<u8> {
+  (0..n)
+    .map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed))
+    .collect()
+}
+
+fn seal(
+  mode: Mode,
+  key: &[u8],
+  iv: Option<&[u8]>,
+  aad: &[u8],
+  tag_len: usize,
+  data: &[u8],
+) -> CryptoResult<Vec<u8>> {
+  let op = Op {
+    mode,
+    decrypt: false,
+    padding: true,
+    iv,
+    aad,
+    tag_len,
+  };
+  let mut e = Engine::new(mode, key)?;
+  let mut out = vec![0u8; op.output_len(data.len())];
+  let n = run(&mut e, &op, data, &mut out)?;
+  out.truncate(n);
+  Ok(out)
+}
+
+fn open(
+  mode: Mode,
+  key: &[u8],
+  iv: Option<&[u8]>,
+  aad: &[u8],
+  tag_len: usize,
+  data: &[u8],
+) -> CryptoResult<Vec<u8>> {
+  let op = Op {
+    mode,
+    decrypt: true,
+    padding: true,
+    iv,
+    aad,
+    tag_len,
+  };
+  let mut e = Engine::new(mode, key)?;
+  let mut out = vec![0u8; op.output_len(data.len())];
+  let n = run(&mut e, &op, data, &mut out)?;
+  out.truncate(n);
+  Ok(out)
+}
+
+#[test]
+fn generic_gcm_matches_aes_gcm_crate_and_ring() {
+  for key_len in [16, 32] {
+    let key = bytes(key_len, 1);
+    let iv = bytes(12, 2);
+    for n in [0, 1, 15, 16, 17, 100, 1000] {
+      let data = bytes(n, 3);
+      let aad = bytes(n % 19, 4);
+      // ring path (12-byte IV, 16-byte tag)
+      let ours = seal(Mode::Gcm, &key, Some(&iv), &aad, 16, &data).unwrap();
+      let reference = if key_len == 16 {
+        aes_gcm::Aes128Gcm::new_from_slice(&key)
+          .unwrap()
+          .encrypt(
+            (&iv[..]).try_into().unwrap(),
+            Payload {
+              msg: &data,
+              aad: &aad,
+            },
+          )
+          .unwrap()
+      } else {
+        aes_gcm::Aes256Gcm::new_from_slice(&key)
+          .unwrap()
+          .encrypt(
+            (&iv[..]).try_into().unwrap(),
+            Payload {
+              msg: &data,
+              aad: &aad,
+            },
+          )
+          .unwrap()
+      };
+      assert_eq!(ours, reference);
+      // generic path (truncated-tag decryption goes through gcm.rs)
+      let k = AesKey::new(&key).unwrap();
+      let mut out = vec![0u8; n + 16];
+      let len = with_aes!(&k, |c| gcm::seal(c, &iv, &aad, &data, 16, &mut out)).unwrap();
+      assert_eq!(&out[..len], &reference[..]);
+      let short = &reference[..n + 12];
+      assert_eq!(
+        open(Mode::Gcm, &key, Some(&iv), &aad, 12, short).unwrap(),
+        data
+      );
+    }
+  }
+}
+
+#[test]
+fn xchacha_matches_chacha20poly1305_crate() {
+  use chacha20poly1305::XChaCha20Poly1305;
+  let key = bytes(32, 5);
+  let nonce = bytes(24, 6);
+  for n in [0, 1, 64, 1000] {
+    let data = bytes(n, 7);
+    let aad = bytes(n % 13, 8);
+    let ours = seal(Mode::XChaCha20Poly1305, &key, Some(&nonce), &aad, 16, &data).unwrap();
+    let reference = XChaCha20Poly1305::new_from_slice(&key)
+      .unwrap()
+      .encrypt(
+        (&nonce[..]).try_into().unwrap(),
+        Payload {
+          msg: &data,
+          aad: &aad,
+        },
+      )
+      .unwrap();
+    assert_eq!(ours, reference);
+    assert_eq!(
+      open(Mode::ChaCha20Poly1305, &key, Some(&nonce), &aad, 16, &ours).unwrap(),
+      data
+    );
+  }
+}
+
+#[test]
+fn pkcs7_rejects_every_bad_padding_and_zeroes_the_output() {
+  let key = bytes(16, 9);
+  let iv = bytes(16, 10);
+  let mut e = Engine::new(Mode::Cbc, &key).unwrap();
+  // Encrypt raw blocks whose last byte pattern we choose, then decrypt with PKCS#7.
+  for last in 0u8..=255 {
+    let mut block = vec![last; 32];
+    block[20] = 0xee;
+    let op = Op {
+      mode: Mode::Cbc,
+      decrypt: false,
+      padding: false,
+      iv: Some(&iv),
+      aad: &[],
+      tag_len: 16,
+    };
+    let mut ct = vec![0u8; 32];
+    run(&mut e, &op, &block, &mut ct).unwrap();
+    let op = Op {
+      decrypt: true,
+      padding: true,
+      ..op
+    };
+    let mut out = vec![0xaau8; 32];
+    let r = run(&mut e, &op, &ct, &mut out);
+    let valid = (1..=16).contains(&last) && (last < 12 || last == 0xee);
+    match r {
+      Ok(n) => {
+        assert!(valid, "pad byte {last} accepted");
+        assert_eq!(n, 32 - last as usize);
+      }
+      Err(err) => {
+        assert!(!valid, "pad byte {last} rejected");
+        assert_eq!(err, decrypt_failed());
+        assert!(out.iter().all(|&b| b == 0), "plaintext left in the output");
+      }
+    }
+  }
+}
+
+#[test]
+fn no_input_panics() {
+  for info in MODES {
+    for &key_len in &[0usize, 1, 8, 16, 24, 31, 32, 48, 64, 65] {
+      for iv_len in [
+        None,
+        Some(0usize),
+        Some(1),
+        Some(7),
+        Some(8),
+        Some(12),
+        Some(13),
+        Some(16),
+        Some(24),
+        Some(100),
+      ] {
+        for tag_len in [0usize, 4, 12, 13, 16, 17] {
+          for n in [0usize, 1, 7, 8, 15, 16, 17, 40] {
+            let key = bytes(key_len, 1);
+            let iv = iv_len.map(|l| bytes(l, 2));
+            let data = bytes(n, 3);
+            for decrypt in [false, true] {
+              for padding in [false, true] {
+                let op = Op {
+                  mode: info.mode,
+                  decrypt,
+                  padding,
+                  iv: iv.as_deref(),
+                  aad: &[],
+                  tag_len,
+                };
+                let mut out = vec![0u8; op.output_len(n)];
+                if let Ok(mut e) = Engine::new(info.mode, &key) {
+                  let _ = run(&mut e, &op, &data, &mut out);
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+#[test]
+fn openssl_format_round_trip_and_header() {
+  // Interop with crypto-js (and so with EVP_BytesToKey) is tested from JS (__test__/cipher.spec.js).
+  let sealed = openssl::encrypt(b"password", b"hello").unwrap();
+  assert_eq!(&sealed[..8], b"Salted__");
+  assert_eq!(sealed.len(), 16 + 16);
+  assert_eq!(openssl::decrypt(b"password", &sealed).unwrap(), b"hello");
+  assert!(openssl::decrypt(b"password", &sealed[..20]).is_err());
+  assert!(openssl::decrypt(b"password", b"short").is_err());
+}
