@@ -336,6 +336,23 @@ test('crypto-js with explicit key and IV: CBC/ECB (PKCS#7) and CTR/CFB/OFB (NoPa
   }
 })
 
+test('DES and 3DES (ECB/CBC, PKCS#7) equal crypto-js, which has single DES that node:crypto lacks', (t) => {
+  for (const [keyLen, algo] of [[8, CryptoJS.DES], [16, CryptoJS.TripleDES], [24, CryptoJS.TripleDES]]) {
+    for (const [mode, cjsMode] of [['cbc', CryptoJS.mode.CBC], ['ecb', CryptoJS.mode.ECB]]) {
+      for (const n of [0, 1, 8, 9, 100]) {
+        const key = rnd(keyLen)
+        const iv = rnd(8)
+        const data = rnd(n)
+        const opts = { key, mode, ...(mode === 'cbc' ? { iv } : {}) }
+        const theirs = algo.encrypt(wa(data), wa(key), { iv: wa(iv), mode: cjsMode, padding: CryptoJS.pad.Pkcs7 })
+        const ours = des.encrypt(data, opts)
+        t.is(ours.toString('hex'), theirs.ciphertext.toString(CryptoJS.enc.Hex), `${keyLen} ${mode} ${n}`)
+        t.true(des.decrypt(ours, opts).equals(data))
+      }
+    }
+  }
+})
+
 test('passphrase errors: not the Salted__ format → TypeError; wrong passphrase → decrypt failure or garbage', (t) => {
   t.throws(() => aes.decrypt('aGVsbG8gd29ybGQgaGVsbG8gd29ybGQ=', { passphrase: 'p' }), { instanceOf: TypeError, code: 'ERR_INVALID_ARG_VALUE' })
   t.throws(() => aes.encrypt('x', { passphrase: 'p', key: rnd(32) }), { instanceOf: TypeError, code: 'ERR_INVALID_ARG_VALUE' })

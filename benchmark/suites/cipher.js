@@ -79,7 +79,7 @@ module.exports = {
               out: (s) => Buffer.from(s, 'binary').toString('hex'),
             })
           }
-          await h.compare(`AES-${bits}-${mode.toUpperCase()} encrypt ${label(size)}`, contestants, { bytes: size })
+          await h.compare({ table: `Encryption, ${label(size)}`, row: `AES-${bits}-${mode.toUpperCase()} encrypt` }, contestants, { bytes: size })
         }
       }
     }
@@ -103,7 +103,7 @@ module.exports = {
       if (nobleChacha) {
         contestants.push({ name: '@noble/ciphers', fn: () => nobleChacha.chacha20poly1305(key, iv).encrypt(data), out: hex })
       }
-      await h.compare(`ChaCha20-Poly1305 encrypt ${label(size)}`, contestants, { bytes: size })
+      await h.compare({ table: `Encryption, ${label(size)}`, row: 'ChaCha20-Poly1305 encrypt' }, contestants, { bytes: size })
     }
 
     // Decryption, where the modes differ most (CBC decrypt is parallel, CBC encrypt is not).
@@ -129,7 +129,7 @@ module.exports = {
           },
         ]
         if (nobleAes) contestants.push({ name: '@noble/ciphers', fn: () => nobleModes[mode](key, iv).decrypt(sealed), out: hex })
-        await h.compare(`AES-256-${mode.toUpperCase()} decrypt ${label(size)}`, contestants, { bytes: size })
+        await h.compare({ table: `Encryption, ${label(size)}`, row: `AES-256-${mode.toUpperCase()} decrypt` }, contestants, { bytes: size })
       }
     }
   },
