@@ -527,3 +527,9 @@ test('argument types and options', (t) => {
   t.throws(() => aes.decrypt(rnd(17), { key, mode: 'ecb', padding: 'none', iv: rnd(16) }), range(/multiple of 16/))
   t.throws(() => des.encrypt(rnd(9), { key: rnd(8), mode: 'ecb', padding: 'none' }), range(/des-ecb.*multiple of 8/))
 })
+
+test('ESM: the named export cipher is the CommonJS object', async (t) => {
+  const esm = await import('cryptographer.js')
+  t.is(esm.cipher, cipher)
+  t.is(esm.default.cipher, cipher)
+})

@@ -46,7 +46,7 @@ fn gctr<C: BlockCipherEncrypt<BlockSize = U16>>(
   input: &[u8],
   out: &mut [u8],
 ) -> CryptoResult<()> {
-  let mut ctr0 = j0.clone();
+  let mut ctr0 = *j0;
   let low = u32::from_be_bytes([ctr0[12], ctr0[13], ctr0[14], ctr0[15]]).wrapping_add(1);
   ctr0[12..].copy_from_slice(&low.to_be_bytes());
   let buf = InOutBuf::new(input, out).map_err(|_| internal("lengths"))?;
@@ -67,7 +67,7 @@ fn tag<C: BlockCipherEncrypt<BlockSize = U16>>(
   g.update_padded(ct);
   g.update(&[lengths_block(aad.len(), ct.len())]);
   let mut s = g.finalize();
-  let mut ek = j0.clone();
+  let mut ek = *j0;
   c.encrypt_block(&mut ek);
   for (a, b) in s.iter_mut().zip(ek.iter()) {
     *a ^= b;

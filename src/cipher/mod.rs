@@ -470,7 +470,9 @@ pub enum SivKey {
   K512(aes_siv::siv::Aes256Siv),
 }
 
-/// A key prepared for one mode.
+/// A key prepared for one mode. Variants differ in size (ring's and aes 0.9's key schedules are
+/// several hundred bytes); an engine is built once per call or kept per mode, so no boxing.
+#[allow(clippy::large_enum_variant)]
 pub enum Engine {
   /// ECB, CBC, CTR, CFB, CFB8, OFB and CCM.
   Aes(AesKey),
