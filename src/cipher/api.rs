@@ -224,6 +224,16 @@ pub unsafe extern "C" fn cipher(env: raw::Env, info: raw::Info) -> raw::Value {
       tag_len,
     };
     let input = data.as_slice();
+    // `out` is allocated by lib/cipher.js; refuse an output that overlaps the input (only a
+    // direct caller of the binding could pass one), since the modes read and write separately.
+    let (i0, o0) = (input.as_ptr() as usize, target.as_ptr() as usize);
+    if !input.is_empty() && !target.is_empty() && i0 < o0 + target.len() && o0 < i0 + input.len() {
+      return Err(CryptoError::invalid_value(
+        "out",
+        "a buffer that does not overlap data",
+        "an overlapping buffer",
+      ));
+    }
     let n = match key_handle(env, key) {
       Some(h) => h.with_engine(mode, |e| run(e, &op, input, target))?,
       None => {
