@@ -533,3 +533,14 @@ test('ESM: the named export cipher is the CommonJS object', async (t) => {
   t.is(esm.cipher, cipher)
   t.is(esm.default.cipher, cipher)
 })
+
+test('a foreign N-API external (a hasher handle) is never taken for a kept key', (t) => {
+  const native = require('../lib/native')
+  const foreign = native.hasherNew(0)
+  const out = Buffer.alloc(64)
+  t.throws(() => native.cipher(6, foreign, rnd(12), rnd(16), undefined, out), typeErr('ERR_INVALID_ARG_TYPE', /options\.key/))
+  t.throws(() => native.cipherAsync(6, foreign, rnd(12), rnd(16)), typeErr('ERR_INVALID_ARG_TYPE'))
+  // And a kept-key handle of one family is refused by another family's modes.
+  const chachaKey = native.cipherKey(1, rnd(32))
+  t.throws(() => native.cipher(6, chachaKey, rnd(12), rnd(16), undefined, out), typeErr('ERR_INVALID_ARG_VALUE'))
+})
