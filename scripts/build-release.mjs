@@ -52,7 +52,9 @@ const common = ['build', '--platform', '--release', '--js', 'binding.js', '--dts
 if (/-linux-gnu$/.test(triple)) {
   run(process.execPath, [napi, ...common, '-x', '--target', `${triple}.${GLIBC_FLOOR}`], zigEnv())
   const arch = triple.startsWith('aarch64') ? 'arm64' : triple.startsWith('x86_64') ? 'x64' : null
-  const built = arch && path.join(root, `cryptographer.linux-${arch}-gnu.node`)
+  const outAt = rest.findIndex((a) => a === '-o' || a === '--output-dir')
+  const outDir = outAt === -1 ? root : path.resolve(root, rest[outAt + 1])
+  const built = arch && path.join(outDir, `cryptographer.linux-${arch}-gnu.node`)
   run(process.execPath, [path.join(root, 'scripts', 'check-glibc.mjs'), '--max', GLIBC_FLOOR, ...(built && fs.existsSync(built) ? [built] : [])])
 } else if (/-linux-musl$/.test(triple)) {
   run(process.execPath, [napi, ...common, '-x', '--target', triple], zigEnv())

@@ -4,7 +4,8 @@
 //
 // Usage: node scripts/check-glibc.mjs [--max 2.17] [file.node ...]
 // Without files it checks every cryptographer.linux-*-gnu.node in the repo root and npm/*/.
-// Reads the dynamic symbol table with `objdump -T` (binutils), else `readelf --dyn-syms -W`.
+// Reads the dynamic symbol table with `readelf --dyn-syms -W` (binutils; reads any ELF machine, so
+// an aarch64 build can be checked on an x64 host), else `objdump -T`.
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -37,7 +38,7 @@ const compare = (a, b) => {
 }
 
 function dynamicSymbols(file) {
-  for (const [cmd, argv] of [['objdump', ['-T', file]], ['readelf', ['--dyn-syms', '-W', file]]]) {
+  for (const [cmd, argv] of [['readelf', ['--dyn-syms', '-W', file]], ['objdump', ['-T', file]]]) {
     try {
       return execFileSync(cmd, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20 })
     } catch (err) {
