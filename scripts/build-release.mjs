@@ -24,10 +24,10 @@ const rest = targetAt === -1 ? args : args.filter((_, i) => i !== targetAt && i 
 const GLIBC_FLOOR = '2.17'
 const isWin = process.platform === 'win32'
 
-const ok = (cmd, argv, env = process.env) => spawnSync(cmd, argv, { stdio: 'ignore', env, shell: isWin }).status === 0
+const ok = (cmd, argv, env = process.env) => spawnSync(cmd, argv, { stdio: 'ignore', env }).status === 0
 function run(cmd, argv, env = process.env) {
   console.log(`$ ${cmd} ${argv.join(' ')}`)
-  const r = spawnSync(cmd, argv, { stdio: 'inherit', cwd: root, env, shell: isWin })
+  const r = spawnSync(cmd, argv, { stdio: 'inherit', cwd: root, env })
   if (r.status !== 0) process.exit(r.status || 1)
 }
 
@@ -49,14 +49,14 @@ function zigEnv() {
 
 const napi = path.join(root, 'node_modules', '@napi-rs', 'cli', 'dist', 'cli.js')
 const common = ['build', '--platform', '--release', '--js', 'binding.js', '--dts', 'binding.d.ts', '--no-const-enum', ...rest]
-if (/-linux-gnu$/.test(triple)) {
+if (triple.endsWith('-linux-gnu')) {
   run(process.execPath, [napi, ...common, '-x', '--target', `${triple}.${GLIBC_FLOOR}`], zigEnv())
   const arch = triple.startsWith('aarch64') ? 'arm64' : triple.startsWith('x86_64') ? 'x64' : null
   const outAt = rest.findIndex((a) => a === '-o' || a === '--output-dir')
   const outDir = outAt === -1 ? root : path.resolve(root, rest[outAt + 1])
   const built = arch && path.join(outDir, `cryptographer.linux-${arch}-gnu.node`)
   run(process.execPath, [path.join(root, 'scripts', 'check-glibc.mjs'), '--max', GLIBC_FLOOR, ...(built && fs.existsSync(built) ? [built] : [])])
-} else if (/-linux-musl$/.test(triple)) {
+} else if (triple.endsWith('-linux-musl')) {
   run(process.execPath, [napi, ...common, '-x', '--target', triple], zigEnv())
 } else {
   run(process.execPath, [napi, ...common, '--target', triple])

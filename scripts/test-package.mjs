@@ -31,8 +31,12 @@ const check = (ok, what, detail = '') => {
   console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}${!ok && detail ? `\n     ${detail}` : ''}`)
   if (!ok) failures++
 }
-const run = (cmd, argv, opts = {}) =>
-  execFileSync(cmd, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32', ...opts })
+// npm is a .cmd script on Windows, which only runs through a shell (so quote its arguments).
+const run = (cmd, argv, opts = {}) => {
+  const viaShell = process.platform === 'win32' && cmd === npm
+  const args = viaShell ? argv.map((a) => (/[\s"]/.test(a) ? `"${a.replace(/"/g, '\\"')}"` : a)) : argv
+  return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], shell: viaShell, ...opts })
+}
 
 // This machine's napi target name (the same rule as lib/native.js).
 function hostTarget() {

@@ -49,7 +49,7 @@ function simulate(c) {
     arch: c.arch,
     version: 'v22.0.0',
     versions: { node: '22.0.0' },
-    env: { ...(c.env || {}) },
+    env: { ...c.env },
     config: { variables: {} },
     report: {
       excludeNetwork: false,
