@@ -835,7 +835,6 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
-module.exports.Hasher = nativeBinding.Hasher
 module.exports.algorithms = nativeBinding.algorithms
 module.exports.randomFill = nativeBinding.randomFill
 module.exports.timingSafeEqual = nativeBinding.timingSafeEqual
