@@ -62,7 +62,7 @@ try {
   const files = dry.files.map((f) => f.path).sort()
   console.log(`     root tarball: ${files.length} files, ${dry.size} bytes packed: ${files.join(' ')}`)
   const unwanted = files.filter((f) =>
-    /^(__test__|test|tests|benchmark|bench|src|scripts|npm|target|artifacts|\.github|\.ci)\//.test(f) ||
+    /^(__test__|test|tests|benchmark|bench|src|scripts|npm|target|artifacts|docs|\.github|\.ci|\.cargo)\//.test(f) ||
     /\.(rs|node|tgz|map)$/.test(f) ||
     /^(Cargo\.(toml|lock)|build\.rs|rustfmt\.toml|package-lock\.json|\.gitignore|\.gitattributes)$/.test(f),
   )
