@@ -1,40 +1,99 @@
 'use strict'
 // Loads the native addon through the loader @napi-rs/cli generates (../binding.js): a local
 // build (`./cryptographer.<platform>.node`) first, then the `cryptographer.js-<platform>`
-// package, or the file named by NAPI_RS_NATIVE_LIBRARY_PATH. When nothing loads, this throws a
-// single error that names the platform it looked for, every attempt that failed and the fix.
+// package, or only the file named by NAPI_RS_NATIVE_LIBRARY_PATH when that is set. When nothing
+// loads, this throws a single error that names the platform it looked for, every attempt that
+// failed and the fix. __test__/loader.spec.js runs this file with simulated platforms.
 
+const PACKAGE = 'cryptographer.js'
+
+// The targets we publish a prebuilt binary for, by the platform-arch-abi name napi-rs gives
+// them (package.json "napi.targets"; __test__/loader.spec.js checks that the two lists agree).
+const PREBUILT = [
+  'linux-x64-gnu',
+  'linux-arm64-gnu',
+  'linux-x64-musl',
+  'linux-arm64-musl',
+  'darwin-x64',
+  'darwin-arm64',
+  'win32-x64-msvc',
+  'win32-arm64-msvc',
+]
+
+// 'gnu' or 'musl' on Linux ('' elsewhere), probed in the order binding.js probes it: the text of
+// /usr/bin/ldd, then the process report (glibc reports its runtime version; musl does not), then
+// `ldd --version`. Only called on the error path.
 function libc() {
   if (process.platform !== 'linux') return ''
   try {
+    return require('fs').readFileSync('/usr/bin/ldd', 'utf8').includes('musl') ? 'musl' : 'gnu'
+  } catch {}
+  try {
     const report = process.report && process.report.getReport()
-    const header = report && (typeof report === 'string' ? JSON.parse(report) : report).header
-    if (header && header.glibcVersionRuntime) return 'gnu'
-    return 'musl'
+    if (report) {
+      if (report.header && report.header.glibcVersionRuntime) return 'gnu'
+      const musl = (f) => f.includes('libc.musl-') || f.includes('ld-musl-')
+      return Array.isArray(report.sharedObjects) && report.sharedObjects.some(musl) ? 'musl' : 'gnu'
+    }
+  } catch {}
+  try {
+    const out = require('child_process').execSync('ldd --version', { encoding: 'utf8', stdio: 'pipe' })
+    return out.includes('musl') ? 'musl' : 'gnu'
   } catch {
-    return 'unknown libc'
+    return 'gnu'
   }
 }
 
-function explain(err) {
-  const target = [process.platform, process.arch, libc()].filter(Boolean).join('-')
+// The platform-arch-abi name the loader looks for on this machine (Windows: the MSVC build).
+function targetName(c = libc()) {
+  const { platform, arch } = process
+  if (platform === 'linux') return `linux-${arch}-${c}`
+  if (platform === 'win32') return `win32-${arch}-msvc`
+  return `${platform}-${arch}`
+}
+
+// The loader throws one summary error whose `.cause` chain holds the failed attempts, newest
+// first; list them oldest first, one line each.
+function attemptsOf(err) {
   const attempts = []
-  for (let e = err; e; e = e.cause) {
-    attempts.push(`  - ${String(e.message).split('\n')[0]}`)
-    if (attempts.length > 32) break
+  for (let e = err && err.cause ? err.cause : err; e && attempts.length < 64; e = e.cause) {
+    attempts.unshift(String(e && e.message !== undefined ? e.message : e).split('\n')[0])
   }
+  return attempts
+}
+
+function explain(err) {
+  const c = libc()
+  const target = targetName(c)
+  const override = process.env.NAPI_RS_NATIVE_LIBRARY_PATH
+  const fix = []
+  if (override) {
+    fix.push(
+      `NAPI_RS_NATIVE_LIBRARY_PATH is set to "${override}", so that is the only file tried: ` +
+        `point it at a ${PACKAGE} .node file built for ${target}, or unset it.`,
+    )
+  } else if (PREBUILT.includes(target)) {
+    fix.push(
+      `reinstall so npm installs the optional package "${PACKAGE}-${target}": delete node_modules ` +
+        'and package-lock.json if the lock file was made on another platform, and do not install ' +
+        'with --no-optional or --omit=optional;',
+      `in a bundler, mark "${PACKAGE}" as external so the .node file is loaded from node_modules;`,
+      'in Electron, unpack "**/*.node" from the asar archive (asarUnpack);',
+    )
+  } else {
+    fix.push(`no prebuilt binary is published for ${target} (prebuilt: ${PREBUILT.join(', ')});`)
+  }
+  fix.push(
+    'or build it from source (a clone and Rust: `npm ci && npm run build`) and set ' +
+      'NAPI_RS_NATIVE_LIBRARY_PATH to the .node file it writes.',
+  )
   const message = [
-    `cryptographer.js: no native binary could be loaded for ${target} ` +
-      `(platform ${process.platform}, arch ${process.arch}${libc() ? `, libc ${libc()}` : ''}, Node ${process.version}).`,
+    `${PACKAGE}: no native binary could be loaded for ${target} (platform ${process.platform}, ` +
+      `arch ${process.arch}${c ? `, libc ${c}` : ''}, Node ${process.version}).`,
     'Attempts:',
-    ...attempts,
+    ...attemptsOf(err).map((a) => `  - ${a}`),
     'How to fix:',
-    `  - reinstall so npm fetches the optional package "cryptographer.js-${target}" ` +
-      '(delete node_modules and package-lock.json if the lock file was made on another platform, ' +
-      'and do not install with --no-optional or --omit=optional);',
-    '  - in a bundler, mark "cryptographer.js" as external so the .node file is loaded from node_modules;',
-    '  - or build from source (`npm run build` in a clone, needs Rust) and set ' +
-      'NAPI_RS_NATIVE_LIBRARY_PATH to the .node file.',
+    ...fix.map((f) => `  - ${f}`),
   ].join('\n')
   const out = new Error(message)
   out.code = 'ERR_CRYPTOGRAPHER_NATIVE_NOT_FOUND'
