@@ -5,7 +5,9 @@ mod algorithms;
 mod bytes;
 mod error;
 mod hash;
+mod kdf;
 mod raw;
+mod task;
 mod util;
 
 use napi::bindgen_prelude::Object;

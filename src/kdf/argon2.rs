@@ -1,0 +1,553 @@
+//! Argon2 (RFC 9106): `argon2` crate 0.6 with the `parallel` feature (lanes on rayon threads).
+//!
+//! Speed and memory:
+//! - Lanes run on a dedicated rayon pool of `min(available parallelism, 16)` threads, so many
+//!   concurrent calls (libuv runs up to 4) share the cores instead of oversubscribing them.
+//! - The Argon2 memory (64 MiB at the default cost) comes from a small pool of reused buffers:
+//!   allocating and first-touching 64 MiB costs about 55 ms here, longer than half a hash. A
+//!   buffer is wiped after every use, at most `UV_THREADPOOL_SIZE + 1` are kept, and buffers
+//!   idle for [`IDLE`] are freed by a janitor thread that exits once the pool is empty, so RSS
+//!   stays bounded and an idle process gives the memory back.
+//! - PHC strings (`$argon2id$v=19$m=..,t=..,p=..$salt$hash`) are encoded and parsed here;
+//!   a malformed string given to `verify` is a `TypeError` (`ERR_INVALID_ARG_VALUE`).
+
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use argon2::{Algorithm, Argon2, AssociatedData, Block, ParamsBuilder, Version};
+use napi::bindgen_prelude::{AsyncTask, Unknown};
+use napi::Env;
+use napi_derive::napi;
+use zeroize::{Zeroize, Zeroizing};
+
+use super::{opt_secret, secret, Secret, MAX_KEY_LEN, PHC_B64};
+use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
+use crate::task::{run_sync, Cancel, CancelToken, Job, Output, Work};
+use crate::util::ct_eq;
+
+/// Pooled buffers unused for this long are freed.
+const IDLE: Duration = Duration::from_secs(5);
+/// Buffers larger than this (1 GiB) are never pooled.
+const MAX_POOLED_BYTES: usize = 1 << 30;
+/// Largest associated data the `argon2` crate accepts, in bytes.
+pub const MAX_AD: usize = 32;
+
+/// Everything that determines an Argon2 tag except the password and secret.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Params {
+  pub algorithm: Algorithm,
+  pub version: Version,
+  /// Memory in KiB, ≥ 8·p.
+  pub m: u32,
+  /// Passes, ≥ 1.
+  pub t: u32,
+  /// Lanes, 1..2^24-1.
+  pub p: u32,
+  pub salt: Vec<u8>,
+  pub ad: Vec<u8>,
+  pub key_length: u32,
+}
+
+fn algorithm(id: u32) -> CryptoResult<Algorithm> {
+  match id {
+    0 => Ok(Algorithm::Argon2d),
+    1 => Ok(Algorithm::Argon2i),
+    2 => Ok(Algorithm::Argon2id),
+    _ => Err(CryptoError::invalid_value("variant", "'id', 'i' or 'd'", id)),
+  }
+}
+
+fn version(v: u32) -> CryptoResult<Version> {
+  match v {
+    0x10 => Ok(Version::V0x10),
+    0x13 => Ok(Version::V0x13),
+    _ => Err(CryptoError::invalid_value("version", "19 (0x13) or 16 (0x10)", v)),
+  }
+}
+
+impl Params {
+  /// Range checks with the JS option names (RangeError `ERR_OUT_OF_RANGE`).
+  pub fn check(&self) -> CryptoResult<()> {
+    super::check_range("timeCost", self.t, 1, u32::MAX)?;
+    super::check_range("parallelism", self.p, 1, 0xFF_FFFF)?;
+    if u64::from(self.m) < 8 * u64::from(self.p) {
+      return Err(CryptoError::out_of_range(
+        "memoryCost",
+        format!(">= 8 * parallelism = {} (KiB)", 8 * u64::from(self.p)),
+        self.m,
+      ));
+    }
+    super::check_range("keyLength", self.key_length, 4, MAX_KEY_LEN)?;
+    if self.salt.len() < 8 || self.salt.len() > u32::MAX as usize {
+      return Err(CryptoError::out_of_range("salt.length", ">= 8 bytes", self.salt.len()));
+    }
+    if self.ad.len() > MAX_AD {
+      return Err(CryptoError::out_of_range("associatedData.length", "<= 32 bytes", self.ad.len()));
+    }
+    Ok(())
+  }
+
+  fn variant_name(&self) -> &'static str {
+    match self.algorithm {
+      Algorithm::Argon2d => "argon2d",
+      Algorithm::Argon2i => "argon2i",
+      _ => "argon2id",
+    }
+  }
+
+  /// The PHC string for `tag`.
+  pub fn encode(&self, tag: &[u8]) -> String {
+    let mut s = format!("${}$v={}$m={},t={},p={}", self.variant_name(), self.version as u32, self.m, self.t, self.p);
+    if !self.ad.is_empty() {
+      s.push_str(",data=");
+      s.push_str(&PHC_B64.encode(&self.ad));
+    }
+    s.push('$');
+    s.push_str(&PHC_B64.encode(&self.salt));
+    s.push('$');
+    s.push_str(&PHC_B64.encode(tag));
+    s
+  }
+}
+
+fn malformed(why: impl std::fmt::Display) -> CryptoError {
+  CryptoError::new(
+    Code::InvalidArgValue,
+    format!("The argument \"hash\" is invalid: expected a PHC string $argon2{{id,i,d}}$v=19$m=<KiB>,t=<passes>,p=<lanes>$<salt>$<hash>. {why}"),
+  )
+}
+
+fn number(s: &str, what: &str) -> CryptoResult<u32> {
+  if s.is_empty() || s.len() > 10 || !s.bytes().all(|c| c.is_ascii_digit()) || (s.len() > 1 && s.starts_with('0')) {
+    return Err(malformed(format_args!("Received {what}={s}")));
+  }
+  s.parse::<u32>().map_err(|_| malformed(format_args!("Received {what}={s}")))
+}
+
+/// Parses a PHC string into its parameters and tag. Everything malformed, including values
+/// Argon2 cannot have (m < 8p, salt < 8 bytes, tag < 4 bytes), is `ERR_INVALID_ARG_VALUE`.
+pub fn parse(phc: &str) -> CryptoResult<(Params, Vec<u8>)> {
+  let mut parts = phc.split('$');
+  if parts.next() != Some("") {
+    return Err(malformed("Received a string that does not start with '$'"));
+  }
+  let algorithm = match parts.next() {
+    Some("argon2id") => Algorithm::Argon2id,
+    Some("argon2i") => Algorithm::Argon2i,
+    Some("argon2d") => Algorithm::Argon2d,
+    other => return Err(malformed(format_args!("Received the algorithm {:?}", other.unwrap_or("")))),
+  };
+  let mut field = parts.next().ok_or_else(|| malformed("Received no parameters"))?;
+  let mut version = Version::V0x10; // no "v=" means version 16 (reference implementation)
+  if let Some(v) = field.strip_prefix("v=") {
+    version = match number(v, "v")? {
+      16 => Version::V0x10,
+      19 => Version::V0x13,
+      n => return Err(malformed(format_args!("Received the version {n}"))),
+    };
+    field = parts.next().ok_or_else(|| malformed("Received no parameters"))?;
+  }
+  let (mut m, mut t, mut p, mut ad) = (None, None, None, Vec::new());
+  for (i, kv) in field.split(',').enumerate() {
+    let (k, v) = kv.split_once('=').ok_or_else(|| malformed(format_args!("Received the parameter {kv:?}")))?;
+    match (i, k) {
+      (0, "m") => m = Some(number(v, "m")?),
+      (1, "t") => t = Some(number(v, "t")?),
+      (2, "p") => p = Some(number(v, "p")?),
+      (3.., "keyid") => {
+        return Err(malformed("Received a keyid parameter (not supported)"));
+      }
+      (3.., "data") if ad.is_empty() => {
+        ad = PHC_B64.decode(v).ok_or_else(|| malformed("Received data= that is not base64"))?;
+      }
+      _ => return Err(malformed(format_args!("Received the parameter {kv:?}"))),
+    }
+  }
+  let (Some(m), Some(t), Some(p)) = (m, t, p) else {
+    return Err(malformed("Received parameters without m, t and p (in that order)"));
+  };
+  let salt = parts.next().ok_or_else(|| malformed("Received no salt"))?;
+  let tag = parts.next().ok_or_else(|| malformed("Received no hash"))?;
+  if parts.next().is_some() {
+    return Err(malformed("Received extra '$' fields"));
+  }
+  let salt = PHC_B64.decode(salt).ok_or_else(|| malformed("Received a salt that is not base64"))?;
+  let tag = PHC_B64.decode(tag).ok_or_else(|| malformed("Received a hash that is not base64"))?;
+  let params = Params {
+    algorithm,
+    version,
+    m,
+    t,
+    p,
+    salt,
+    ad,
+    key_length: u32::try_from(tag.len()).unwrap_or(u32::MAX),
+  };
+  params.check().map_err(|e| malformed(e.message))?;
+  Ok((params, tag))
+}
+
+// ---- memory -------------------------------------------------------------------------------
+
+struct Pool {
+  free: Vec<(Instant, Vec<Block>)>,
+  janitor: bool,
+}
+
+static POOL: Mutex<Pool> = Mutex::new(Pool {
+  free: Vec::new(),
+  janitor: false,
+});
+
+fn max_pooled() -> usize {
+  static N: OnceLock<usize> = OnceLock::new();
+  *N.get_or_init(|| {
+    let uv = std::env::var("UV_THREADPOOL_SIZE").ok().and_then(|s| s.trim().parse::<usize>().ok());
+    uv.unwrap_or(4).clamp(1, 1024) + 1
+  })
+}
+
+fn lock() -> std::sync::MutexGuard<'static, Pool> {
+  POOL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A buffer of at least `blocks` blocks: pooled if one fits, else newly allocated.
+fn take(blocks: usize) -> CryptoResult<Vec<Block>> {
+  {
+    let mut pool = lock();
+    // Smallest pooled buffer that is large enough.
+    let best = pool
+      .free
+      .iter()
+      .enumerate()
+      .filter(|(_, (_, b))| b.len() >= blocks)
+      .min_by_key(|(_, (_, b))| b.len())
+      .map(|(i, _)| i);
+    if let Some(i) = best {
+      return Ok(pool.free.swap_remove(i).1);
+    }
+  }
+  let mut v: Vec<Block> = Vec::new();
+  v.try_reserve_exact(blocks).map_err(|_| {
+    CryptoError::new(Code::Operation, format!("cannot allocate {} KiB for Argon2", blocks))
+  })?;
+  v.resize(blocks, Block::default());
+  Ok(v)
+}
+
+/// Wipes the used part of `buf` and returns it to the pool (or frees it).
+fn give_back(mut buf: Vec<Block>, used: usize) {
+  let used = used.min(buf.len());
+  buf[..used].iter_mut().for_each(Zeroize::zeroize);
+  if buf.len() * std::mem::size_of::<Block>() > MAX_POOLED_BYTES {
+    return;
+  }
+  let mut pool = lock();
+  pool.free.push((Instant::now(), buf));
+  if pool.free.len() > max_pooled() {
+    // Drop the least recently used.
+    if let Some(i) = pool.free.iter().enumerate().min_by_key(|(_, (t, _))| *t).map(|(i, _)| i) {
+      let old = pool.free.swap_remove(i);
+      drop(pool);
+      drop(old);
+      pool = lock();
+    }
+  }
+  if !pool.janitor {
+    pool.janitor = true;
+    drop(pool);
+    let spawned = std::thread::Builder::new()
+      .name("cryptographer-argon2-janitor".into())
+      .spawn(janitor);
+    if spawned.is_err() {
+      lock().janitor = false;
+    }
+  }
+}
+
+fn janitor() {
+  loop {
+    std::thread::sleep(IDLE / 5);
+    let stale: Vec<_> = {
+      let mut pool = lock();
+      let (keep, stale): (Vec<_>, Vec<_>) = pool.free.drain(..).partition(|(t, _)| t.elapsed() < IDLE);
+      pool.free = keep;
+      if pool.free.is_empty() {
+        pool.janitor = false;
+        drop(pool);
+        drop(stale);
+        return;
+      }
+      stale
+    };
+    drop(stale);
+  }
+}
+
+/// Frees every pooled buffer now (for tests and memory-sensitive callers).
+#[napi]
+pub fn argon2_release_memory() -> u32 {
+  let freed: Vec<_> = lock().free.drain(..).collect();
+  freed.len() as u32
+}
+
+fn rayon_pool() -> Option<&'static rayon::ThreadPool> {
+  static POOL: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
+  POOL
+    .get_or_init(|| {
+      let n = std::thread::available_parallelism().map_or(1, |n| n.get()).min(16);
+      if n < 2 {
+        return None;
+      }
+      rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .thread_name(|i| format!("cryptographer-argon2-{i}"))
+        .build()
+        .ok()
+    })
+    .as_ref()
+}
+
+/// Computes the tag into `out` (`params.key_length` bytes).
+pub fn compute(params: &Params, password: &[u8], secret: &[u8], out: &mut [u8]) -> CryptoResult<()> {
+  params.check()?;
+  let mut b = ParamsBuilder::new();
+  b.m_cost(params.m).t_cost(params.t).p_cost(params.p).output_len(out.len());
+  if !params.ad.is_empty() {
+    b.data(AssociatedData::new(&params.ad).map_err(|e| CryptoError::out_of_range("associatedData.length", e, params.ad.len()))?);
+  }
+  let p = b
+    .build()
+    .map_err(|e| CryptoError::new(Code::OutOfRange, format!("Invalid Argon2 parameters: {e}")))?;
+  let blocks = p.block_count();
+  let ctx = if secret.is_empty() {
+    Argon2::new(params.algorithm, params.version, p)
+  } else {
+    Argon2::new_with_secret(secret, params.algorithm, params.version, p)
+      .map_err(|e| CryptoError::out_of_range("secret.length", e, secret.len()))?
+  };
+  let mut mem = take(blocks)?;
+  let salt = &params.salt;
+  let result = match rayon_pool() {
+    Some(pool) if params.p > 1 => {
+      pool.install(|| ctx.hash_password_into_with_memory(password, salt, out, &mut mem[..blocks]))
+    }
+    _ => ctx.hash_password_into_with_memory(password, salt, out, &mut mem[..blocks]),
+  };
+  give_back(mem, blocks);
+  result.map_err(|e| CryptoError::new(Code::Operation, format!("Argon2 failed: {e}")))
+}
+
+pub struct HashJob {
+  params: Params,
+  password: Secret,
+  secret: Secret,
+  phc: bool,
+}
+
+impl Job for HashJob {
+  fn run(&mut self, _: &Cancel) -> CryptoResult<Output> {
+    let mut tag = Zeroizing::new(vec![0u8; self.params.key_length as usize]);
+    compute(&self.params, &self.password, &self.secret, &mut tag)?;
+    Ok(if self.phc {
+      Output::Text(self.params.encode(&tag))
+    } else {
+      Output::Bytes(tag)
+    })
+  }
+}
+
+pub struct VerifyJob {
+  params: Params,
+  tag: Vec<u8>,
+  password: Secret,
+  secret: Secret,
+}
+
+impl Job for VerifyJob {
+  fn run(&mut self, _: &Cancel) -> CryptoResult<Output> {
+    let mut tag = Zeroizing::new(vec![0u8; self.tag.len()]);
+    compute(&self.params, &self.password, &self.secret, &mut tag)?;
+    Ok(Output::Bool(ct_eq(&tag, &self.tag)))
+  }
+}
+
+/// The numeric options of `argon2()`, already defaulted by the JS layer.
+#[napi(object)]
+pub struct Argon2Options {
+  /// 0 = argon2d, 1 = argon2i, 2 = argon2id.
+  pub variant: u32,
+  /// 19 (0x13, default) or 16 (0x10).
+  pub version: u32,
+  /// Memory in KiB.
+  pub memory_cost: u32,
+  pub time_cost: u32,
+  pub parallelism: u32,
+  /// Tag length in bytes.
+  pub key_length: u32,
+  /// Return the PHC string (true) or the raw tag (false).
+  pub phc: bool,
+}
+
+fn hash_job(
+  env: &Env,
+  password: Unknown,
+  salt: Option<Unknown>,
+  secret_v: Option<Unknown>,
+  ad: Option<Unknown>,
+  o: Argon2Options,
+) -> CryptoResult<HashJob> {
+  let salt = match opt_secret(env, &salt, "salt")? {
+    Some(s) => s.to_vec(),
+    None => {
+      let mut s = vec![0u8; 16];
+      ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut s)
+        .map_err(|_| CryptoError::new(Code::Operation, "the operating system's random source failed"))?;
+      s
+    }
+  };
+  let params = Params {
+    algorithm: algorithm(o.variant)?,
+    version: version(o.version)?,
+    m: o.memory_cost,
+    t: o.time_cost,
+    p: o.parallelism,
+    salt,
+    ad: opt_secret(env, &ad, "associatedData")?.map(|a| a.to_vec()).unwrap_or_default(),
+    key_length: o.key_length,
+  };
+  params.check()?;
+  Ok(HashJob {
+    params,
+    password: secret(env, &password, "password")?,
+    secret: opt_secret(env, &secret_v, "secret")?.unwrap_or_default(),
+    phc: o.phc,
+  })
+}
+
+fn verify_job(env: &Env, phc: String, password: Unknown, secret_v: Option<Unknown>) -> CryptoResult<VerifyJob> {
+  let (params, tag) = parse(&phc)?;
+  Ok(VerifyJob {
+    params,
+    tag,
+    password: secret(env, &password, "password")?,
+    secret: opt_secret(env, &secret_v, "secret")?.unwrap_or_default(),
+  })
+}
+
+/// Argon2 hash, synchronous (blocks the calling thread). Returns the PHC string or a Buffer.
+#[napi]
+pub fn argon2_hash<'e>(
+  env: &'e Env,
+  password: Unknown,
+  salt: Option<Unknown>,
+  secret: Option<Unknown>,
+  associated_data: Option<Unknown>,
+  options: Argon2Options,
+) -> napi::Result<Unknown<'e>> {
+  let job = hash_job(env, password, salt, secret, associated_data, options).or_throw(env)?;
+  run_sync(env, job)
+}
+
+/// Argon2 hash on the libuv pool (inputs copied first). Queued work can be cancelled; a
+/// running hash finishes (about 0.1 s at the default cost) and its result is discarded.
+#[napi]
+pub fn argon2_hash_async(
+  env: &Env,
+  password: Unknown,
+  salt: Option<Unknown>,
+  secret: Option<Unknown>,
+  associated_data: Option<Unknown>,
+  options: Argon2Options,
+  token: Option<&CancelToken>,
+) -> napi::Result<AsyncTask<Work<HashJob>>> {
+  let job = hash_job(env, password, salt, secret, associated_data, options).or_throw(env)?;
+  Ok(Work::new(job, token))
+}
+
+/// Checks `password` against a PHC string (constant-time compare of the tags).
+#[napi]
+pub fn argon2_verify<'e>(env: &'e Env, phc: String, password: Unknown, secret: Option<Unknown>) -> napi::Result<Unknown<'e>> {
+  let job = verify_job(env, phc, password, secret).or_throw(env)?;
+  run_sync(env, job)
+}
+
+/// `argon2Verify` on the libuv pool.
+#[napi]
+pub fn argon2_verify_async(
+  env: &Env,
+  phc: String,
+  password: Unknown,
+  secret: Option<Unknown>,
+  token: Option<&CancelToken>,
+) -> napi::Result<AsyncTask<Work<VerifyJob>>> {
+  let job = verify_job(env, phc, password, secret).or_throw(env)?;
+  Ok(Work::new(job, token))
+}
+
+/// The parameters of a PHC string (for `needsRehash`).
+#[napi(object)]
+pub struct Argon2Info {
+  /// 'argon2id', 'argon2i' or 'argon2d'.
+  pub variant: String,
+  pub version: u32,
+  pub memory_cost: u32,
+  pub time_cost: u32,
+  pub parallelism: u32,
+  pub salt_length: u32,
+  pub key_length: u32,
+}
+
+/// Parses a PHC string; malformed strings are a TypeError.
+#[napi]
+pub fn argon2_parse(env: Env, phc: String) -> napi::Result<Argon2Info> {
+  let (p, tag) = parse(&phc).or_throw(&env)?;
+  Ok(Argon2Info {
+    variant: p.variant_name().to_string(),
+    version: p.version as u32,
+    memory_cost: p.m,
+    time_cost: p.t,
+    parallelism: p.p,
+    salt_length: p.salt.len() as u32,
+    key_length: tag.len() as u32,
+  })
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  #[test]
+  fn reference_encoded_vector() {
+    // phc-winner-argon2 test.c: argon2i v=19 m=65536 t=2 p=1 "password"/"somesalt".
+    let phc = "$argon2i$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA";
+    let (params, tag) = parse(phc).unwrap();
+    let mut out = vec![0u8; tag.len()];
+    compute(&params, b"password", b"", &mut out).unwrap();
+    assert_eq!(out, tag);
+    assert_eq!(params.encode(&out), phc);
+  }
+
+  #[test]
+  fn malformed_phc() {
+    for s in [
+      "",
+      "argon2id$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA",
+      "$argon2x$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA",
+      "$argon2i$v=18$m=65536,t=2,p=1$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA",
+      "$argon2i$v=19$m=65536,t=2$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA",
+      "$argon2i$v=19$t=2,m=65536,p=1$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA",
+      "$argon2i$v=19$m=4,t=2,p=1$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA",
+      "$argon2i$v=19$m=65536,t=0,p=1$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA",
+      "$argon2i$v=19$m=65536,t=2,p=1$c29tZQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA",
+      "$argon2i$v=19$m=65536,t=2,p=1$c29tZXNhbHQ",
+      "$argon2i$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$wWKI!",
+      "$argon2i$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA$",
+      "$argon2i$v=19$m=99999999999,t=2,p=1$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA",
+      "$argon2i$v=19$m=065536,t=2,p=1$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA",
+    ] {
+      let e = parse(s).err().unwrap_or_else(|| panic!("accepted {s}"));
+      assert_eq!(e.code, Code::InvalidArgValue, "{s}");
+    }
+  }
+}

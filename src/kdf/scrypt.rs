@@ -1,0 +1,248 @@
+//! scrypt (RFC 7914). ROMix is written here (rather than taken from the `scrypt` crate) so that
+//! a running derivation can be cancelled: both ROMix loops check the cancel flag every
+//! [`SLICE`] BlockMix calls. The PBKDF2-HMAC-SHA256 steps use `super::pbkdf2`.
+
+use napi::bindgen_prelude::{AsyncTask, Unknown};
+use napi::Env;
+use napi_derive::napi;
+use zeroize::{Zeroize, Zeroizing};
+
+use super::{check_range, secret, Secret, MAX_KEY_LEN};
+use crate::algorithms::Alg;
+use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
+use crate::task::{run_sync, Cancel, CancelToken, Job, Output, Work};
+
+/// BlockMix calls between two cancellation checks (about 0.3 ms at r = 8).
+const SLICE: usize = 256;
+
+/// Default `maxmem`, as in Node: 32 MiB.
+pub const DEFAULT_MAXMEM: f64 = (32 << 20) as f64;
+
+/// Checked scrypt parameters.
+#[derive(Clone, Copy, Debug)]
+pub struct Params {
+  pub n: u64,
+  pub r: u32,
+  pub p: u32,
+}
+
+impl Params {
+  /// RFC 7914 §2 limits plus Node's memory rule: `128·r·(N + 2) + 128·r·p ≤ maxmem` bytes.
+  pub fn new(n: f64, r: u32, p: u32, key_length: u32, maxmem: f64) -> CryptoResult<Params> {
+    if !(n.fract() == 0.0 && n >= 2.0 && n <= 2f64.powi(32) && (n as u64).is_power_of_two()) {
+      return Err(CryptoError::out_of_range("N", "a power of 2 > 1 and <= 2^32", n));
+    }
+    let n = n as u64;
+    check_range("r", r, 1, u32::MAX)?;
+    check_range("p", p, 1, u32::MAX)?;
+    check_range("keyLength", key_length, 1, MAX_KEY_LEN)?;
+    if u64::from(r) * u64::from(p) >= 1 << 30 {
+      return Err(CryptoError::out_of_range("r * p", "< 2^30", u64::from(r) * u64::from(p)));
+    }
+    // N < 2^(128·r/8) (RFC 7914 §2).
+    if 16 * u64::from(r) < 64 && n >= 1u64 << (16 * r) {
+      return Err(CryptoError::out_of_range("N", format!("< 2^(16 * r) = {}", 1u64 << (16 * r)), n));
+    }
+    let need = 128u128 * u128::from(r) * (u128::from(n) + 2) + 128u128 * u128::from(r) * u128::from(p);
+    if !(maxmem >= 0.0) || need as f64 > maxmem {
+      return Err(CryptoError::out_of_range(
+        "maxmem",
+        format!(">= 128 * r * (N + 2 + p) = {need} bytes for these parameters"),
+        maxmem,
+      ));
+    }
+    Ok(Params { n, r, p })
+  }
+}
+
+#[inline(always)]
+fn salsa20_8(b: &mut [u32; 16]) {
+  let mut x = *b;
+  macro_rules! qr {
+    ($a:expr, $b:expr, $c:expr, $d:expr) => {
+      x[$b] ^= x[$a].wrapping_add(x[$d]).rotate_left(7);
+      x[$c] ^= x[$b].wrapping_add(x[$a]).rotate_left(9);
+      x[$d] ^= x[$c].wrapping_add(x[$b]).rotate_left(13);
+      x[$a] ^= x[$d].wrapping_add(x[$c]).rotate_left(18);
+    };
+  }
+  for _ in 0..4 {
+    qr!(0, 4, 8, 12);
+    qr!(5, 9, 13, 1);
+    qr!(10, 14, 2, 6);
+    qr!(15, 3, 7, 11);
+    qr!(0, 1, 2, 3);
+    qr!(5, 6, 7, 4);
+    qr!(10, 11, 8, 9);
+    qr!(15, 12, 13, 14);
+  }
+  for (b, x) in b.iter_mut().zip(x) {
+    *b = b.wrapping_add(x);
+  }
+}
+
+/// BlockMix_{Salsa20/8, r}: `input` (2r 64-byte blocks as words) → `out`.
+#[inline]
+fn block_mix(input: &[u32], out: &mut [u32], r: usize) {
+  let mut x = [0u32; 16];
+  x.copy_from_slice(&input[(2 * r - 1) * 16..2 * r * 16]);
+  for (i, blk) in input.chunks_exact(16).enumerate() {
+    x.iter_mut().zip(blk).for_each(|(x, b)| *x ^= b);
+    salsa20_8(&mut x);
+    // Even blocks go to the first half, odd ones to the second.
+    let pos = (i / 2 + (i % 2) * r) * 16;
+    out[pos..pos + 16].copy_from_slice(&x);
+  }
+  x.zeroize();
+}
+
+/// ROMix on one 128·r-byte block, in place. `v` holds N·32·r words.
+fn ro_mix(block: &mut [u8], v: &mut [u32], n: usize, r: usize, cancel: &Cancel) -> CryptoResult<()> {
+  let words = 32 * r;
+  let mut x = Zeroizing::new(vec![0u32; words]);
+  let mut y = Zeroizing::new(vec![0u32; words]);
+  for (w, c) in x.iter_mut().zip(block.chunks_exact(4)) {
+    *w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+  }
+  for (i, vi) in v.chunks_exact_mut(words).enumerate() {
+    vi.copy_from_slice(&x);
+    block_mix(vi, &mut x, r);
+    if i % SLICE == SLICE - 1 {
+      cancel.check()?;
+    }
+  }
+  let mask = n - 1;
+  for i in 0..n {
+    let j = (x[(2 * r - 1) * 16] as usize) & mask;
+    let vj = &v[j * words..(j + 1) * words];
+    y.iter_mut().zip(x.iter().zip(vj)).for_each(|(y, (a, b))| *y = a ^ b);
+    block_mix(&y, &mut x, r);
+    if i % SLICE == SLICE - 1 {
+      cancel.check()?;
+    }
+  }
+  for (c, w) in block.chunks_exact_mut(4).zip(x.iter()) {
+    c.copy_from_slice(&w.to_le_bytes());
+  }
+  Ok(())
+}
+
+/// scrypt of `password` and `salt` into `out` with checked parameters.
+pub fn derive(password: &[u8], salt: &[u8], params: Params, out: &mut [u8], cancel: &Cancel) -> CryptoResult<()> {
+  let (n, r, p) = (params.n as usize, params.r as usize, params.p as usize);
+  let blen = 128 * r * p;
+  let mut b = Zeroizing::new(vec![0u8; blen]);
+  super::pbkdf2::derive(Alg::Sha256, password, salt, 1, &mut b, cancel)?;
+  let vlen = n.checked_mul(32 * r).ok_or_else(too_big)?;
+  let mut v: Vec<u32> = Vec::new();
+  v.try_reserve_exact(vlen).map_err(|_| too_big())?;
+  v.resize(vlen, 0);
+  let v = Zeroizing::new(v);
+  let mut v = v;
+  for chunk in b.chunks_exact_mut(128 * r) {
+    ro_mix(chunk, &mut v, n, r, cancel)?;
+  }
+  super::pbkdf2::derive(Alg::Sha256, password, &b, 1, out, cancel)
+}
+
+fn too_big() -> CryptoError {
+  CryptoError::new(Code::Operation, "cannot allocate the memory scrypt needs for these parameters")
+}
+
+pub struct ScryptJob {
+  password: Secret,
+  salt: Secret,
+  params: Params,
+  key_length: u32,
+}
+
+impl Job for ScryptJob {
+  fn run(&mut self, cancel: &Cancel) -> CryptoResult<Output> {
+    let mut out = Zeroizing::new(vec![0u8; self.key_length as usize]);
+    derive(&self.password, &self.salt, self.params, &mut out, cancel)?;
+    Ok(Output::Bytes(out))
+  }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn job(
+  env: &Env,
+  password: Unknown,
+  salt: Unknown,
+  n: f64,
+  r: u32,
+  p: u32,
+  key_length: u32,
+  maxmem: Option<f64>,
+) -> CryptoResult<ScryptJob> {
+  let params = Params::new(n, r, p, key_length, maxmem.unwrap_or(DEFAULT_MAXMEM))?;
+  Ok(ScryptJob {
+    password: secret(env, &password, "password")?,
+    salt: secret(env, &salt, "salt")?,
+    params,
+    key_length,
+  })
+}
+
+/// scrypt, synchronous. `N` a power of two ≥ 2, `r`, `p` ≥ 1, `keyLength` 1..2^30 bytes,
+/// `maxmem` in bytes (default 32 MiB, as Node). Returns a Buffer.
+#[napi(js_name = "scrypt")]
+#[allow(clippy::too_many_arguments)]
+pub fn scrypt_sync<'e>(
+  env: &'e Env,
+  password: Unknown,
+  salt: Unknown,
+  n: f64,
+  r: u32,
+  p: u32,
+  key_length: u32,
+  maxmem: Option<f64>,
+) -> napi::Result<Unknown<'e>> {
+  let job = job(env, password, salt, n, r, p, key_length, maxmem).or_throw(env)?;
+  run_sync(env, job)
+}
+
+/// scrypt on the libuv pool; inputs are copied first; `token` cancels it within about 1 ms.
+#[napi]
+#[allow(clippy::too_many_arguments)]
+pub fn scrypt_async(
+  env: Env,
+  password: Unknown,
+  salt: Unknown,
+  n: f64,
+  r: u32,
+  p: u32,
+  key_length: u32,
+  maxmem: Option<f64>,
+  token: Option<&CancelToken>,
+) -> napi::Result<AsyncTask<Work<ScryptJob>>> {
+  let job = job(&env, password, salt, n, r, p, key_length, maxmem).or_throw(&env)?;
+  Ok(Work::new(job, token))
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  #[test]
+  fn rfc7914_vector_2() {
+    let mut out = [0u8; 64];
+    let p = Params::new(1024.0, 8, 16, 64, 1e9).unwrap();
+    derive(b"password", b"NaCl", p, &mut out, &Cancel::NEVER).unwrap();
+    let hex: String = out.iter().map(|x| format!("{x:02x}")).collect();
+    assert_eq!(
+      hex,
+      "fdbabe1c9d3472007856e7190d01e9fe7c6ad7cbc8237830e77376634b3731622eaf30d92e22a3886ff109279d9830dac727afb94a83ee6d8360cbdfa2cc0640"
+    );
+  }
+
+  #[test]
+  fn bad_params() {
+    assert!(Params::new(1000.0, 8, 1, 64, 1e9).is_err());
+    assert!(Params::new(1.0, 8, 1, 64, 1e9).is_err());
+    assert!(Params::new(16384.0, 8, 1, 64, 1e6).is_err());
+    assert!(Params::new(16384.0, 0, 1, 64, 1e9).is_err());
+    assert!(Params::new(f64::NAN, 8, 1, 64, 1e9).is_err());
+    assert!(Params::new(65536.0, 1, 1, 64, 1e9).is_err());
+  }
+}
