@@ -8,6 +8,7 @@ const api = {
   sha,
   hash: sha,
   hmac,
+  kdf: require('./lib/kdf'),
   randomBytes,
   timingSafeEqual,
 }

@@ -147,25 +147,31 @@ pub fn parse(phc: &str) -> CryptoResult<(Params, Vec<u8>)> {
     };
     field = parts.next().ok_or_else(|| malformed("Received no parameters"))?;
   }
-  let (mut m, mut t, mut p, mut ad) = (None, None, None, Vec::new());
-  for (i, kv) in field.split(',').enumerate() {
+  // m, t, p (any order: the reference writes m,t,p; some libraries sort them), then the
+  // optional data=; each at most once.
+  let (mut m, mut t, mut p, mut ad) = (None, None, None, None);
+  for kv in field.split(',') {
     let (k, v) = kv.split_once('=').ok_or_else(|| malformed(format_args!("Received the parameter {kv:?}")))?;
-    match (i, k) {
-      (0, "m") => m = Some(number(v, "m")?),
-      (1, "t") => t = Some(number(v, "t")?),
-      (2, "p") => p = Some(number(v, "p")?),
-      (3.., "keyid") => {
-        return Err(malformed("Received a keyid parameter (not supported)"));
+    let slot = match k {
+      "m" => &mut m,
+      "t" => &mut t,
+      "p" => &mut p,
+      "data" if ad.is_none() => {
+        ad = Some(PHC_B64.decode(v).ok_or_else(|| malformed("Received data= that is not base64"))?);
+        continue;
       }
-      (3.., "data") if ad.is_empty() => {
-        ad = PHC_B64.decode(v).ok_or_else(|| malformed("Received data= that is not base64"))?;
-      }
+      "keyid" => return Err(malformed("Received a keyid parameter (not supported)")),
       _ => return Err(malformed(format_args!("Received the parameter {kv:?}"))),
+    };
+    if slot.is_some() {
+      return Err(malformed(format_args!("Received {k}= twice")));
     }
+    *slot = Some(number(v, k)?);
   }
   let (Some(m), Some(t), Some(p)) = (m, t, p) else {
-    return Err(malformed("Received parameters without m, t and p (in that order)"));
+    return Err(malformed("Received parameters without all of m, t and p"));
   };
+  let ad = ad.unwrap_or_default();
   let salt = parts.next().ok_or_else(|| malformed("Received no salt"))?;
   let tag = parts.next().ok_or_else(|| malformed("Received no hash"))?;
   if parts.next().is_some() {
@@ -526,6 +532,9 @@ mod tests {
     compute(&params, b"password", b"", &mut out).unwrap();
     assert_eq!(out, tag);
     assert_eq!(params.encode(&out), phc);
+    // Parameters in another order (as the `argon2` npm package writes them) parse the same.
+    let sorted = "$argon2i$v=19$m=65536,p=1,t=2$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA";
+    assert_eq!(parse(sorted).unwrap().0, params);
   }
 
   #[test]
@@ -536,7 +545,8 @@ mod tests {
       "$argon2x$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA",
       "$argon2i$v=18$m=65536,t=2,p=1$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA",
       "$argon2i$v=19$m=65536,t=2$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA",
-      "$argon2i$v=19$t=2,m=65536,p=1$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA",
+      "$argon2i$v=19$t=2,m=65536,t=1$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA",
+      "$argon2i$v=19$m=65536,t=2,p=1,x=1$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA",
       "$argon2i$v=19$m=4,t=2,p=1$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA",
       "$argon2i$v=19$m=65536,t=0,p=1$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA",
       "$argon2i$v=19$m=65536,t=2,p=1$c29tZQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA",
