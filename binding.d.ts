@@ -94,7 +94,7 @@ export interface Argon2Options {
 /** Parses a PHC string; malformed strings are a TypeError. */
 export declare function argon2Parse(phc: string): Argon2Info
 
-/** Frees every pooled buffer now (for tests and memory-sensitive callers). */
+/** Frees every pooled Argon2 memory buffer now; returns how many were freed. */
 export declare function argon2ReleaseMemory(): number
 
 /** Checks `password` against a PHC string (constant-time compare of the tags). */

@@ -193,7 +193,7 @@ export interface Argon2Options<F extends OutputFormat | 'phc' = 'phc'> extends A
   salt?: Input
   /** Secret key (pepper) mixed into the hash; needed again to verify. */
   secret?: Input
-  /** Associated data, ≤ 32 bytes (stored in the PHC string as `data=`). */
+  /** Associated data (stored in the PHC string as `data=`). */
   associatedData?: Input
   /** 'phc' (default): the `$argon2id$v=19$m=..,t=..,p=..$salt$hash` string; otherwise the raw tag. */
   outputFormat?: F

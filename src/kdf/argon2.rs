@@ -1,24 +1,33 @@
-//! Argon2 (RFC 9106): `argon2` crate 0.6 with the `parallel` feature (lanes on rayon threads).
+//! Argon2 (RFC 9106) on the `argon2-rust` crate: a port of the reference implementation with
+//! run-time-dispatched AVX-512/AVX2/SSE2 block functions (the backend `@node-rs/argon2` uses).
+//! Chosen by measurement over the `argon2` crate 0.6 (`parallel`), whose block function is
+//! auto-vectorised AVX2 only: on this machine one lane of t=3, m=64 MiB took about 100 ms there
+//! and about 57 ms here (see the report in the PR / README benchmark section).
 //!
 //! Speed and memory:
-//! - Lanes run on a dedicated rayon pool of `min(available parallelism, 16)` threads, so many
-//!   concurrent calls (libuv runs up to 4) share the cores instead of oversubscribing them.
-//! - The Argon2 memory (64 MiB at the default cost) comes from a small pool of reused buffers:
-//!   allocating and first-touching 64 MiB costs about 55 ms here, longer than half a hash. A
-//!   buffer is wiped after every use, at most `UV_THREADPOOL_SIZE + 1` are kept, and buffers
-//!   idle for [`IDLE`] are freed by a janitor thread that exits once the pool is empty, so RSS
-//!   stays bounded and an idle process gives the memory back.
+//! - Lanes run on parallel threads, as the reference implementation does, but the thread count
+//!   adapts to load: `available cores / Argon2 hashes in flight` (at least 1, at most p). One
+//!   call alone uses every core (lowest latency); many concurrent calls (libuv runs up to 4)
+//!   use one thread each, so the cores are never oversubscribed.
+//! - The Argon2 memory (64 MiB at the default cost) lives in a small pool of reused hashers:
+//!   allocating and first-touching 64 MiB costs about 55 ms here, longer than half a hash. The
+//!   crate wipes the memory after every hash (`zeroize-memory`), at most
+//!   `UV_THREADPOOL_SIZE + 1` hashers are kept, and hashers idle for [`IDLE`] are freed by a
+//!   janitor thread that exits once the pool is empty, so RSS stays bounded and an idle
+//!   process gives the memory back.
 //! - PHC strings (`$argon2id$v=19$m=..,t=..,p=..$salt$hash`) are encoded and parsed here;
 //!   a malformed string given to `verify` is a `TypeError` (`ERR_INVALID_ARG_VALUE`).
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use argon2::{Algorithm, Argon2, AssociatedData, Block, ParamsBuilder, Version};
+use argon2_rust::params::{Memory, TagLen};
+use argon2_rust::{Algorithm, Argon2, Hasher, Version};
 use napi::bindgen_prelude::{AsyncTask, Unknown};
 use napi::Env;
 use napi_derive::napi;
-use zeroize::{Zeroize, Zeroizing};
+use zeroize::Zeroizing;
 
 use super::{opt_secret, secret, Secret, MAX_KEY_LEN, PHC_B64};
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
@@ -27,10 +36,8 @@ use crate::util::ct_eq;
 
 /// Pooled buffers unused for this long are freed.
 const IDLE: Duration = Duration::from_secs(5);
-/// Buffers larger than this (1 GiB) are never pooled.
-const MAX_POOLED_BYTES: usize = 1 << 30;
-/// Largest associated data the `argon2` crate accepts, in bytes.
-pub const MAX_AD: usize = 32;
+/// Hashers holding more than this (1 GiB) are never pooled.
+const MAX_POOLED_BLOCKS: usize = 1 << 20;
 
 /// Everything that determines an Argon2 tag except the password and secret.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,8 +88,8 @@ impl Params {
     if self.salt.len() < 8 || self.salt.len() > u32::MAX as usize {
       return Err(CryptoError::out_of_range("salt.length", ">= 8 bytes", self.salt.len()));
     }
-    if self.ad.len() > MAX_AD {
-      return Err(CryptoError::out_of_range("associatedData.length", "<= 32 bytes", self.ad.len()));
+    if self.ad.len() > u32::MAX as usize {
+      return Err(CryptoError::out_of_range("associatedData.length", "< 2^32 bytes", self.ad.len()));
     }
     Ok(())
   }
@@ -97,7 +104,7 @@ impl Params {
 
   /// The PHC string for `tag`.
   pub fn encode(&self, tag: &[u8]) -> String {
-    let mut s = format!("${}$v={}$m={},t={},p={}", self.variant_name(), self.version as u32, self.m, self.t, self.p);
+    let mut s = format!("${}$v={}$m={},t={},p={}", self.variant_name(), self.version.as_u32(), self.m, self.t, self.p);
     if !self.ad.is_empty() {
       s.push_str(",data=");
       s.push_str(&PHC_B64.encode(&self.ad));
@@ -193,10 +200,10 @@ pub fn parse(phc: &str) -> CryptoResult<(Params, Vec<u8>)> {
   Ok((params, tag))
 }
 
-// ---- memory -------------------------------------------------------------------------------
+// ---- memory and threads ---------------------------------------------------------------------
 
 struct Pool {
-  free: Vec<(Instant, Vec<Block>)>,
+  free: Vec<(Instant, Hasher)>,
   janitor: bool,
 }
 
@@ -217,51 +224,43 @@ fn lock() -> std::sync::MutexGuard<'static, Pool> {
   POOL.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// A buffer of at least `blocks` blocks: pooled if one fits, else newly allocated.
-fn take(blocks: usize) -> CryptoResult<Vec<Block>> {
-  {
+/// A pooled hasher (the one holding the most memory, so the arena rarely grows) pointed at
+/// `argon2`, or a new one.
+fn take(argon2: Argon2) -> Hasher {
+  let pooled = {
     let mut pool = lock();
-    // Smallest pooled buffer that is large enough.
-    let best = pool
-      .free
-      .iter()
-      .enumerate()
-      .filter(|(_, (_, b))| b.len() >= blocks)
-      .min_by_key(|(_, (_, b))| b.len())
-      .map(|(i, _)| i);
-    if let Some(i) = best {
-      return Ok(pool.free.swap_remove(i).1);
+    let best = (0..pool.free.len()).max_by_key(|&i| pool.free[i].1.reserved_blocks());
+    best.map(|i| pool.free.swap_remove(i).1)
+  };
+  match pooled {
+    Some(mut h) => {
+      h.set_argon2(argon2);
+      h
     }
+    None => argon2.hasher(),
   }
-  let mut v: Vec<Block> = Vec::new();
-  v.try_reserve_exact(blocks).map_err(|_| {
-    CryptoError::new(Code::Operation, format!("cannot allocate {} KiB for Argon2", blocks))
-  })?;
-  v.resize(blocks, Block::default());
-  Ok(v)
 }
 
-/// Wipes the used part of `buf` and returns it to the pool (or frees it).
-fn give_back(mut buf: Vec<Block>, used: usize) {
-  let used = used.min(buf.len());
-  buf[..used].iter_mut().for_each(Zeroize::zeroize);
-  if buf.len() * std::mem::size_of::<Block>() > MAX_POOLED_BYTES {
+/// Returns a hasher (its memory already wiped by the crate) to the pool, or frees it.
+fn give_back(mut hasher: Hasher) {
+  if hasher.reserved_blocks() > MAX_POOLED_BLOCKS {
+    hasher.clear();
     return;
   }
   let mut pool = lock();
-  pool.free.push((Instant::now(), buf));
+  pool.free.push((Instant::now(), hasher));
+  let mut evicted = None;
   if pool.free.len() > max_pooled() {
     // Drop the least recently used.
-    if let Some(i) = pool.free.iter().enumerate().min_by_key(|(_, (t, _))| *t).map(|(i, _)| i) {
-      let old = pool.free.swap_remove(i);
-      drop(pool);
-      drop(old);
-      pool = lock();
+    if let Some(i) = (0..pool.free.len()).min_by_key(|&i| pool.free[i].0) {
+      evicted = Some(pool.free.swap_remove(i));
     }
   }
-  if !pool.janitor {
-    pool.janitor = true;
-    drop(pool);
+  let start_janitor = !pool.janitor;
+  pool.janitor = true;
+  drop(pool);
+  drop(evicted);
+  if start_janitor {
     let spawned = std::thread::Builder::new()
       .name("cryptographer-argon2-janitor".into())
       .spawn(janitor);
@@ -290,57 +289,49 @@ fn janitor() {
   }
 }
 
-/// Frees every pooled buffer now (for tests and memory-sensitive callers).
+/// Frees every pooled Argon2 memory buffer now; returns how many were freed.
 #[napi]
 pub fn argon2_release_memory() -> u32 {
   let freed: Vec<_> = lock().free.drain(..).collect();
   freed.len() as u32
 }
 
-fn rayon_pool() -> Option<&'static rayon::ThreadPool> {
-  static POOL: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
-  POOL
-    .get_or_init(|| {
-      let n = std::thread::available_parallelism().map_or(1, |n| n.get()).min(16);
-      if n < 2 {
-        return None;
-      }
-      rayon::ThreadPoolBuilder::new()
-        .num_threads(n)
-        .thread_name(|i| format!("cryptographer-argon2-{i}"))
-        .build()
-        .ok()
-    })
-    .as_ref()
+/// Argon2 hashes computing right now (all threads).
+static ACTIVE: AtomicUsize = AtomicUsize::new(0);
+
+struct Active;
+impl Active {
+  fn enter() -> (Active, usize) {
+    (Active, ACTIVE.fetch_add(1, Ordering::AcqRel) + 1)
+  }
+}
+impl Drop for Active {
+  fn drop(&mut self) {
+    ACTIVE.fetch_sub(1, Ordering::AcqRel);
+  }
+}
+
+fn cores() -> u32 {
+  static N: OnceLock<u32> = OnceLock::new();
+  *N.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()).min(64) as u32)
 }
 
 /// Computes the tag into `out` (`params.key_length` bytes).
 pub fn compute(params: &Params, password: &[u8], secret: &[u8], out: &mut [u8]) -> CryptoResult<()> {
   params.check()?;
-  let mut b = ParamsBuilder::new();
-  b.m_cost(params.m).t_cost(params.t).p_cost(params.p).output_len(out.len());
-  if !params.ad.is_empty() {
-    b.data(AssociatedData::new(&params.ad).map_err(|e| CryptoError::out_of_range("associatedData.length", e, params.ad.len()))?);
-  }
-  let p = b
+  let (_active, in_flight) = Active::enter();
+  let threads = (cores() / in_flight as u32).clamp(1, params.p.min(cores()).max(1));
+  let p = argon2_rust::Params::builder()
+    .memory(Memory::kib(u64::from(params.m)))
+    .passes(params.t)
+    .lanes(params.p)
+    .threads(threads)
+    .tag_len(TagLen::bytes(out.len() as u64))
     .build()
     .map_err(|e| CryptoError::new(Code::OutOfRange, format!("Invalid Argon2 parameters: {e}")))?;
-  let blocks = p.block_count();
-  let ctx = if secret.is_empty() {
-    Argon2::new(params.algorithm, params.version, p)
-  } else {
-    Argon2::new_with_secret(secret, params.algorithm, params.version, p)
-      .map_err(|e| CryptoError::out_of_range("secret.length", e, secret.len()))?
-  };
-  let mut mem = take(blocks)?;
-  let salt = &params.salt;
-  let result = match rayon_pool() {
-    Some(pool) if params.p > 1 => {
-      pool.install(|| ctx.hash_password_into_with_memory(password, salt, out, &mut mem[..blocks]))
-    }
-    _ => ctx.hash_password_into_with_memory(password, salt, out, &mut mem[..blocks]),
-  };
-  give_back(mem, blocks);
+  let mut hasher = take(Argon2::new(params.algorithm, params.version, p));
+  let result = hasher.hash_into_with_ad(password, &params.salt, secret, &params.ad, out);
+  give_back(hasher);
   result.map_err(|e| CryptoError::new(Code::Operation, format!("Argon2 failed: {e}")))
 }
 
@@ -510,7 +501,7 @@ pub fn argon2_parse(env: Env, phc: String) -> napi::Result<Argon2Info> {
   let (p, tag) = parse(&phc).or_throw(&env)?;
   Ok(Argon2Info {
     variant: p.variant_name().to_string(),
-    version: p.version as u32,
+    version: p.version.as_u32(),
     memory_cost: p.m,
     time_cost: p.t,
     parallelism: p.p,
