@@ -90,15 +90,20 @@ impl CancelToken {
   /// stops at its next check and the promise rejects with `ABORT_ERR`).
   #[napi]
   pub fn cancel(&self) -> bool {
-    match self
-      .state
-      .compare_exchange(QUEUED, CANCELLED_BEFORE_START, Ordering::AcqRel, Ordering::Acquire)
-    {
+    match self.state.compare_exchange(
+      QUEUED,
+      CANCELLED_BEFORE_START,
+      Ordering::AcqRel,
+      Ordering::Acquire,
+    ) {
       Ok(_) => true,
       Err(_) => {
-        let _ = self
-          .state
-          .compare_exchange(RUNNING, CANCEL_REQUESTED, Ordering::AcqRel, Ordering::Acquire);
+        let _ = self.state.compare_exchange(
+          RUNNING,
+          CANCEL_REQUESTED,
+          Ordering::AcqRel,
+          Ordering::Acquire,
+        );
         false
       }
     }
@@ -120,7 +125,7 @@ pub enum Output {
 }
 
 impl Output {
-  pub fn to_js(self, env: &Env) -> napi::Result<Unknown<'_>> {
+  pub fn into_js(self, env: &Env) -> napi::Result<Unknown<'_>> {
     let raw = unsafe {
       match self {
         Output::Bytes(b) => {
@@ -143,7 +148,7 @@ pub trait Job: Send + 'static {
 /// Runs `job` right here (the `*Sync` forms), converting errors for napi-rs.
 pub fn run_sync<J: Job>(env: &Env, mut job: J) -> napi::Result<Unknown<'_>> {
   match job.run(&Cancel::NEVER) {
-    Ok(out) => out.to_js(env),
+    Ok(out) => out.into_js(env),
     Err(e) => Err(e.into_napi(env)),
   }
 }
@@ -176,14 +181,20 @@ impl<'task, J: Job> ScopedTask<'task> for Work<J> {
     let job = &mut self.job;
     let cancel = &self.cancel;
     Ok(
-      std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.run(cancel)))
-        .unwrap_or_else(|_| Err(CryptoError::new(Code::Operation, "internal error in native code"))),
+      std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.run(cancel))).unwrap_or_else(
+        |_| {
+          Err(CryptoError::new(
+            Code::Operation,
+            "internal error in native code",
+          ))
+        },
+      ),
     )
   }
 
   fn resolve(&mut self, env: &'task Env, output: Self::Output) -> napi::Result<Self::JsValue> {
     match output {
-      Ok(v) => v.to_js(env),
+      Ok(v) => v.into_js(env),
       Err(e) => Err(e.into_napi(env)),
     }
   }

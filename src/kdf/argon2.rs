@@ -60,7 +60,11 @@ fn algorithm(id: u32) -> CryptoResult<Algorithm> {
     0 => Ok(Algorithm::Argon2d),
     1 => Ok(Algorithm::Argon2i),
     2 => Ok(Algorithm::Argon2id),
-    _ => Err(CryptoError::invalid_value("variant", "'id', 'i' or 'd'", id)),
+    _ => Err(CryptoError::invalid_value(
+      "variant",
+      "'id', 'i' or 'd'",
+      id,
+    )),
   }
 }
 
@@ -68,7 +72,11 @@ fn version(v: u32) -> CryptoResult<Version> {
   match v {
     0x10 => Ok(Version::V0x10),
     0x13 => Ok(Version::V0x13),
-    _ => Err(CryptoError::invalid_value("version", "19 (0x13) or 16 (0x10)", v)),
+    _ => Err(CryptoError::invalid_value(
+      "version",
+      "19 (0x13) or 16 (0x10)",
+      v,
+    )),
   }
 }
 
@@ -86,10 +94,18 @@ impl Params {
     }
     super::check_range("keyLength", self.key_length, 4, MAX_KEY_LEN)?;
     if self.salt.len() < 8 || self.salt.len() > u32::MAX as usize {
-      return Err(CryptoError::out_of_range("salt.length", ">= 8 bytes", self.salt.len()));
+      return Err(CryptoError::out_of_range(
+        "salt.length",
+        ">= 8 bytes",
+        self.salt.len(),
+      ));
     }
     if self.ad.len() > u32::MAX as usize {
-      return Err(CryptoError::out_of_range("associatedData.length", "< 2^32 bytes", self.ad.len()));
+      return Err(CryptoError::out_of_range(
+        "associatedData.length",
+        "< 2^32 bytes",
+        self.ad.len(),
+      ));
     }
     Ok(())
   }
@@ -104,7 +120,14 @@ impl Params {
 
   /// The PHC string for `tag`.
   pub fn encode(&self, tag: &[u8]) -> String {
-    let mut s = format!("${}$v={}$m={},t={},p={}", self.variant_name(), self.version.as_u32(), self.m, self.t, self.p);
+    let mut s = format!(
+      "${}$v={}$m={},t={},p={}",
+      self.variant_name(),
+      self.version.as_u32(),
+      self.m,
+      self.t,
+      self.p
+    );
     if !self.ad.is_empty() {
       s.push_str(",data=");
       s.push_str(&PHC_B64.encode(&self.ad));
@@ -125,10 +148,15 @@ fn malformed(why: impl std::fmt::Display) -> CryptoError {
 }
 
 fn number(s: &str, what: &str) -> CryptoResult<u32> {
-  if s.is_empty() || s.len() > 10 || !s.bytes().all(|c| c.is_ascii_digit()) || (s.len() > 1 && s.starts_with('0')) {
+  if s.is_empty()
+    || s.len() > 10
+    || !s.bytes().all(|c| c.is_ascii_digit())
+    || (s.len() > 1 && s.starts_with('0'))
+  {
     return Err(malformed(format_args!("Received {what}={s}")));
   }
-  s.parse::<u32>().map_err(|_| malformed(format_args!("Received {what}={s}")))
+  s.parse::<u32>()
+    .map_err(|_| malformed(format_args!("Received {what}={s}")))
 }
 
 /// Parses a PHC string into its parameters and tag. Everything malformed, including values
@@ -142,9 +170,16 @@ pub fn parse(phc: &str) -> CryptoResult<(Params, Vec<u8>)> {
     Some("argon2id") => Algorithm::Argon2id,
     Some("argon2i") => Algorithm::Argon2i,
     Some("argon2d") => Algorithm::Argon2d,
-    other => return Err(malformed(format_args!("Received the algorithm {:?}", other.unwrap_or("")))),
+    other => {
+      return Err(malformed(format_args!(
+        "Received the algorithm {:?}",
+        other.unwrap_or("")
+      )))
+    }
   };
-  let mut field = parts.next().ok_or_else(|| malformed("Received no parameters"))?;
+  let mut field = parts
+    .next()
+    .ok_or_else(|| malformed("Received no parameters"))?;
   let mut version = Version::V0x10; // no "v=" means version 16 (reference implementation)
   if let Some(v) = field.strip_prefix("v=") {
     version = match number(v, "v")? {
@@ -152,19 +187,27 @@ pub fn parse(phc: &str) -> CryptoResult<(Params, Vec<u8>)> {
       19 => Version::V0x13,
       n => return Err(malformed(format_args!("Received the version {n}"))),
     };
-    field = parts.next().ok_or_else(|| malformed("Received no parameters"))?;
+    field = parts
+      .next()
+      .ok_or_else(|| malformed("Received no parameters"))?;
   }
   // m, t, p (any order: the reference writes m,t,p; some libraries sort them), then the
   // optional data=; each at most once.
   let (mut m, mut t, mut p, mut ad) = (None, None, None, None);
   for kv in field.split(',') {
-    let (k, v) = kv.split_once('=').ok_or_else(|| malformed(format_args!("Received the parameter {kv:?}")))?;
+    let (k, v) = kv
+      .split_once('=')
+      .ok_or_else(|| malformed(format_args!("Received the parameter {kv:?}")))?;
     let slot = match k {
       "m" => &mut m,
       "t" => &mut t,
       "p" => &mut p,
       "data" if ad.is_none() => {
-        ad = Some(PHC_B64.decode(v).ok_or_else(|| malformed("Received data= that is not base64"))?);
+        ad = Some(
+          PHC_B64
+            .decode(v)
+            .ok_or_else(|| malformed("Received data= that is not base64"))?,
+        );
         continue;
       }
       "keyid" => return Err(malformed("Received a keyid parameter (not supported)")),
@@ -184,8 +227,12 @@ pub fn parse(phc: &str) -> CryptoResult<(Params, Vec<u8>)> {
   if parts.next().is_some() {
     return Err(malformed("Received extra '$' fields"));
   }
-  let salt = PHC_B64.decode(salt).ok_or_else(|| malformed("Received a salt that is not base64"))?;
-  let tag = PHC_B64.decode(tag).ok_or_else(|| malformed("Received a hash that is not base64"))?;
+  let salt = PHC_B64
+    .decode(salt)
+    .ok_or_else(|| malformed("Received a salt that is not base64"))?;
+  let tag = PHC_B64
+    .decode(tag)
+    .ok_or_else(|| malformed("Received a hash that is not base64"))?;
   let params = Params {
     algorithm,
     version,
@@ -215,7 +262,9 @@ static POOL: Mutex<Pool> = Mutex::new(Pool {
 fn max_pooled() -> usize {
   static N: OnceLock<usize> = OnceLock::new();
   *N.get_or_init(|| {
-    let uv = std::env::var("UV_THREADPOOL_SIZE").ok().and_then(|s| s.trim().parse::<usize>().ok());
+    let uv = std::env::var("UV_THREADPOOL_SIZE")
+      .ok()
+      .and_then(|s| s.trim().parse::<usize>().ok());
     uv.unwrap_or(4).clamp(1, 1024) + 1
   })
 }
@@ -275,7 +324,8 @@ fn janitor() {
     std::thread::sleep(IDLE / 5);
     let stale: Vec<_> = {
       let mut pool = lock();
-      let (keep, stale): (Vec<_>, Vec<_>) = pool.free.drain(..).partition(|(t, _)| t.elapsed() < IDLE);
+      let (keep, stale): (Vec<_>, Vec<_>) =
+        pool.free.drain(..).partition(|(t, _)| t.elapsed() < IDLE);
       pool.free = keep;
       if pool.free.is_empty() {
         pool.janitor = false;
@@ -313,11 +363,20 @@ impl Drop for Active {
 
 fn cores() -> u32 {
   static N: OnceLock<u32> = OnceLock::new();
-  *N.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()).min(64) as u32)
+  *N.get_or_init(|| {
+    std::thread::available_parallelism()
+      .map_or(1, |n| n.get())
+      .min(64) as u32
+  })
 }
 
 /// Computes the tag into `out` (`params.key_length` bytes).
-pub fn compute(params: &Params, password: &[u8], secret: &[u8], out: &mut [u8]) -> CryptoResult<()> {
+pub fn compute(
+  params: &Params,
+  password: &[u8],
+  secret: &[u8],
+  out: &mut [u8],
+) -> CryptoResult<()> {
   params.check()?;
   let (_active, in_flight) = Active::enter();
   let threads = (cores() / in_flight as u32).clamp(1, params.p.min(cores()).max(1));
@@ -398,8 +457,12 @@ fn hash_job(
     Some(s) => s.to_vec(),
     None => {
       let mut s = vec![0u8; 16];
-      ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut s)
-        .map_err(|_| CryptoError::new(Code::Operation, "the operating system's random source failed"))?;
+      ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut s).map_err(|_| {
+        CryptoError::new(
+          Code::Operation,
+          "the operating system's random source failed",
+        )
+      })?;
       s
     }
   };
@@ -410,7 +473,9 @@ fn hash_job(
     t: o.time_cost,
     p: o.parallelism,
     salt,
-    ad: opt_secret(env, &ad, "associatedData")?.map(|a| a.to_vec()).unwrap_or_default(),
+    ad: opt_secret(env, &ad, "associatedData")?
+      .map(|a| a.to_vec())
+      .unwrap_or_default(),
     key_length: o.key_length,
   };
   params.check()?;
@@ -422,7 +487,12 @@ fn hash_job(
   })
 }
 
-fn verify_job(env: &Env, phc: String, password: Unknown, secret_v: Option<Unknown>) -> CryptoResult<VerifyJob> {
+fn verify_job(
+  env: &Env,
+  phc: String,
+  password: Unknown,
+  secret_v: Option<Unknown>,
+) -> CryptoResult<VerifyJob> {
   let (params, tag) = parse(&phc)?;
   Ok(VerifyJob {
     params,
@@ -464,7 +534,12 @@ pub fn argon2_hash_async(
 
 /// Checks `password` against a PHC string (constant-time compare of the tags).
 #[napi]
-pub fn argon2_verify<'e>(env: &'e Env, phc: String, password: Unknown, secret: Option<Unknown>) -> napi::Result<Unknown<'e>> {
+pub fn argon2_verify<'e>(
+  env: &'e Env,
+  phc: String,
+  password: Unknown,
+  secret: Option<Unknown>,
+) -> napi::Result<Unknown<'e>> {
   let job = verify_job(env, phc, password, secret).or_throw(env)?;
   run_sync(env, job)
 }
@@ -517,14 +592,16 @@ mod tests {
   #[test]
   fn reference_encoded_vector() {
     // phc-winner-argon2 test.c: argon2i v=19 m=65536 t=2 p=1 "password"/"somesalt".
-    let phc = "$argon2i$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA";
+    let phc =
+      "$argon2i$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA";
     let (params, tag) = parse(phc).unwrap();
     let mut out = vec![0u8; tag.len()];
     compute(&params, b"password", b"", &mut out).unwrap();
     assert_eq!(out, tag);
     assert_eq!(params.encode(&out), phc);
     // Parameters in another order (as the `argon2` npm package writes them) parse the same.
-    let sorted = "$argon2i$v=19$m=65536,p=1,t=2$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA";
+    let sorted =
+      "$argon2i$v=19$m=65536,p=1,t=2$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA";
     assert_eq!(parse(sorted).unwrap().0, params);
   }
 

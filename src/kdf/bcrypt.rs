@@ -41,12 +41,19 @@ fn raw(cost: u32, salt: &[u8; 16], password: &[u8], cancel: &Cancel) -> CryptoRe
     state.bc_expand_key(key);
     state.bc_expand_key(salt);
     i += 1;
-    if i % 128 == 0 {
+    if i.is_multiple_of(128) {
       cancel.check()?;
     }
   }
   // "OrpheanBeholderScryDoubt"
-  let mut ctext = [0x4f727068u32, 0x65616e42, 0x65686f6c, 0x64657253, 0x63727944, 0x6f756274];
+  let mut ctext = [
+    0x4f727068u32,
+    0x65616e42,
+    0x65686f6c,
+    0x64657253,
+    0x63727944,
+    0x6f756274,
+  ];
   let mut out = [0u8; 24];
   for (pair, dst) in ctext.chunks_exact_mut(2).zip(out.chunks_exact_mut(8)) {
     let mut lr = [pair[0], pair[1]];
@@ -80,7 +87,10 @@ fn malformed(why: &str) -> CryptoError {
 pub fn parse(hash: &str) -> CryptoResult<Parsed> {
   let b = hash.as_bytes();
   if b.len() != 60 {
-    return Err(malformed(&format!("Received a string of length {}", b.len())));
+    return Err(malformed(&format!(
+      "Received a string of length {}",
+      b.len()
+    )));
   }
   if !hash.is_ascii() {
     return Err(malformed("Received a string with non-ASCII characters"));
@@ -90,7 +100,10 @@ pub fn parse(hash: &str) -> CryptoResult<Parsed> {
   }
   let minor = b[2];
   if !matches!(minor, b'a' | b'b' | b'y') {
-    return Err(malformed(&format!("Received the unsupported version $2{}$", minor as char)));
+    return Err(malformed(&format!(
+      "Received the unsupported version $2{}$",
+      minor as char
+    )));
   }
   if !b[4].is_ascii_digit() || !b[5].is_ascii_digit() {
     return Err(malformed("Received a non-numeric cost"));
@@ -112,7 +125,11 @@ pub fn parse(hash: &str) -> CryptoResult<Parsed> {
 
 /// `$2b$cc$` + salt + hash.
 pub fn format(cost: u32, salt: &[u8; 16], tag: &[u8; 23]) -> String {
-  format!("$2b${cost:02}${}{}", BCRYPT_B64.encode(salt), BCRYPT_B64.encode(tag))
+  format!(
+    "$2b${cost:02}${}{}",
+    BCRYPT_B64.encode(salt),
+    BCRYPT_B64.encode(tag)
+  )
 }
 
 pub struct HashJob {
@@ -141,7 +158,13 @@ impl Job for VerifyJob {
   }
 }
 
-fn hash_job(env: &Env, password: Unknown, cost: u32, salt: Option<Unknown>, truncate: bool) -> CryptoResult<HashJob> {
+fn hash_job(
+  env: &Env,
+  password: Unknown,
+  cost: u32,
+  salt: Option<Unknown>,
+  truncate: bool,
+) -> CryptoResult<HashJob> {
   let password = secret(env, &password, "password")?;
   if password.len() > MAX_PASSWORD && !truncate {
     return Err(CryptoError::out_of_range(
@@ -156,12 +179,20 @@ fn hash_job(env: &Env, password: Unknown, cost: u32, salt: Option<Unknown>, trun
       .map_err(|_| CryptoError::out_of_range("salt.length", "16 bytes", s.len()))?,
     None => {
       let mut s = [0u8; 16];
-      ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut s)
-        .map_err(|_| CryptoError::new(Code::Operation, "the operating system's random source failed"))?;
+      ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut s).map_err(|_| {
+        CryptoError::new(
+          Code::Operation,
+          "the operating system's random source failed",
+        )
+      })?;
       s
     }
   };
-  Ok(HashJob { password, cost, salt })
+  Ok(HashJob {
+    password,
+    cost,
+    salt,
+  })
 }
 
 fn verify_job(env: &Env, password: Unknown, hash: String) -> CryptoResult<VerifyJob> {
@@ -202,7 +233,11 @@ pub fn bcrypt_hash_async(
 
 /// Checks `password` against a `$2a$`/`$2b$`/`$2y$` hash (constant-time compare).
 #[napi]
-pub fn bcrypt_verify<'e>(env: &'e Env, password: Unknown, hash: String) -> napi::Result<Unknown<'e>> {
+pub fn bcrypt_verify<'e>(
+  env: &'e Env,
+  password: Unknown,
+  hash: String,
+) -> napi::Result<Unknown<'e>> {
   let job = verify_job(env, password, hash).or_throw(env)?;
   run_sync(env, job)
 }

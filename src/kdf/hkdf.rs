@@ -11,10 +11,20 @@ use crate::error::{CryptoError, CryptoResult, OrThrow};
 use crate::task::{run_sync, Cancel, CancelToken, Job, Output, Work};
 
 /// Extract-then-expand into `out` (1..=255·HashLen bytes). An absent salt is HashLen zero bytes.
-pub fn derive(alg: Alg, ikm: &[u8], salt: Option<&[u8]>, info: &[u8], out: &mut [u8]) -> CryptoResult<()> {
+pub fn derive(
+  alg: Alg,
+  ikm: &[u8],
+  salt: Option<&[u8]>,
+  info: &[u8],
+  out: &mut [u8],
+) -> CryptoResult<()> {
   let hlen = State::new(alg).output_len();
   if out.is_empty() || out.len() > 255 * hlen {
-    return Err(CryptoError::out_of_range("keyLength", format!(">= 1 && <= {}", 255 * hlen), out.len()));
+    return Err(CryptoError::out_of_range(
+      "keyLength",
+      format!(">= 1 && <= {}", 255 * hlen),
+      out.len(),
+    ));
   }
   let zeros = [0u8; 64];
   let salt = salt.unwrap_or(&zeros[..hlen]);
@@ -48,7 +58,13 @@ pub struct HkdfJob {
 impl Job for HkdfJob {
   fn run(&mut self, _: &Cancel) -> CryptoResult<Output> {
     let mut out = Zeroizing::new(vec![0u8; self.key_length]);
-    derive(self.alg, &self.ikm, self.salt.as_deref().map(|s| s.as_slice()), &self.info, &mut out)?;
+    derive(
+      self.alg,
+      &self.ikm,
+      self.salt.as_deref().map(|s| s.as_slice()),
+      &self.info,
+      &mut out,
+    )?;
     Ok(Output::Bytes(out))
   }
 }
@@ -114,7 +130,10 @@ mod tests {
     let mut okm = [0u8; 42];
     derive(Alg::Sha256, &ikm, Some(&salt), &info, &mut okm).unwrap();
     let hex: String = okm.iter().map(|x| format!("{x:02x}")).collect();
-    assert_eq!(hex, "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865");
+    assert_eq!(
+      hex,
+      "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865"
+    );
     assert!(derive(Alg::Sha256, &ikm, None, &info, &mut vec![0u8; 255 * 32 + 1]).is_err());
   }
 }

@@ -24,7 +24,9 @@ pub type Secret = Zeroizing<Vec<u8>>;
 
 /// Copies a byte argument (string as UTF-8, Buffer, TypedArray, DataView, ArrayBuffer).
 pub fn secret(env: &Env, value: &Unknown, name: &str) -> CryptoResult<Secret> {
-  Ok(Zeroizing::new(bytes::read_arg(env, value, name)?.into_vec()))
+  Ok(Zeroizing::new(
+    bytes::read_arg(env, value, name)?.into_vec(),
+  ))
 }
 
 /// As [`secret`], but `undefined`/`null` (or an absent argument) give `None`.
@@ -40,7 +42,11 @@ pub fn opt_secret(env: &Env, value: &Option<Unknown>, name: &str) -> CryptoResul
 pub fn hmac_alg(id: u32) -> CryptoResult<Alg> {
   match Alg::from_id(id) {
     Some(a) if matches!(a.family(), Family::Fixed | Family::Blake2) => Ok(a),
-    Some(a) => Err(CryptoError::invalid_value("hash", "a fixed-output hash with HMAC", a.name())),
+    Some(a) => Err(CryptoError::invalid_value(
+      "hash",
+      "a fixed-output hash with HMAC",
+      a.name(),
+    )),
     None => Err(CryptoError::invalid_value("hash", "a known hash", id)),
   }
 }
@@ -50,7 +56,11 @@ pub const MAX_KEY_LEN: u32 = 1 << 30;
 
 pub fn check_range(name: &str, value: u32, min: u32, max: u32) -> CryptoResult<u32> {
   if value < min || value > max {
-    return Err(CryptoError::out_of_range(name, format!(">= {min} && <= {max}"), value));
+    return Err(CryptoError::out_of_range(
+      name,
+      format!(">= {min} && <= {max}"),
+      value,
+    ));
   }
   Ok(value)
 }
@@ -61,13 +71,18 @@ pub fn check_range(name: &str, value: u32, min: u32, max: u32) -> CryptoResult<u
 pub struct B64(&'static [u8; 64]);
 
 pub const PHC_B64: B64 = B64(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/");
-pub const BCRYPT_B64: B64 = B64(b"./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789");
+pub const BCRYPT_B64: B64 =
+  B64(b"./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789");
 
 impl B64 {
   pub fn encode(&self, data: &[u8]) -> String {
     let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
     for chunk in data.chunks(3) {
-      let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+      let b = [
+        chunk[0],
+        *chunk.get(1).unwrap_or(&0),
+        *chunk.get(2).unwrap_or(&0),
+      ];
       let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
       let chars = chunk.len() + 1;
       for i in 0..chars {

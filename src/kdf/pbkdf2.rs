@@ -120,9 +120,15 @@ impl Compress for Sha256W {
   // FIPS 180-4 §5.3.2 (SHA-224) and §5.3.3 (SHA-256).
   fn iv(alg: Alg) -> Self {
     Sha256W(if alg == Alg::Sha224 {
-      [0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939, 0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4]
+      [
+        0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939, 0xffc00b31, 0x68581511, 0x64f98fa7,
+        0xbefa4fa4,
+      ]
     } else {
-      [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
+      [
+        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
+        0x5be0cd19,
+      ]
     })
   }
   #[inline(always)]
@@ -209,7 +215,12 @@ impl<C: Compress> Fast<C> {
     let bits = ((C::BLOCK + len) * 8) as u64;
     block[C::BLOCK - 8..C::BLOCK].copy_from_slice(&bits.to_be_bytes());
     let _ = C::LEN_FIELD; // the upper half of a 16-byte length field stays zero
-    Fast { inner, outer, len, block }
+    Fast {
+      inner,
+      outer,
+      len,
+      block,
+    }
   }
 }
 
@@ -228,7 +239,9 @@ impl<C: Compress> Prf for Fast<C> {
       let mut s = self.outer;
       s.compress(block);
       s.put(&mut block[..len]);
-      t.iter_mut().zip(block[..len].iter()).for_each(|(t, u)| *t ^= u);
+      t.iter_mut()
+        .zip(block[..len].iter())
+        .for_each(|(t, u)| *t ^= u);
     }
     u.copy_from_slice(&block[..len]);
   }
@@ -284,16 +297,40 @@ pub fn derive(
   cancel: &Cancel,
 ) -> CryptoResult<()> {
   if iterations == 0 {
-    return Err(CryptoError::out_of_range("iterations", ">= 1 && <= 4294967295", 0));
+    return Err(CryptoError::out_of_range(
+      "iterations",
+      ">= 1 && <= 4294967295",
+      0,
+    ));
   }
   match alg {
-    Alg::Sha1 => run(Fast::<Sha1W>::new(alg, password), alg, password, salt, iterations, out, cancel),
-    Alg::Sha224 | Alg::Sha256 => {
-      run(Fast::<Sha256W>::new(alg, password), alg, password, salt, iterations, out, cancel)
-    }
-    Alg::Sha384 | Alg::Sha512 => {
-      run(Fast::<Sha512W>::new(alg, password), alg, password, salt, iterations, out, cancel)
-    }
+    Alg::Sha1 => run(
+      Fast::<Sha1W>::new(alg, password),
+      alg,
+      password,
+      salt,
+      iterations,
+      out,
+      cancel,
+    ),
+    Alg::Sha224 | Alg::Sha256 => run(
+      Fast::<Sha256W>::new(alg, password),
+      alg,
+      password,
+      salt,
+      iterations,
+      out,
+      cancel,
+    ),
+    Alg::Sha384 | Alg::Sha512 => run(
+      Fast::<Sha512W>::new(alg, password),
+      alg,
+      password,
+      salt,
+      iterations,
+      out,
+      cancel,
+    ),
     _ => {
       let prf = Generic(Hmac::new(State::new(alg), password)?);
       run(prf, alg, password, salt, iterations, out, cancel)
@@ -313,12 +350,26 @@ pub struct Pbkdf2Job {
 impl Job for Pbkdf2Job {
   fn run(&mut self, cancel: &Cancel) -> CryptoResult<Output> {
     let mut out = Zeroizing::new(vec![0u8; self.key_length as usize]);
-    derive(self.alg, &self.password, &self.salt, self.iterations, &mut out, cancel)?;
+    derive(
+      self.alg,
+      &self.password,
+      &self.salt,
+      self.iterations,
+      &mut out,
+      cancel,
+    )?;
     Ok(Output::Bytes(out))
   }
 }
 
-fn job(env: &Env, password: Unknown, salt: Unknown, iterations: u32, key_length: u32, hash: u32) -> CryptoResult<Pbkdf2Job> {
+fn job(
+  env: &Env,
+  password: Unknown,
+  salt: Unknown,
+  iterations: u32,
+  key_length: u32,
+  hash: u32,
+) -> CryptoResult<Pbkdf2Job> {
   Ok(Pbkdf2Job {
     alg: hmac_alg(hash)?,
     password: secret(env, &password, "password")?,
@@ -370,7 +421,13 @@ mod tests {
   /// The fast PRFs must equal the generic HMAC loop for every length class of key.
   #[test]
   fn fast_equals_generic() {
-    for alg in [Alg::Sha1, Alg::Sha224, Alg::Sha256, Alg::Sha384, Alg::Sha512] {
+    for alg in [
+      Alg::Sha1,
+      Alg::Sha224,
+      Alg::Sha256,
+      Alg::Sha384,
+      Alg::Sha512,
+    ] {
       for klen in [0usize, 1, 20, 64, 65, 128, 129, 300] {
         let key: Vec<u8> = (0..klen).map(|i| i as u8).collect();
         let mut a = [0u8; 150];
@@ -386,7 +443,15 @@ mod tests {
   #[test]
   fn rfc6070_sha1() {
     let mut out = [0u8; 20];
-    derive(Alg::Sha1, b"password", b"salt", 4096, &mut out, &Cancel::NEVER).unwrap();
+    derive(
+      Alg::Sha1,
+      b"password",
+      b"salt",
+      4096,
+      &mut out,
+      &Cancel::NEVER,
+    )
+    .unwrap();
     assert_eq!(hex(&out), "4b007901b765489abead49d926f721d065a429c1");
   }
 
@@ -398,7 +463,15 @@ mod tests {
       let mut best = f64::MAX;
       for _ in 0..5 {
         let t = std::time::Instant::now();
-        derive(alg, b"password", b"saltsaltsaltsalt", 100_000, &mut out, &Cancel::NEVER).unwrap();
+        derive(
+          alg,
+          b"password",
+          b"saltsaltsaltsalt",
+          100_000,
+          &mut out,
+          &Cancel::NEVER,
+        )
+        .unwrap();
         best = best.min(t.elapsed().as_secs_f64() * 1e3);
       }
       let mut best_ring = f64::MAX;

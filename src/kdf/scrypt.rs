@@ -30,21 +30,34 @@ impl Params {
   /// RFC 7914 §2 limits plus Node's memory rule: `128·r·(N + 2) + 128·r·p ≤ maxmem` bytes.
   pub fn new(n: f64, r: u32, p: u32, key_length: u32, maxmem: f64) -> CryptoResult<Params> {
     if !(n.fract() == 0.0 && n >= 2.0 && n <= 2f64.powi(32) && (n as u64).is_power_of_two()) {
-      return Err(CryptoError::out_of_range("N", "a power of 2 > 1 and <= 2^32", n));
+      return Err(CryptoError::out_of_range(
+        "N",
+        "a power of 2 > 1 and <= 2^32",
+        n,
+      ));
     }
     let n = n as u64;
     check_range("r", r, 1, u32::MAX)?;
     check_range("p", p, 1, u32::MAX)?;
     check_range("keyLength", key_length, 1, MAX_KEY_LEN)?;
     if u64::from(r) * u64::from(p) >= 1 << 30 {
-      return Err(CryptoError::out_of_range("r * p", "< 2^30", u64::from(r) * u64::from(p)));
+      return Err(CryptoError::out_of_range(
+        "r * p",
+        "< 2^30",
+        u64::from(r) * u64::from(p),
+      ));
     }
     // N < 2^(128·r/8) (RFC 7914 §2).
     if 16 * u64::from(r) < 64 && n >= 1u64 << (16 * r) {
-      return Err(CryptoError::out_of_range("N", format!("< 2^(16 * r) = {}", 1u64 << (16 * r)), n));
+      return Err(CryptoError::out_of_range(
+        "N",
+        format!("< 2^(16 * r) = {}", 1u64 << (16 * r)),
+        n,
+      ));
     }
-    let need = 128u128 * u128::from(r) * (u128::from(n) + 2) + 128u128 * u128::from(r) * u128::from(p);
-    if !(maxmem >= 0.0) || need as f64 > maxmem {
+    let need =
+      128u128 * u128::from(r) * (u128::from(n) + 2) + 128u128 * u128::from(r) * u128::from(p);
+    if maxmem.is_nan() || maxmem < 0.0 || need as f64 > maxmem {
       return Err(CryptoError::out_of_range(
         "maxmem",
         format!(">= 128 * r * (N + 2 + p) = {need} bytes for these parameters"),
@@ -97,7 +110,13 @@ fn block_mix(input: &[u32], out: &mut [u32], r: usize) {
 }
 
 /// ROMix on one 128·r-byte block, in place. `v` holds N·32·r words.
-fn ro_mix(block: &mut [u8], v: &mut [u32], n: usize, r: usize, cancel: &Cancel) -> CryptoResult<()> {
+fn ro_mix(
+  block: &mut [u8],
+  v: &mut [u32],
+  n: usize,
+  r: usize,
+  cancel: &Cancel,
+) -> CryptoResult<()> {
   let words = 32 * r;
   let mut x = Zeroizing::new(vec![0u32; words]);
   let mut y = Zeroizing::new(vec![0u32; words]);
@@ -115,7 +134,9 @@ fn ro_mix(block: &mut [u8], v: &mut [u32], n: usize, r: usize, cancel: &Cancel) 
   for i in 0..n {
     let j = (x[(2 * r - 1) * 16] as usize) & mask;
     let vj = &v[j * words..(j + 1) * words];
-    y.iter_mut().zip(x.iter().zip(vj)).for_each(|(y, (a, b))| *y = a ^ b);
+    y.iter_mut()
+      .zip(x.iter().zip(vj))
+      .for_each(|(y, (a, b))| *y = a ^ b);
     block_mix(&y, &mut x, r);
     if i % SLICE == SLICE - 1 {
       cancel.check()?;
@@ -128,7 +149,13 @@ fn ro_mix(block: &mut [u8], v: &mut [u32], n: usize, r: usize, cancel: &Cancel) 
 }
 
 /// scrypt of `password` and `salt` into `out` with checked parameters.
-pub fn derive(password: &[u8], salt: &[u8], params: Params, out: &mut [u8], cancel: &Cancel) -> CryptoResult<()> {
+pub fn derive(
+  password: &[u8],
+  salt: &[u8],
+  params: Params,
+  out: &mut [u8],
+  cancel: &Cancel,
+) -> CryptoResult<()> {
   let (n, r, p) = (params.n as usize, params.r as usize, params.p as usize);
   let blen = 128 * r * p;
   let mut b = Zeroizing::new(vec![0u8; blen]);
@@ -146,7 +173,10 @@ pub fn derive(password: &[u8], salt: &[u8], params: Params, out: &mut [u8], canc
 }
 
 fn too_big() -> CryptoError {
-  CryptoError::new(Code::Operation, "cannot allocate the memory scrypt needs for these parameters")
+  CryptoError::new(
+    Code::Operation,
+    "cannot allocate the memory scrypt needs for these parameters",
+  )
 }
 
 pub struct ScryptJob {
