@@ -158,14 +158,16 @@ pub fn derive(
 ) -> CryptoResult<()> {
   let (n, r, p) = (params.n as usize, params.r as usize, params.p as usize);
   let blen = 128 * r * p;
-  let mut b = Zeroizing::new(vec![0u8; blen]);
+  let mut b: Vec<u8> = Vec::new();
+  b.try_reserve_exact(blen).map_err(|_| too_big())?;
+  b.resize(blen, 0);
+  let mut b = Zeroizing::new(b);
   super::pbkdf2::derive(Alg::Sha256, password, salt, 1, &mut b, cancel)?;
   let vlen = n.checked_mul(32 * r).ok_or_else(too_big)?;
   let mut v: Vec<u32> = Vec::new();
   v.try_reserve_exact(vlen).map_err(|_| too_big())?;
   v.resize(vlen, 0);
-  let v = Zeroizing::new(v);
-  let mut v = v;
+  let mut v = Zeroizing::new(v);
   for chunk in b.chunks_exact_mut(128 * r) {
     ro_mix(chunk, &mut v, n, r, cancel)?;
   }
