@@ -20,23 +20,6 @@ export declare class CancelToken {
   cancel(): boolean
 }
 
-/** Incremental hash or HMAC state (wrapped by the JS `create()` objects). */
-export declare class Hasher {
-  /** A hash state; options as for `hashWith`. */
-  static hash(alg: number, key?: unknown | undefined | null, salt?: unknown | undefined | null, personalization?: unknown | undefined | null, context?: unknown | undefined | null, outputLength?: unknown | undefined | null): Hasher
-  /** An HMAC state keyed with `key` (any length). */
-  static hmac(alg: number, key: unknown): Hasher
-  update(data: unknown): void
-  /** Finalises into `out` (exactly `outputLength` bytes), or returns lower-case hex. */
-  digest(out?: unknown | undefined | null): string | null
-  /** An independent copy of the current state (finalised copies stay finalised). */
-  copy(): Hasher
-  /** Starts over with the same algorithm, key and options. */
-  reset(): void
-  /** Digest length in bytes. */
-  get outputLength(): number
-}
-
 /** One hash algorithm as the JS layer sees it. */
 export interface AlgorithmInfo {
   name: string

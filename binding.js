@@ -836,7 +836,6 @@ function __napiStampBindingTarget(exportsObject, target) {
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
 module.exports.CancelToken = nativeBinding.CancelToken
-module.exports.Hasher = nativeBinding.Hasher
 module.exports.algorithms = nativeBinding.algorithms
 module.exports.argon2Hash = nativeBinding.argon2Hash
 module.exports.argon2HashAsync = nativeBinding.argon2HashAsync

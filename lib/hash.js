@@ -4,60 +4,122 @@
 const native = require('./native')
 const { checkFormat, encode } = require('./output')
 const { checkOptions, checkInt } = require('./options')
-const { invalidArgType } = require('./errors')
+const { coded, invalidArgType } = require('./errors')
 
 const ALGORITHMS = native.algorithms()
 const nativeHash = native.hash
 const nativeHashWith = native.hashWith
 const nativeHmac = native.hmac
-const NativeHasher = native.Hasher
+const { hasherNew, hmacNew, hasherUpdate, hasherDigest, hasherCopy, hasherReset } = native
 
-/** The object `create()` returns: incremental hash or HMAC. */
+const EMPTY = Buffer.alloc(0)
+// Below this many buffered bytes, a hasher keeps copies of its input in JS and digests them with
+// one one-shot call: creating a native state costs about 1.5 µs (an N-API external and its GC
+// finalizer), more than copying and hashing a few KiB. Larger streams get a native state.
+const LAZY_LIMIT = 8 * 1024
+
+const finalized = () =>
+  coded(Error, 'ERR_HASH_FINALIZED', 'Digest already called: call reset() before update() or digest() again')
+
+/** A private copy of `data` as a Buffer (the caller may reuse its buffer after `update`). */
+function copyBytes(data, name) {
+  if (typeof data === 'string') return Buffer.from(data, 'utf8')
+  let view
+  if (ArrayBuffer.isView(data)) view = new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
+  else if (data instanceof ArrayBuffer) view = new Uint8Array(data)
+  else throw invalidArgType(name, BYTES_EXPECTED, data)
+  const out = Buffer.allocUnsafe(view.length)
+  out.set(view)
+  return out
+}
+
+const BYTES_EXPECTED = 'of type string or an instance of Buffer, TypedArray, DataView or ArrayBuffer'
+
+/**
+ * The object `create()` returns: incremental hash or HMAC. `spec` knows how to open a native
+ * state (`open()`) and how to hash buffered input in one shot (`once(data, out?)`).
+ */
 class Hasher {
-  #state
+  #spec
   #format
-  #algorithm
-  #outputLength
+  #state = null
+  #chunks = []
+  #size = 0
+  #done = false
 
-  constructor(state, algorithm, format) {
-    this.#state = state
-    this.#algorithm = algorithm
+  constructor(spec, format, state = null) {
+    this.#spec = spec
     this.#format = format
-    this.#outputLength = state.outputLength
+    this.#state = state
   }
 
   /** Adds data (string as UTF-8, Buffer, TypedArray, DataView or ArrayBuffer); chainable. */
   update(data) {
-    this.#state.update(data)
+    if (this.#done) throw finalized()
+    if (this.#state === null) {
+      const n = typeof data === 'string' ? data.length * 3 : data != null ? data.byteLength : undefined
+      if (n === undefined || this.#size + n < LAZY_LIMIT) {
+        const bytes = copyBytes(data, 'data')
+        this.#chunks.push(bytes)
+        this.#size += bytes.length
+        return this
+      }
+      this.#open()
+    }
+    hasherUpdate(this.#state, data)
     return this
+  }
+
+  #open() {
+    this.#state = this.#spec.open()
+    for (const chunk of this.#chunks) hasherUpdate(this.#state, chunk)
+    this.#chunks = []
+    this.#size = 0
   }
 
   /** Finalises; after this, `update`/`digest` throw ERR_HASH_FINALIZED until `reset()`. */
   digest(outputFormat = this.#format) {
     checkFormat(outputFormat)
-    if (outputFormat === undefined || outputFormat === 'hex') return this.#state.digest()
-    const out = Buffer.allocUnsafe(this.#outputLength)
-    this.#state.digest(out)
+    if (this.#done) throw finalized()
+    const hex = outputFormat === undefined || outputFormat === 'hex'
+    const out = hex ? undefined : Buffer.allocUnsafe(this.#spec.outputLength)
+    let result
+    if (this.#state !== null) {
+      result = hasherDigest(this.#state, out)
+    } else {
+      const chunks = this.#chunks
+      const data = chunks.length === 0 ? EMPTY : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, this.#size)
+      result = this.#spec.once(data, out)
+    }
+    this.#done = true
+    if (hex) return result
     return outputFormat === 'buffer' ? out : encode(out, outputFormat)
   }
 
   /** An independent clone of the current state. */
   copy() {
-    return new Hasher(this.#state.copy(), this.#algorithm, this.#format)
+    const twin = new Hasher(this.#spec, this.#format, this.#state === null ? null : hasherCopy(this.#state))
+    twin.#chunks = [...this.#chunks]
+    twin.#size = this.#size
+    twin.#done = this.#done
+    return twin
   }
 
   /** Starts over with the same algorithm, key and options; chainable. */
   reset() {
-    this.#state.reset()
+    if (this.#state !== null) hasherReset(this.#state)
+    this.#chunks = []
+    this.#size = 0
+    this.#done = false
     return this
   }
 
   get outputLength() {
-    return this.#outputLength
+    return this.#spec.outputLength
   }
 
   get algorithm() {
-    return this.#algorithm
+    return this.#spec.algorithm
   }
 
   get [Symbol.toStringTag]() {
@@ -108,8 +170,16 @@ function makeHash(info) {
       }
 
   digest.create = (options) => {
-    const [format, , key, salt, pers, ctx, explicitLen] = read(options)
-    return new Hasher(NativeHasher.hash(id, key, salt, pers, ctx, explicitLen), name, format)
+    const [format, len, key, salt, pers, ctx, explicitLen] = read(options)
+    const spec = {
+      algorithm: name,
+      outputLength: len,
+      open: () => hasherNew(id, key, salt, pers, ctx, explicitLen),
+      once: (data, out) => nativeHashWith(id, data, out, key, salt, pers, ctx, explicitLen),
+    }
+    // Byte options (keys, salts) are checked and copied by the native state, so open it now.
+    const eager = key != null || salt != null || pers != null || ctx != null
+    return new Hasher(spec, format, eager ? spec.open() : null)
   }
   return describeAlgorithm(digest, info, name)
 }
@@ -143,7 +213,14 @@ function makeHmac(info) {
   }
   mac.create = (options) => {
     const format = readHmacOptions(options, name)
-    return new Hasher(NativeHasher.hmac(id, options.key), `hmac-${name}`, format)
+    const key = copyBytes(options.key, 'key')
+    const spec = {
+      algorithm: `hmac-${name}`,
+      outputLength,
+      open: () => hmacNew(id, key),
+      once: (data, out) => nativeHmac(id, key, data, out),
+    }
+    return new Hasher(spec, format)
   }
   return describeAlgorithm(mac, info, name)
 }

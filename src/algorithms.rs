@@ -42,6 +42,37 @@ impl<D: Digest + BlockSizeUser + Clone> HashCore for Rc<D> {
   }
 }
 
+/// MD5 backend: the assembly build where it exists (see Cargo.toml), else portable Rust.
+#[cfg(all(target_arch = "x86_64", not(target_env = "msvc")))]
+pub type Md5 = Rc010<md5_asm_backend::Md5>;
+#[cfg(not(all(target_arch = "x86_64", not(target_env = "msvc"))))]
+pub type Md5 = Rc<md5::Md5>;
+
+/// A RustCrypto `Digest` of the previous trait generation (digest 0.10).
+#[cfg(all(target_arch = "x86_64", not(target_env = "msvc")))]
+#[derive(Clone, Default)]
+pub struct Rc010<D>(D);
+
+#[cfg(all(target_arch = "x86_64", not(target_env = "msvc")))]
+impl<D: digest_010::Digest + digest_010::core_api::BlockSizeUser + Clone> HashCore for Rc010<D> {
+  #[inline]
+  fn update(&mut self, data: &[u8]) {
+    digest_010::Digest::update(&mut self.0, data);
+  }
+  #[inline]
+  fn finalize_into(self, out: &mut [u8]) {
+    out.copy_from_slice(&digest_010::Digest::finalize(self.0));
+  }
+  #[inline]
+  fn output_len(&self) -> usize {
+    <D as digest_010::Digest>::output_size()
+  }
+  #[inline]
+  fn block_len(&self) -> usize {
+    <D as digest_010::core_api::BlockSizeUser>::block_size()
+  }
+}
+
 /// A RustCrypto extendable-output function (SHAKE) with a chosen output length.
 #[derive(Clone)]
 pub struct Xof<X> {
@@ -251,7 +282,7 @@ macro_rules! hash_algorithms {
 
 hash_algorithms! {
   Md4        "md4"        Fixed:  Rc<md4::Md4>               = Rc::default();
-  Md5        "md5"        Fixed:  Rc<md5::Md5>               = Rc::default();
+  Md5        "md5"        Fixed:  Md5                        = Md5::default();
   Sha1       "sha1"       Fixed:  Rc<sha1::Sha1>             = Rc::default();
   Sha224     "sha224"     Fixed:  Rc<sha2::Sha224>           = Rc::default();
   Sha256     "sha256"     Fixed:  Rc<sha2::Sha256>           = Rc::default();
@@ -277,11 +308,21 @@ hash_algorithms! {
 /// typo cannot ask for terabytes; far beyond any key-derivation use.
 pub const MAX_XOF_LEN: u32 = 1 << 30;
 
-fn check_len(name: &str, len: Option<u32>, min: u32, max: u32, default: u32) -> CryptoResult<usize> {
+fn check_len(
+  name: &str,
+  len: Option<u32>,
+  min: u32,
+  max: u32,
+  default: u32,
+) -> CryptoResult<usize> {
   match len {
     None => Ok(default as usize),
     Some(n) if (min..=max).contains(&n) => Ok(n as usize),
-    Some(n) => Err(CryptoError::out_of_range(name, format!(">= {min} && <= {max}"), n)),
+    Some(n) => Err(CryptoError::out_of_range(
+      name,
+      format!(">= {min} && <= {max}"),
+      n,
+    )),
   }
 }
 
@@ -307,20 +348,31 @@ impl State {
     let refuse = |what: &str| {
       Err(CryptoError::invalid_value(
         "options",
-        format!("the options of {} ({})", alg.name(), alg.family().options().join(", ")),
+        format!(
+          "the options of {} ({})",
+          alg.name(),
+          alg.family().options().join(", ")
+        ),
         what.to_string(),
       ))
     };
     match alg.family() {
       Family::Fixed => refuse("options"),
       Family::Shake => {
-        if p.key.is_some() || p.salt.is_some() || p.personalization.is_some() || p.context.is_some() {
+        if p.key.is_some() || p.salt.is_some() || p.personalization.is_some() || p.context.is_some()
+        {
           return refuse("key/salt/personalization/context");
         }
         let len = check_len("outputLength", p.output_len, 1, MAX_XOF_LEN, 0)?;
         Ok(match alg {
-          Alg::Shake128 => State::Shake128(Xof { state: Default::default(), len }),
-          _ => State::Shake256(Xof { state: Default::default(), len }),
+          Alg::Shake128 => State::Shake128(Xof {
+            state: Default::default(),
+            len,
+          }),
+          _ => State::Shake256(Xof {
+            state: Default::default(),
+            len,
+          }),
         })
       }
       Family::Blake2 => {
@@ -361,9 +413,9 @@ impl State {
             ))
           }
           (Some(key), None) => {
-            let key: &[u8; 32] = key.try_into().map_err(|_| {
-              CryptoError::out_of_range("key.length", "32 bytes", key.len())
-            })?;
+            let key: &[u8; 32] = key
+              .try_into()
+              .map_err(|_| CryptoError::out_of_range("key.length", "32 bytes", key.len()))?;
             blake3::Hasher::new_keyed(key)
           }
           (None, Some(ctx)) => {
@@ -392,7 +444,11 @@ impl<H: HashCore> Hmac<H> {
   pub fn new(fresh: H, key: &[u8]) -> CryptoResult<Self> {
     let block = fresh.block_len();
     if block == 0 {
-      return Err(CryptoError::invalid_value("algorithm", "a block hash for HMAC", "an XOF"));
+      return Err(CryptoError::invalid_value(
+        "algorithm",
+        "a block hash for HMAC",
+        "an XOF",
+      ));
     }
     // Key block: the key itself, or its hash when longer than a block, zero padded.
     let mut pad = zeroize::Zeroizing::new([0u8; 256]);
@@ -499,13 +555,25 @@ mod tests {
   #[test]
   fn bad_params_are_errors_not_panics() {
     let long = [0u8; 65];
-    let p = Params { key: Some(&long), ..Default::default() };
+    let p = Params {
+      key: Some(&long),
+      ..Default::default()
+    };
     assert!(State::with_params(Alg::Blake2b, &p).is_err());
-    let p = Params { key: Some(&long[..31]), ..Default::default() };
+    let p = Params {
+      key: Some(&long[..31]),
+      ..Default::default()
+    };
     assert!(State::with_params(Alg::Blake3, &p).is_err());
-    let p = Params { output_len: Some(0), ..Default::default() };
+    let p = Params {
+      output_len: Some(0),
+      ..Default::default()
+    };
     assert!(State::with_params(Alg::Shake128, &p).is_err());
-    let p = Params { output_len: Some(16), ..Default::default() };
+    let p = Params {
+      output_len: Some(16),
+      ..Default::default()
+    };
     assert!(State::with_params(Alg::Sha256, &p).is_err());
     assert!(Hmac::new(State::new(Alg::Shake128), b"k").is_err());
   }

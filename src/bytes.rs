@@ -43,7 +43,8 @@ impl Bytes {
   }
 }
 
-const EXPECTED: &str = "of type string or an instance of Buffer, TypedArray, DataView or ArrayBuffer";
+const EXPECTED: &str =
+  "of type string or an instance of Buffer, TypedArray, DataView or ArrayBuffer";
 
 /// Reads `value` as bytes; `name` is the argument's name in the error message.
 ///
@@ -62,7 +63,9 @@ pub unsafe fn read(env: sys::napi_env, value: sys::napi_value, name: &str) -> Cr
   match ty {
     sys::ValueType::napi_string => unsafe { read_string(env, value) },
     sys::ValueType::napi_object => unsafe { read_object(env, value, name) },
-    _ => Err(CryptoError::arg_type(name, EXPECTED, unsafe { describe(env, value) })),
+    _ => Err(CryptoError::arg_type(name, EXPECTED, unsafe {
+      describe(env, value)
+    })),
   }
 }
 
@@ -78,7 +81,11 @@ unsafe fn read_string(env: sys::napi_env, value: sys::napi_value) -> CryptoResul
   Ok(Bytes::Owned(buf))
 }
 
-unsafe fn read_object(env: sys::napi_env, value: sys::napi_value, name: &str) -> CryptoResult<Bytes> {
+unsafe fn read_object(
+  env: sys::napi_env,
+  value: sys::napi_value,
+  name: &str,
+) -> CryptoResult<Bytes> {
   let mut data: *mut std::ffi::c_void = ptr::null_mut();
   let mut len = 0usize;
   let mut is = false;
@@ -100,7 +107,11 @@ unsafe fn read_object(env: sys::napi_env, value: sys::napi_value, name: &str) ->
     let mut kind = 0;
     let mut ab = ptr::null_mut();
     let mut off = 0usize;
-    unsafe { sys::napi_get_typedarray_info(env, value, &mut kind, &mut len, &mut data, &mut ab, &mut off) };
+    unsafe {
+      sys::napi_get_typedarray_info(
+        env, value, &mut kind, &mut len, &mut data, &mut ab, &mut off,
+      )
+    };
     let width = match kind {
       sys::TypedarrayType::int8_array
       | sys::TypedarrayType::uint8_array
@@ -113,7 +124,9 @@ unsafe fn read_object(env: sys::napi_env, value: sys::napi_value, name: &str) ->
     };
     return Ok(Bytes::Borrowed(data as *const u8, len * width));
   }
-  Err(CryptoError::arg_type(name, EXPECTED, unsafe { describe(env, value) }))
+  Err(CryptoError::arg_type(name, EXPECTED, unsafe {
+    describe(env, value)
+  }))
 }
 
 /// "type number (5)", "null", "an instance of Object": the "Received ..." part of messages.
@@ -169,7 +182,10 @@ pub fn read_arg(env: &Env, value: &Unknown, name: &str) -> CryptoResult<Bytes> {
 ///
 /// # Safety
 /// As [`read`]; the returned slice must not outlive the current call.
-pub unsafe fn read_out<'a>(env: sys::napi_env, value: sys::napi_value) -> CryptoResult<&'a mut [u8]> {
+pub unsafe fn read_out<'a>(
+  env: sys::napi_env,
+  value: sys::napi_value,
+) -> CryptoResult<&'a mut [u8]> {
   let mut data: *mut std::ffi::c_void = ptr::null_mut();
   let mut len = 0usize;
   if unsafe { sys::napi_get_buffer_info(env, value, &mut data, &mut len) } != sys::Status::napi_ok {
@@ -194,12 +210,19 @@ fn hex_into(buf: &mut [u8], bytes: &[u8]) {
   }
 }
 
-/// Lower-case hex.
-pub fn to_hex(bytes: &[u8]) -> String {
-  let mut buf = vec![0u8; bytes.len() * 2];
-  hex_into(&mut buf, bytes);
-  // SAFETY: only ASCII hex digits were written.
-  unsafe { String::from_utf8_unchecked(buf) }
+/// The longest digest returned as hex: V8 strings hold at most 2^29 - 24 characters.
+const MAX_HEX_BYTES: usize = (1 << 28) - 16;
+
+/// Refuses, before any work, a digest too long to be returned as a hex string.
+pub fn check_hex_len(n: usize) -> CryptoResult<()> {
+  if n > MAX_HEX_BYTES {
+    return Err(CryptoError::out_of_range(
+      "outputLength",
+      format!("<= {MAX_HEX_BYTES} for hex output (use outputFormat 'buffer')"),
+      n,
+    ));
+  }
+  Ok(())
 }
 
 /// Lower-case hex, as a JS string (latin1: no UTF-8 validation on the V8 side).
@@ -207,6 +230,7 @@ pub fn to_hex(bytes: &[u8]) -> String {
 /// # Safety
 /// `env` must be the live environment of the calling JS thread.
 pub unsafe fn hex_string(env: sys::napi_env, bytes: &[u8]) -> CryptoResult<sys::napi_value> {
+  check_hex_len(bytes.len())?;
   let mut stack = [0u8; 256];
   let mut heap;
   let buf: &mut [u8] = if bytes.len() * 2 <= stack.len() {
@@ -217,7 +241,9 @@ pub unsafe fn hex_string(env: sys::napi_env, bytes: &[u8]) -> CryptoResult<sys::
   };
   hex_into(buf, bytes);
   let mut out = ptr::null_mut();
-  let status = unsafe { sys::napi_create_string_latin1(env, buf.as_ptr().cast(), buf.len() as isize, &mut out) };
+  let status = unsafe {
+    sys::napi_create_string_latin1(env, buf.as_ptr().cast(), buf.len() as isize, &mut out)
+  };
   if status != sys::Status::napi_ok || out.is_null() {
     return Err(CryptoError::out_of_range(
       "outputLength",

@@ -19,6 +19,12 @@ const RAW_EXPORTS: &[(&std::ffi::CStr, sys::napi_callback)] = &[
   (c"hash", Some(hash::hash)),
   (c"hashWith", Some(hash::hash_with)),
   (c"hmac", Some(hash::hmac)),
+  (c"hasherNew", Some(hash::hasher_new)),
+  (c"hmacNew", Some(hash::hmac_new)),
+  (c"hasherUpdate", Some(hash::hasher_update)),
+  (c"hasherDigest", Some(hash::hasher_digest)),
+  (c"hasherCopy", Some(hash::hasher_copy)),
+  (c"hasherReset", Some(hash::hasher_reset)),
 ];
 
 #[napi(module_exports)]
@@ -26,7 +32,14 @@ pub fn register_raw(exports: Object, env: Env) -> Result<()> {
   for (name, cb) in RAW_EXPORTS {
     let mut f = std::ptr::null_mut();
     let status = unsafe {
-      sys::napi_create_function(env.raw(), name.as_ptr(), name.to_bytes().len() as isize, *cb, std::ptr::null_mut(), &mut f)
+      sys::napi_create_function(
+        env.raw(),
+        name.as_ptr(),
+        name.to_bytes().len() as isize,
+        *cb,
+        std::ptr::null_mut(),
+        &mut f,
+      )
     };
     if status != sys::Status::napi_ok {
       return Err(napi::Error::from_reason(format!("cannot create {name:?}")));

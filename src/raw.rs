@@ -15,18 +15,50 @@ use crate::error::{CryptoError, CryptoResult};
 ///
 /// # Safety
 /// `env`/`info` must be the ones N-API passed to the running callback.
-pub unsafe fn args<const N: usize>(env: sys::napi_env, info: sys::napi_callback_info) -> [sys::napi_value; N] {
+pub unsafe fn args<const N: usize>(
+  env: sys::napi_env,
+  info: sys::napi_callback_info,
+) -> [sys::napi_value; N] {
   let mut argv = [ptr::null_mut(); N];
   let mut argc = N;
   unsafe {
-    sys::napi_get_cb_info(env, info, &mut argc, argv.as_mut_ptr(), ptr::null_mut(), ptr::null_mut());
+    sys::napi_get_cb_info(
+      env,
+      info,
+      &mut argc,
+      argv.as_mut_ptr(),
+      ptr::null_mut(),
+      ptr::null_mut(),
+    );
   }
   argv
 }
 
+/// Handle types of a raw entry point: `unsafe extern "C" fn(Env, Info) -> Value`.
+pub type Env = sys::napi_env;
+pub type Info = sys::napi_callback_info;
+pub type Value = sys::napi_value;
+
+/// The body of every raw entry point: reads `N` arguments, runs `f`, throws its error if any.
+///
+/// # Safety
+/// `env`/`info` must be the ones N-API passed to the running callback; `f` may use them.
+#[inline]
+pub unsafe fn call<const N: usize>(
+  env: Env,
+  info: Info,
+  f: impl FnOnce([Value; N]) -> CryptoResult<Value>,
+) -> Value {
+  let argv = unsafe { args::<N>(env, info) };
+  complete(env, || f(argv))
+}
+
 /// Runs `f`; on error throws it and returns null (N-API's "nothing" return).
 #[inline]
-pub fn complete(env: sys::napi_env, f: impl FnOnce() -> CryptoResult<sys::napi_value>) -> sys::napi_value {
+pub fn complete(
+  env: sys::napi_env,
+  f: impl FnOnce() -> CryptoResult<sys::napi_value>,
+) -> sys::napi_value {
   match f() {
     Ok(v) => v,
     Err(e) => {
@@ -71,7 +103,11 @@ pub unsafe fn alg(env: sys::napi_env, v: sys::napi_value) -> CryptoResult<Alg> {
 ///
 /// # Safety
 /// As [`is_nullish`].
-pub unsafe fn opt_u32(env: sys::napi_env, v: sys::napi_value, name: &str) -> CryptoResult<Option<u32>> {
+pub unsafe fn opt_u32(
+  env: sys::napi_env,
+  v: sys::napi_value,
+  name: &str,
+) -> CryptoResult<Option<u32>> {
   if unsafe { is_nullish(env, v) } {
     return Ok(None);
   }
@@ -81,7 +117,11 @@ pub unsafe fn opt_u32(env: sys::napi_env, v: sys::napi_value, name: &str) -> Cry
     return Err(CryptoError::arg_type(name, "of type number", got));
   }
   if x.fract() != 0.0 || !(0.0..=u32::MAX as f64).contains(&x) {
-    return Err(CryptoError::out_of_range(name, "an integer >= 0 && <= 4294967295", x));
+    return Err(CryptoError::out_of_range(
+      name,
+      "an integer >= 0 && <= 4294967295",
+      x,
+    ));
   }
   Ok(Some(x as u32))
 }

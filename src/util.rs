@@ -53,7 +53,12 @@ pub fn random_fill(env: Env, out: Unknown) -> Result<()> {
   let target = unsafe { bytes::read_out(env.raw(), out.raw()) }.or_throw(&env)?;
   ring::rand::SystemRandom::new()
     .fill(target)
-    .map_err(|_| CryptoError::new(Code::Operation, "the operating system's random source failed"))
+    .map_err(|_| {
+      CryptoError::new(
+        Code::Operation,
+        "the operating system's random source failed",
+      )
+    })
     .or_throw(&env)
 }
 
@@ -65,7 +70,11 @@ pub fn timing_safe_equal(env: Env, a: Unknown, b: Unknown) -> Result<bool> {
   let (a, b) = (a.as_slice(), b.as_slice());
   if a.len() != b.len() {
     return Err(
-      CryptoError::new(Code::OutOfRange, "Input buffers must have the same byte length").into_napi(&env),
+      CryptoError::new(
+        Code::OutOfRange,
+        "Input buffers must have the same byte length",
+      )
+      .into_napi(&env),
     );
   }
   Ok(ct_eq(a, b))

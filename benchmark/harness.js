@@ -1,0 +1,186 @@
+'use strict'
+// Benchmark harness: side-by-side, interleaved timing of contestants whose outputs were first
+// checked equal. Results go to the console (tables like the seed's), to JSON and to Markdown.
+const os = require('node:os')
+const path = require('node:path')
+const { performance } = require('node:perf_hooks')
+
+const toComparable = (v) => {
+  if (Buffer.isBuffer(v)) return v.toString('hex')
+  if (v instanceof Uint8Array) return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex')
+  if (v instanceof ArrayBuffer) return Buffer.from(v).toString('hex')
+  if (v && typeof v.toString === 'function' && v.sigBytes !== undefined) return v.toString() // crypto-js WordArray
+  return typeof v === 'string' ? v.toLowerCase() : JSON.stringify(v)
+}
+
+function fmtOps(x) {
+  if (x >= 1e6) return `${(x / 1e6).toFixed(2)} M`
+  if (x >= 1e3) return `${(x / 1e3).toFixed(1)} k`
+  if (x >= 10) return x.toFixed(0)
+  return x.toFixed(2)
+}
+
+const fmtRatio = (r) => (r >= 10 ? `${r.toFixed(0)}×` : `${r.toFixed(2)}×`)
+
+class Harness {
+  constructor({ quick = false, filter = null, time } = {}) {
+    this.quick = quick
+    this.filter = filter
+    // Time per contestant per group, split over interleaved rounds.
+    this.time = time ?? (quick ? 120 : 600)
+    this.rounds = quick ? 3 : 5
+    this.results = []
+    this.failures = []
+    this.suite = ''
+  }
+
+  /** The peer module, or null when it is not installed (its contestants are then skipped). */
+  peer(name) {
+    try {
+      return require(require.resolve(name, { paths: [__dirname] }))
+    } catch {
+      return null
+    }
+  }
+
+  peerVersion(name) {
+    try {
+      return require(require.resolve(`${name}/package.json`, { paths: [__dirname] })).version
+    } catch {
+      return null
+    }
+  }
+
+  /** Runs `fn` for about `ms` milliseconds; returns operations per second. */
+  async measure(fn, isAsync, ms) {
+    // Calibrate a batch size that takes about 1/10 of the slot.
+    let batch = 1
+    for (;;) {
+      const t0 = performance.now()
+      if (isAsync) for (let i = 0; i < batch; i++) await fn()
+      else for (let i = 0; i < batch; i++) fn()
+      const dt = performance.now() - t0
+      if (dt >= ms / 10 || batch >= 1 << 24) break
+      batch *= dt < ms / 100 ? 8 : 2
+    }
+    let ops = 0
+    const start = performance.now()
+    let now = start
+    while (now - start < ms) {
+      if (isAsync) for (let i = 0; i < batch; i++) await fn()
+      else for (let i = 0; i < batch; i++) fn()
+      ops += batch
+      now = performance.now()
+    }
+    return (ops * 1000) / (now - start)
+  }
+
+  /**
+   * Times contestants side by side. `group` is a string (row label; the table is the suite) or
+   * `{ table, row }`. contestants[0] is cryptographer.js. Options: `bytes` (input size, for MB/s),
+   * `async` (fns return promises), `check` (default true: outputs must be equal first).
+   */
+  async compare(group, contestants, { bytes = 0, async: isAsync = false, check = true, time } = {}) {
+    const { table, row } = typeof group === 'string' ? { table: this.suite, row: group } : group
+    const label = `${table} / ${row}`
+    if (this.filter && !this.filter.test(label)) return null
+    const list = contestants.filter((c) => c && typeof c.fn === 'function')
+    // 1. Outputs checked equal before anything is timed.
+    let reference
+    const ok = []
+    for (const c of list) {
+      try {
+        let out = c.fn()
+        if (isAsync) out = await out
+        const v = c.out ? c.out(out) : toComparable(out)
+        if (reference === undefined) reference = v
+        if (check && v !== reference) {
+          this.failures.push(`${label}: ${c.name} output differs from cryptographer.js`)
+          console.log(`  ! ${label}: ${c.name} gives a different output; not timed`)
+          continue
+        }
+        ok.push(c)
+      } catch (err) {
+        this.failures.push(`${label}: ${c.name} threw ${err.message}`)
+        console.log(`  ! ${label}: ${c.name} threw ${err.message}; not timed`)
+      }
+    }
+    // 2. Interleaved rounds, rotating the start, median rate per contestant.
+    const slot = (time ?? this.time) / this.rounds
+    const rates = ok.map(() => [])
+    for (let r = 0; r < this.rounds; r++) {
+      for (let k = 0; k < ok.length; k++) {
+        const i = (k + r) % ok.length
+        rates[i].push(await this.measure(ok[i].fn, isAsync, slot))
+      }
+    }
+    const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1]
+    const rows = ok.map((c, i) => ({ name: c.name, opsPerSec: median(rates[i]) }))
+    const ours = rows.find((r) => r.name === list[0].name)
+    const out = []
+    for (const r of rows) {
+      const rec = {
+        suite: this.suite,
+        table,
+        group: row,
+        name: r.name,
+        opsPerSec: r.opsPerSec,
+        mbPerSec: bytes ? (r.opsPerSec * bytes) / 1e6 : null,
+        ratio: ours && r !== ours ? ours.opsPerSec / r.opsPerSec : null,
+      }
+      this.results.push(rec)
+      out.push(rec)
+    }
+    const cells = out.map(
+      (r) =>
+        `${r.name} ${fmtOps(r.opsPerSec)} ops/s${r.mbPerSec ? ` ${r.mbPerSec.toFixed(0)} MB/s` : ''}${
+          r.ratio ? ` (ours ${fmtRatio(r.ratio)})` : ''
+        }`,
+    )
+    console.log(`  ${row.padEnd(28)} ${cells.join(' | ')}`)
+    return out
+  }
+
+  machine() {
+    const cpus = os.cpus()
+    return {
+      cpu: cpus[0] ? cpus[0].model : 'unknown',
+      cores: cpus.length,
+      platform: `${process.platform}-${process.arch}`,
+      node: process.version,
+      openssl: process.versions.openssl,
+      date: new Date().toISOString(),
+    }
+  }
+
+  /** Markdown: one table per (suite table), rows = groups, columns = contestants. */
+  markdown() {
+    const tables = new Map()
+    for (const r of this.results) {
+      if (!tables.has(r.table)) tables.set(r.table, { cols: [], rows: new Map() })
+      const t = tables.get(r.table)
+      if (!t.cols.includes(r.name)) t.cols.push(r.name)
+      if (!t.rows.has(r.group)) t.rows.set(r.group, {})
+      t.rows.get(r.group)[r.name] = r
+    }
+    const lines = []
+    for (const [title, t] of tables) {
+      lines.push(`### ${title}`, '')
+      lines.push(`| | ${t.cols.join(' | ')} |`)
+      lines.push(`|---|${t.cols.map(() => '---:').join('|')}|`)
+      for (const [group, cells] of t.rows) {
+        const vals = t.cols.map((c) => {
+          const r = cells[c]
+          if (!r) return 'n/a'
+          const mb = r.mbPerSec ? ` (${r.mbPerSec >= 100 ? r.mbPerSec.toFixed(0) : r.mbPerSec.toFixed(1)} MB/s)` : ''
+          return `${fmtOps(r.opsPerSec)}${mb}${r.ratio ? ` **${fmtRatio(r.ratio)}**` : ''}`
+        })
+        lines.push(`| ${group} | ${vals.join(' | ')} |`)
+      }
+      lines.push('')
+    }
+    return lines.join('\n')
+  }
+}
+
+module.exports = { Harness, toComparable, fmtOps, fmtRatio, path }

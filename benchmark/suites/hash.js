@@ -1,0 +1,168 @@
+'use strict'
+// One-shot hashing and HMAC against node:crypto (createHash and crypto.hash), hash-wasm,
+// @noble/hashes and crypto-js, at 64 B, 1 KiB, 64 KiB and 1 MiB, for every algorithm.
+const nodeCrypto = require('node:crypto')
+const { sha, hmac } = require('../..')
+
+// Our name -> how each peer computes it (absent: the peer lacks the algorithm).
+const PEERS = {
+  md4: { node: 'md4', wasm: ['createMD4'] },
+  md5: { node: 'md5', wasm: ['createMD5'], noble: ['legacy', 'md5'], cryptojs: 'MD5' },
+  sha1: { node: 'sha1', wasm: ['createSHA1'], noble: ['legacy', 'sha1'], cryptojs: 'SHA1' },
+  sha224: { node: 'sha224', wasm: ['createSHA224'], noble: ['sha2', 'sha224'], cryptojs: 'SHA224' },
+  sha256: { node: 'sha256', wasm: ['createSHA256'], noble: ['sha2', 'sha256'], cryptojs: 'SHA256' },
+  sha384: { node: 'sha384', wasm: ['createSHA384'], noble: ['sha2', 'sha384'], cryptojs: 'SHA384' },
+  sha512: { node: 'sha512', wasm: ['createSHA512'], noble: ['sha2', 'sha512'], cryptojs: 'SHA512' },
+  sha512_224: { node: 'sha512-224', noble: ['sha2', 'sha512_224'] },
+  sha512_256: { node: 'sha512-256', noble: ['sha2', 'sha512_256'] },
+  sha3_224: { node: 'sha3-224', wasm: ['createSHA3', 224], noble: ['sha3', 'sha3_224'] },
+  sha3_256: { node: 'sha3-256', wasm: ['createSHA3', 256], noble: ['sha3', 'sha3_256'] },
+  sha3_384: { node: 'sha3-384', wasm: ['createSHA3', 384], noble: ['sha3', 'sha3_384'] },
+  sha3_512: { node: 'sha3-512', wasm: ['createSHA3', 512], noble: ['sha3', 'sha3_512'] },
+  // crypto-js's "SHA3" is the original Keccak (pre-standard padding), i.e. Keccak-256 here.
+  keccak256: { wasm: ['createKeccak', 256], noble: ['sha3', 'keccak_256'], cryptojs: ['SHA3', { outputLength: 256 }] },
+  shake128: { node: 'shake128', noble: ['sha3', 'shake128'] },
+  shake256: { node: 'shake256', noble: ['sha3', 'shake256'] },
+  blake2b: { node: 'blake2b512', wasm: ['createBLAKE2b', 512], noble: ['blake2', 'blake2b'] },
+  blake2s: { node: 'blake2s256', wasm: ['createBLAKE2s', 256], noble: ['blake2', 'blake2s'] },
+  blake3: { wasm: ['createBLAKE3'], noble: ['blake3', 'blake3'] },
+  ripemd160: { node: 'ripemd160', wasm: ['createRIPEMD160'], noble: ['legacy', 'ripemd160'], cryptojs: 'RIPEMD160' },
+  whirlpool: { node: 'whirlpool', wasm: ['createWhirlpool'] },
+}
+
+const SIZES = [
+  [64, '64 B'],
+  [1024, '1 KiB'],
+  [64 * 1024, '64 KiB'],
+  [1024 * 1024, '1 MiB'],
+]
+
+function nodeHas(name) {
+  try {
+    nodeCrypto.createHash(name).update('x').digest()
+    return true
+  } catch {
+    return false
+  }
+}
+
+// CPU features the fast paths need, and the bulk speed that shows they are in use. A build that
+// silently falls back to portable code (e.g. a bad target-cpu flag) shows up here.
+const HW_CHECKS = [
+  { name: 'sha256', flag: 'sha_ni', min: 600 },
+  { name: 'sha1', flag: 'sha_ni', min: 600 },
+  { name: 'blake3', flag: 'avx2', min: 1500 },
+]
+
+function cpuFlags() {
+  try {
+    const info = require('node:fs').readFileSync('/proc/cpuinfo', 'utf8')
+    return new Set((/^flags\s*:(.*)$/m.exec(info) || ['', ''])[1].trim().split(/\s+/))
+  } catch {
+    return null
+  }
+}
+
+function hardwareCheck(h, data) {
+  const flags = cpuFlags()
+  if (!flags) return
+  for (const c of HW_CHECKS) {
+    if (!flags.has(c.flag)) continue
+    const f = sha[c.name]
+    f(data)
+    let n = 0
+    const start = performance.now()
+    while (performance.now() - start < 200) {
+      f(data)
+      n++
+    }
+    const mbps = (n * data.length) / 1e3 / (performance.now() - start)
+    const ok = mbps >= c.min
+    console.log(`  hardware path: ${c.name} ${mbps.toFixed(0)} MB/s at 1 MiB (CPU has ${c.flag}; expected >= ${c.min}) ${ok ? 'ok' : 'SLOW: software fallback?'}`)
+    if (!ok) h.failures.push(`${c.name} runs at ${mbps.toFixed(0)} MB/s although the CPU has ${c.flag}`)
+  }
+}
+
+module.exports = {
+  title: 'Hashing',
+  async run(h) {
+    hardwareCheck(h, nodeCrypto.randomBytes(1 << 20))
+    const wasm = h.peer('hash-wasm')
+    const CryptoJS = h.peer('crypto-js')
+    const noble = (mod, fn) => {
+      const m = h.peer(`@noble/hashes/${mod}.js`)
+      return m && m[fn]
+    }
+    const wasmHasher = async (spec) => (wasm && spec ? wasm[spec[0]](...spec.slice(1)) : null)
+    const hasOneShot = typeof nodeCrypto.hash === 'function'
+    const sizes = h.quick ? SIZES.slice(0, 3) : SIZES
+    const nobleHmac = h.peer('@noble/hashes/hmac.js')
+
+    for (const [size, label] of sizes) {
+      const data = nodeCrypto.randomBytes(size)
+      const wordArray = CryptoJS && CryptoJS.lib.WordArray.create(data)
+      for (const [name, peers] of Object.entries(PEERS)) {
+        const ours = sha[name]
+        const nodeName = peers.node && nodeHas(peers.node) ? peers.node : null
+        const w = await wasmHasher(peers.wasm)
+        const n = peers.noble && noble(...peers.noble)
+        const cj = CryptoJS && peers.cryptojs && (Array.isArray(peers.cryptojs) ? peers.cryptojs : [peers.cryptojs])
+        await h.compare(
+          { table: `Hash, ${label} input, hex output (ops/s; bold: cryptographer.js speed-up)`, row: name },
+          [
+            { name: 'cryptographer.js', fn: () => ours(data) },
+            nodeName && { name: 'node createHash', fn: () => nodeCrypto.createHash(nodeName).update(data).digest('hex') },
+            nodeName && hasOneShot && { name: 'node crypto.hash', fn: () => nodeCrypto.hash(nodeName, data) },
+            w && { name: 'hash-wasm', fn: () => w.init().update(data).digest('hex') },
+            n && { name: '@noble/hashes', fn: () => n(data) },
+            cj && { name: 'crypto-js', fn: () => CryptoJS[cj[0]](wordArray, cj[1]).toString() },
+          ],
+          { bytes: size },
+        )
+      }
+    }
+
+    // Binary output at 64 B: where a native call beats node's object and Buffer plumbing most.
+    const small = nodeCrypto.randomBytes(64)
+    for (const [name, peers] of Object.entries(PEERS)) {
+      if (!peers.node || !nodeHas(peers.node)) continue
+      const ours = sha[name]
+      await h.compare(
+        { table: 'Hash, 64 B input, Buffer output', row: name },
+        [
+          { name: 'cryptographer.js', fn: () => ours(small, { outputFormat: 'buffer' }) },
+          hasOneShot && { name: 'node crypto.hash', fn: () => nodeCrypto.hash(peers.node, small, 'buffer') },
+          { name: 'node createHash', fn: () => nodeCrypto.createHash(peers.node).update(small).digest() },
+        ],
+        { bytes: 64 },
+      )
+    }
+
+    // HMAC, 32-byte key.
+    const key = nodeCrypto.randomBytes(32)
+    const keyWords = CryptoJS && CryptoJS.lib.WordArray.create(key)
+    for (const [size, label] of sizes) {
+      const data = nodeCrypto.randomBytes(size)
+      const wordArray = CryptoJS && CryptoJS.lib.WordArray.create(data)
+      for (const [name, peers] of Object.entries(PEERS)) {
+        if (!hmac[name]) continue
+        const ours = hmac[name]
+        const nodeName = peers.node && nodeHas(peers.node) ? peers.node : null
+        const w = wasm && peers.wasm ? await wasm.createHMAC(wasmHasher(peers.wasm), key) : null
+        const n = nobleHmac && peers.noble && noble(...peers.noble)
+        const cj = CryptoJS && typeof peers.cryptojs === 'string' && CryptoJS[`Hmac${peers.cryptojs}`]
+        await h.compare(
+          { table: `HMAC, ${label} input, hex output`, row: name },
+          [
+            { name: 'cryptographer.js', fn: () => ours(data, { key }) },
+            nodeName && { name: 'node createHmac', fn: () => nodeCrypto.createHmac(nodeName, key).update(data).digest('hex') },
+            w && { name: 'hash-wasm', fn: () => w.init().update(data).digest('hex') },
+            n && { name: '@noble/hashes', fn: () => nobleHmac.hmac(n, key, data) },
+            cj && { name: 'crypto-js', fn: () => cj(wordArray, keyWords).toString() },
+          ],
+          { bytes: size },
+        )
+      }
+    }
+  },
+}
