@@ -6,9 +6,9 @@
 //!
 //! Speed and memory:
 //! - Lanes run on parallel threads, as the reference implementation does, but the thread count
-//!   adapts to load: `available cores / Argon2 hashes in flight` (at least 1, at most p). One
-//!   call alone uses every core (lowest latency); many concurrent calls (libuv runs up to 4)
-//!   use one thread each, so the cores are never oversubscribed.
+//!   adapts to load: `available cores / Argon2 jobs submitted and unfinished` (at least 1, at
+//!   most p). One call alone uses every core (lowest latency); many concurrent calls (libuv
+//!   runs up to 4) use one thread each, so the cores are never oversubscribed.
 //! - The Argon2 memory (64 MiB at the default cost) lives in a small pool of reused hashers:
 //!   allocating and first-touching 64 MiB costs about 55 ms here, longer than half a hash. The
 //!   crate wipes the memory after every hash (`zeroize-memory`), at most
@@ -346,18 +346,24 @@ pub fn argon2_release_memory() -> u32 {
   freed.len() as u32
 }
 
-/// Argon2 hashes computing right now (all threads).
-static ACTIVE: AtomicUsize = AtomicUsize::new(0);
+/// Argon2 jobs submitted and not yet finished (queued async ones included), which decides how
+/// many threads one hash may use. Counting at submission matters: 8 calls made in one tick are
+/// all counted before the first one starts, so none of them takes every core.
+static LOAD: AtomicUsize = AtomicUsize::new(0);
 
-struct Active;
-impl Active {
-  fn enter() -> (Active, usize) {
-    (Active, ACTIVE.fetch_add(1, Ordering::AcqRel) + 1)
+/// Held by every Argon2 job from creation to drop.
+pub struct Load(());
+
+impl Load {
+  fn new() -> Load {
+    LOAD.fetch_add(1, Ordering::AcqRel);
+    Load(())
   }
 }
-impl Drop for Active {
+
+impl Drop for Load {
   fn drop(&mut self) {
-    ACTIVE.fetch_sub(1, Ordering::AcqRel);
+    LOAD.fetch_sub(1, Ordering::AcqRel);
   }
 }
 
@@ -378,8 +384,8 @@ pub fn compute(
   out: &mut [u8],
 ) -> CryptoResult<()> {
   params.check()?;
-  let (_active, in_flight) = Active::enter();
-  let threads = (cores() / in_flight as u32).clamp(1, params.p.min(cores()).max(1));
+  let load = LOAD.load(Ordering::Acquire).max(1) as u32;
+  let threads = (cores() / load).clamp(1, params.p.min(cores()).max(1));
   let p = argon2_rust::Params::builder()
     .memory(Memory::kib(u64::from(params.m)))
     .passes(params.t)
@@ -395,6 +401,7 @@ pub fn compute(
 }
 
 pub struct HashJob {
+  _load: Load,
   params: Params,
   password: Secret,
   secret: Secret,
@@ -414,6 +421,7 @@ impl Job for HashJob {
 }
 
 pub struct VerifyJob {
+  _load: Load,
   params: Params,
   tag: Vec<u8>,
   password: Secret,
@@ -480,6 +488,7 @@ fn hash_job(
   };
   params.check()?;
   Ok(HashJob {
+    _load: Load::new(),
     params,
     password: secret(env, &password, "password")?,
     secret: opt_secret(env, &secret_v, "secret")?.unwrap_or_default(),
@@ -495,6 +504,7 @@ fn verify_job(
 ) -> CryptoResult<VerifyJob> {
   let (params, tag) = parse(&phc)?;
   Ok(VerifyJob {
+    _load: Load::new(),
     params,
     tag,
     password: secret(env, &password, "password")?,
