@@ -273,12 +273,17 @@ fn lock() -> std::sync::MutexGuard<'static, Pool> {
   POOL.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// A pooled hasher (the one holding the most memory, so the arena rarely grows) pointed at
-/// `argon2`, or a new one.
+/// A pooled hasher pointed at `argon2`, or a new one. Prefers the smallest arena that is large
+/// enough (so a one-off large hash's arena goes idle and is freed), else the largest one.
 fn take(argon2: Argon2) -> Hasher {
+  let need = argon2.params().memory_blocks() as usize;
   let pooled = {
     let mut pool = lock();
-    let best = (0..pool.free.len()).max_by_key(|&i| pool.free[i].1.reserved_blocks());
+    let size = |i: usize| pool.free[i].1.reserved_blocks();
+    let fit = (0..pool.free.len())
+      .filter(|&i| size(i) >= need)
+      .min_by_key(|&i| size(i));
+    let best = fit.or_else(|| (0..pool.free.len()).max_by_key(|&i| size(i)));
     best.map(|i| pool.free.swap_remove(i).1)
   };
   match pooled {
