@@ -68,8 +68,73 @@ impl Params {
   }
 }
 
+/// Word order inside each 64-byte block while ROMix runs. On x86-64 the words are kept in the
+/// "diagonal" order of the SSE2 Salsa20 core (C. Percival's crypto_scrypt-sse.c): word i holds
+/// Salsa20 word `5·i mod 16`, so each row of four is one SIMD vector. Word 0 stays in place,
+/// so Integerify reads the same word in either order.
+#[cfg(target_arch = "x86_64")]
+const LAYOUT: [usize; 16] = [0, 5, 10, 15, 4, 9, 14, 3, 8, 13, 2, 7, 12, 1, 6, 11];
+#[cfg(not(target_arch = "x86_64"))]
+const LAYOUT: [usize; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+
+/// Salsa20/8 on a block in [`LAYOUT`] order (SSE2 is part of the x86-64 baseline).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn salsa20_8(b: &mut [u32; 16]) {
+  use std::arch::x86_64::*;
+  // SAFETY: SSE2 is always available on x86-64; loads and stores are unaligned and stay
+  // within the 64-byte array.
+  unsafe {
+    let p = b.as_mut_ptr().cast::<__m128i>();
+    let (b0, b1, b2, b3) = (
+      _mm_loadu_si128(p),
+      _mm_loadu_si128(p.add(1)),
+      _mm_loadu_si128(p.add(2)),
+      _mm_loadu_si128(p.add(3)),
+    );
+    let (mut x0, mut x1, mut x2, mut x3) = (b0, b1, b2, b3);
+    macro_rules! step {
+      ($dst:ident, $a:ident, $b:ident, $l:literal, $r:literal) => {
+        let t = _mm_add_epi32($a, $b);
+        $dst = _mm_xor_si128($dst, _mm_slli_epi32(t, $l));
+        $dst = _mm_xor_si128($dst, _mm_srli_epi32(t, $r));
+      };
+    }
+    for _ in 0..4 {
+      // Columns.
+      step!(x1, x0, x3, 7, 25);
+      step!(x2, x1, x0, 9, 23);
+      step!(x3, x2, x1, 13, 19);
+      step!(x0, x3, x2, 18, 14);
+      x1 = _mm_shuffle_epi32(x1, 0x93);
+      x2 = _mm_shuffle_epi32(x2, 0x4E);
+      x3 = _mm_shuffle_epi32(x3, 0x39);
+      // Rows.
+      step!(x3, x0, x1, 7, 25);
+      step!(x2, x3, x0, 9, 23);
+      step!(x1, x2, x3, 13, 19);
+      step!(x0, x1, x2, 18, 14);
+      x1 = _mm_shuffle_epi32(x1, 0x39);
+      x2 = _mm_shuffle_epi32(x2, 0x4E);
+      x3 = _mm_shuffle_epi32(x3, 0x93);
+    }
+    _mm_storeu_si128(p, _mm_add_epi32(b0, x0));
+    _mm_storeu_si128(p.add(1), _mm_add_epi32(b1, x1));
+    _mm_storeu_si128(p.add(2), _mm_add_epi32(b2, x2));
+    _mm_storeu_si128(p.add(3), _mm_add_epi32(b3, x3));
+  }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn salsa20_8(b: &mut [u32; 16]) {
+  salsa20_8_scalar(b)
+}
+
+/// Salsa20/8 core in natural word order (reference for the SIMD version and other targets).
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline(always)]
+fn salsa20_8_scalar(b: &mut [u32; 16]) {
   let mut x = *b;
   macro_rules! qr {
     ($a:expr, $b:expr, $c:expr, $d:expr) => {
@@ -120,8 +185,11 @@ fn ro_mix(
   let words = 32 * r;
   let mut x = Zeroizing::new(vec![0u32; words]);
   let mut y = Zeroizing::new(vec![0u32; words]);
-  for (w, c) in x.iter_mut().zip(block.chunks_exact(4)) {
-    *w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+  for (xb, bb) in x.chunks_exact_mut(16).zip(block.chunks_exact(64)) {
+    for (w, &src) in xb.iter_mut().zip(LAYOUT.iter()) {
+      let c = &bb[4 * src..4 * src + 4];
+      *w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+    }
   }
   for (i, vi) in v.chunks_exact_mut(words).enumerate() {
     vi.copy_from_slice(&x);
@@ -142,8 +210,10 @@ fn ro_mix(
       cancel.check()?;
     }
   }
-  for (c, w) in block.chunks_exact_mut(4).zip(x.iter()) {
-    c.copy_from_slice(&w.to_le_bytes());
+  for (xb, bb) in x.chunks_exact(16).zip(block.chunks_exact_mut(64)) {
+    for (w, &dst) in xb.iter().zip(LAYOUT.iter()) {
+      bb[4 * dst..4 * dst + 4].copy_from_slice(&w.to_le_bytes());
+    }
   }
   Ok(())
 }
@@ -306,6 +376,17 @@ mod tests {
       hex,
       "fdbabe1c9d3472007856e7190d01e9fe7c6ad7cbc8237830e77376634b3731622eaf30d92e22a3886ff109279d9830dac727afb94a83ee6d8360cbdfa2cc0640"
     );
+  }
+
+  #[test]
+  fn salsa_core_in_layout_order_equals_scalar() {
+    let mut natural: [u32; 16] = std::array::from_fn(|i| (i as u32).wrapping_mul(0x9e3779b9));
+    let mut laid: [u32; 16] = std::array::from_fn(|i| natural[LAYOUT[i]]);
+    salsa20_8_scalar(&mut natural);
+    salsa20_8(&mut laid);
+    let back: [u32; 16] =
+      std::array::from_fn(|i| laid[LAYOUT.iter().position(|&l| l == i).unwrap()]);
+    assert_eq!(back, natural);
   }
 
   #[test]
