@@ -9,6 +9,17 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
+/** Cancellation handle for one async call (created by the JS layer for a `signal`). */
+export declare class CancelToken {
+  constructor()
+  /**
+   * Requests cancellation. Returns true when the job had not started (it never will, and the
+   * caller may settle the promise now); false when it is running or finished (the running job
+   * stops at its next check and the promise rejects with `ABORT_ERR`).
+   */
+  cancel(): boolean
+}
+
 /** One hash algorithm as the JS layer sees it. */
 export interface AlgorithmInfo {
   name: string
@@ -25,6 +36,70 @@ export interface AlgorithmInfo {
 
 /** The hash list (`src/algorithms.rs`), in id order. */
 export declare function algorithms(): Array<AlgorithmInfo>
+
+/** Argon2 hash, synchronous (blocks the calling thread). Returns the PHC string or a Buffer. */
+export declare function argon2Hash(password: unknown, salt: unknown | undefined | null, secret: unknown | undefined | null, associatedData: unknown | undefined | null, options: Argon2Options): unknown
+
+/**
+ * Argon2 hash on the libuv pool (inputs copied first). Queued work can be cancelled; a
+ * running hash finishes (about 0.1 s at the default cost) and its result is discarded.
+ */
+export declare function argon2HashAsync(password: unknown, salt: unknown | undefined | null, secret: unknown | undefined | null, associatedData: unknown | undefined | null, options: Argon2Options, token?: CancelToken | undefined | null): Promise<unknown>
+
+/** The parameters of a PHC string (for `needsRehash`). */
+export interface Argon2Info {
+  /** 'argon2id', 'argon2i' or 'argon2d'. */
+  variant: string
+  version: number
+  memoryCost: number
+  timeCost: number
+  parallelism: number
+  saltLength: number
+  keyLength: number
+}
+
+/** The numeric options of `argon2()`, already defaulted by the JS layer. */
+export interface Argon2Options {
+  /** 0 = argon2d, 1 = argon2i, 2 = argon2id. */
+  variant: number
+  /** 19 (0x13, default) or 16 (0x10). */
+  version: number
+  /** Memory in KiB. */
+  memoryCost: number
+  timeCost: number
+  parallelism: number
+  /** Tag length in bytes. */
+  keyLength: number
+  /** Return the PHC string (true) or the raw tag (false). */
+  phc: boolean
+}
+
+/** Parses a PHC string; malformed strings are a TypeError. */
+export declare function argon2Parse(phc: string): Argon2Info
+
+/** Frees every pooled Argon2 memory buffer now; returns how many were freed. */
+export declare function argon2ReleaseMemory(): number
+
+/** Checks `password` against a PHC string (constant-time compare of the tags). */
+export declare function argon2Verify(phc: string, password: unknown, secret?: unknown | undefined | null): unknown
+
+/** `argon2Verify` on the libuv pool. */
+export declare function argon2VerifyAsync(phc: string, password: unknown, secret?: unknown | undefined | null, token?: CancelToken | undefined | null): Promise<unknown>
+
+/**
+ * bcrypt hash, synchronous: `rounds` (cost) 4..31; `salt` 16 bytes (random when absent);
+ * passwords over 72 bytes are a RangeError unless `truncate`. Returns the `$2b$` string.
+ */
+export declare function bcryptHash(password: unknown, rounds: number, salt?: unknown | undefined | null, truncate?: boolean | undefined | null): unknown
+
+/** bcrypt hash on the libuv pool (inputs copied first). */
+export declare function bcryptHashAsync(password: unknown, rounds: number, salt?: unknown | undefined | null, truncate?: boolean | undefined | null, token?: CancelToken | undefined | null): Promise<unknown>
+
+/** Checks `password` against a `$2a$`/`$2b$`/`$2y$` hash (constant-time compare). */
+export declare function bcryptVerify(password: unknown, hash: string): unknown
+
+/** `bcryptVerify` on the libuv pool. */
+export declare function bcryptVerifyAsync(password: unknown, hash: string, token?: CancelToken | undefined | null): Promise<unknown>
 
 /**
  * `cipherAsync(op, key, iv, data, aad, tagLength, signal)`: as `cipher`, off the event loop;
@@ -51,6 +126,12 @@ export interface CipherModeInfo {
 /** The mode table, in id order. */
 export declare function cipherModes(): Array<CipherModeInfo>
 
+/** HKDF, synchronous: `keyLength` 1..255·HashLen bytes; `salt`, `info` optional. Returns a Buffer. */
+export declare function hkdf(ikm: unknown, salt: unknown | undefined | null, info: unknown | undefined | null, keyLength: number, hash: number): unknown
+
+/** HKDF on the libuv pool (inputs copied first). */
+export declare function hkdfAsync(ikm: unknown, salt: unknown | undefined | null, info: unknown | undefined | null, keyLength: number, hash: number, token?: CancelToken | undefined | null): Promise<unknown>
+
 /** Reads the `Salted__` format (raw bytes; the JS layer decodes base64). */
 export declare function passphraseDecrypt(data: unknown, passphrase: unknown): Buffer
 
@@ -61,8 +142,29 @@ export declare function passphraseDecrypt(data: unknown, passphrase: unknown): B
  */
 export declare function passphraseEncrypt(data: unknown, passphrase: unknown): Buffer
 
+/**
+ * PBKDF2, synchronous. `iterations` ≥ 1; `keyLength` in bytes, 1..2^30; `hash` an id from
+ * `algorithms()` (a fixed-output hash). Returns the derived key as a Buffer.
+ */
+export declare function pbkdf2(password: unknown, salt: unknown, iterations: number, keyLength: number, hash: number): unknown
+
+/**
+ * PBKDF2 on the libuv pool; inputs are copied first. `token` cancels it (checked every
+ * 2048 iterations).
+ */
+export declare function pbkdf2Async(password: unknown, salt: unknown, iterations: number, keyLength: number, hash: number, token?: CancelToken | undefined | null): Promise<unknown>
+
 /** Fills `out` from the operating system's CSPRNG. */
 export declare function randomFill(out: unknown): void
+
+/**
+ * scrypt, synchronous. `N` a power of two ≥ 2, `r`, `p` ≥ 1, `keyLength` 1..2^30 bytes,
+ * `maxmem` in bytes (default 32 MiB, as Node). Returns a Buffer.
+ */
+export declare function scrypt(password: unknown, salt: unknown, n: number, r: number, p: number, keyLength: number, maxmem?: number | undefined | null): unknown
+
+/** scrypt on the libuv pool; inputs are copied first; `token` cancels it within about 1 ms. */
+export declare function scryptAsync(password: unknown, salt: unknown, n: number, r: number, p: number, keyLength: number, maxmem?: number | undefined | null, token?: CancelToken | undefined | null): Promise<unknown>
 
 /** Constant-time equality of two byte strings of the same length. */
 export declare function timingSafeEqual(a: unknown, b: unknown): boolean

@@ -835,10 +835,27 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.CancelToken = nativeBinding.CancelToken
 module.exports.algorithms = nativeBinding.algorithms
+module.exports.argon2Hash = nativeBinding.argon2Hash
+module.exports.argon2HashAsync = nativeBinding.argon2HashAsync
+module.exports.argon2Parse = nativeBinding.argon2Parse
+module.exports.argon2ReleaseMemory = nativeBinding.argon2ReleaseMemory
+module.exports.argon2Verify = nativeBinding.argon2Verify
+module.exports.argon2VerifyAsync = nativeBinding.argon2VerifyAsync
+module.exports.bcryptHash = nativeBinding.bcryptHash
+module.exports.bcryptHashAsync = nativeBinding.bcryptHashAsync
+module.exports.bcryptVerify = nativeBinding.bcryptVerify
+module.exports.bcryptVerifyAsync = nativeBinding.bcryptVerifyAsync
 module.exports.cipherAsync = nativeBinding.cipherAsync
 module.exports.cipherModes = nativeBinding.cipherModes
+module.exports.hkdf = nativeBinding.hkdf
+module.exports.hkdfAsync = nativeBinding.hkdfAsync
 module.exports.passphraseDecrypt = nativeBinding.passphraseDecrypt
 module.exports.passphraseEncrypt = nativeBinding.passphraseEncrypt
+module.exports.pbkdf2 = nativeBinding.pbkdf2
+module.exports.pbkdf2Async = nativeBinding.pbkdf2Async
 module.exports.randomFill = nativeBinding.randomFill
+module.exports.scrypt = nativeBinding.scrypt
+module.exports.scryptAsync = nativeBinding.scryptAsync
 module.exports.timingSafeEqual = nativeBinding.timingSafeEqual

@@ -230,11 +230,168 @@ export interface CipherApi {
 }
 
 export declare const cipher: CipherApi
+// ---- Password hashing and key derivation (crypto.kdf) ------------------------------------------
+
+/** Options every async KDF form accepts. */
+export interface AbortOptions {
+  /**
+   * Cancels the call. Work still queued never runs and the Promise rejects at once; running
+   * PBKDF2, scrypt and bcrypt work stops within milliseconds; a running Argon2 hash finishes on
+   * its thread and its result is discarded. The Promise rejects with an `AbortError`
+   * (`name` 'AbortError', `code` 'ABORT_ERR', `cause` = `signal.reason`).
+   */
+  signal?: AbortSignal
+}
+
+/** Hashes PBKDF2 and HKDF accept: every fixed-output hash of `crypto.sha` (with HMAC). */
+export type KdfHash = Exclude<keyof ShaNamespace, 'shake128' | 'shake256' | 'blake3'> | 'sha-1' | 'sha-256' | 'sha-384' | 'sha-512'
+
+export interface Pbkdf2Options<F extends OutputFormat = OutputFormat> extends FormatOption<F> {
+  /** Salt (required). */
+  salt: Input
+  /** Iterations, 1..2^32-1. Default 100000. */
+  iterations?: number
+  /** Derived key length in bytes, 1..2^30. Default 32. */
+  keyLength?: number
+  /** HMAC hash. Default 'sha256'. */
+  hash?: KdfHash
+}
+
+export interface ScryptOptions<F extends OutputFormat = OutputFormat> extends FormatOption<F> {
+  /** Salt (required). */
+  salt: Input
+  /** CPU/memory cost: a power of 2, 2..2^32. Default 16384. */
+  N?: number
+  /** Block size, ≥ 1. Default 8. */
+  r?: number
+  /** Parallelisation, ≥ 1 (r·p < 2^30). Default 1. */
+  p?: number
+  /** Derived key length in bytes, 1..2^30. Default 64. */
+  keyLength?: number
+  /** Memory limit in bytes: 128·r·(N + 2 + p) must not exceed it (RangeError). Default 32 MiB, as Node. */
+  maxmem?: number
+}
+
+export interface HkdfOptions<F extends OutputFormat = OutputFormat> extends FormatOption<F> {
+  /** Salt; default HashLen zero bytes (RFC 5869). */
+  salt?: Input
+  /** Context/application info; default empty. */
+  info?: Input
+  /** Output length in bytes, 1..255·HashLen. Default HashLen. */
+  keyLength?: number
+  /** HMAC hash. Default 'sha256'. */
+  hash?: KdfHash
+}
+
+export type Argon2Variant = 'id' | 'i' | 'd' | 'argon2id' | 'argon2i' | 'argon2d'
+
+export interface Argon2Params {
+  /** Passes, ≥ 1. Default 3. */
+  timeCost?: number
+  /** Memory in KiB, ≥ 8·parallelism. Default 65536 (64 MiB). */
+  memoryCost?: number
+  /** Lanes, 1..2^24-1 (run on parallel threads, up to the cores available). Default 4. */
+  parallelism?: number
+  /** Tag length in bytes, 4..2^30. Default 32. */
+  keyLength?: number
+  /** Default 'id'. */
+  variant?: Argon2Variant
+  /** 19 (0x13, default) or 16 (0x10, legacy). */
+  version?: 19 | 16
+}
+
+export interface Argon2Options<F extends OutputFormat | 'phc' = 'phc'> extends Argon2Params {
+  /** Salt, ≥ 8 bytes. Default: 16 random bytes. */
+  salt?: Input
+  /** Secret key (pepper) mixed into the hash; needed again to verify. */
+  secret?: Input
+  /** Associated data (stored in the PHC string as `data=`). */
+  associatedData?: Input
+  /** 'phc' (default): the `$argon2id$v=19$m=..,t=..,p=..$salt$hash` string; otherwise the raw tag. */
+  outputFormat?: F
+}
+
+export type Argon2Output<F> = F extends 'phc' | undefined ? string : F extends 'buffer' ? Buffer : string
+
+export interface Argon2Info {
+  variant: 'argon2id' | 'argon2i' | 'argon2d'
+  version: number
+  memoryCost: number
+  timeCost: number
+  parallelism: number
+  saltLength: number
+  keyLength: number
+}
+
+export interface Argon2Function {
+  /** Argon2 on the libuv pool. Default output: the PHC string. */
+  <F extends OutputFormat | 'phc' = 'phc'>(password: Input, options?: Argon2Options<F> & AbortOptions): Promise<Argon2Output<F>>
+  /**
+   * Checks a password against a PHC string (`$argon2id$`, `$argon2i$`, `$argon2d$`; v=16/19).
+   * Resolves false for a wrong password; rejects with a TypeError (`ERR_INVALID_ARG_VALUE`) for a malformed string.
+   */
+  verify(hash: string, password: Input, options?: { secret?: Input } & AbortOptions): Promise<boolean>
+  /** Synchronous `verify` (blocks the event loop for a whole hash). Throws TypeError on a malformed string. */
+  verifySync(hash: string, password: Input, options?: { secret?: Input }): boolean
+  /** True when `hash` was made with other parameters than `options` (or the defaults): rehash at next login. */
+  needsRehash(hash: string, options?: Argon2Params): boolean
+  /** The parameters of a PHC string (TypeError when malformed). */
+  parse(hash: string): Argon2Info
+  readonly defaults: Readonly<Required<Pick<Argon2Params, 'timeCost' | 'memoryCost' | 'parallelism' | 'keyLength'>>> & { variant: 'id' }
+}
+
+export interface BcryptOptions {
+  /** Cost (log2 of the rounds), 4..31. Default 10. */
+  rounds?: number
+  /** Hash only the first 72 bytes of longer passwords instead of throwing a RangeError. Default false. */
+  truncate?: boolean
+  /** 16-byte salt; default random. */
+  salt?: Input
+}
+
+export interface BcryptNamespace {
+  /** `$2b$` hash, synchronous (blocks the event loop). Passwords over 72 bytes throw a RangeError unless `truncate`. A number is taken as `rounds`. */
+  hash(password: Input, options?: BcryptOptions | number): string
+  /** `hash` on the libuv pool. */
+  hashAsync(password: Input, options?: (BcryptOptions & AbortOptions) | number): Promise<string>
+  /** Verifies `$2a$`, `$2b$` and `$2y$` hashes (first 72 password bytes). Malformed hashes throw a TypeError. */
+  verify(password: Input, hash: string): boolean
+  /** `verify` on the libuv pool. */
+  verifyAsync(password: Input, hash: string, options?: AbortOptions): Promise<boolean>
+  /** The cost of a bcrypt hash. */
+  rounds(hash: string): number
+}
+
+/** The error async KDFs reject with when their `signal` aborts. */
+export declare class AbortError extends Error {
+  readonly name: 'AbortError'
+  readonly code: 'ABORT_ERR'
+}
+
+export interface KdfNamespace {
+  argon2: Argon2Function
+  /** Synchronous Argon2 (blocks the event loop for the whole hash, about 0.1 s at the defaults). */
+  argon2Sync<F extends OutputFormat | 'phc' = 'phc'>(password: Input, options?: Argon2Options<F>): Argon2Output<F>
+  bcrypt: BcryptNamespace
+  /** PBKDF2-HMAC, synchronous. Default hex output. */
+  pbkdf2<F extends OutputFormat = 'hex'>(password: Input, options: Pbkdf2Options<F>): Output<F>
+  pbkdf2Async<F extends OutputFormat = 'hex'>(password: Input, options: Pbkdf2Options<F> & AbortOptions): Promise<Output<F>>
+  /** scrypt, synchronous. Default hex output. */
+  scrypt<F extends OutputFormat = 'hex'>(password: Input, options: ScryptOptions<F>): Output<F>
+  scryptAsync<F extends OutputFormat = 'hex'>(password: Input, options: ScryptOptions<F> & AbortOptions): Promise<Output<F>>
+  /** HKDF (extract and expand), synchronous. Default hex output. */
+  hkdf<F extends OutputFormat = 'hex'>(ikm: Input, options?: HkdfOptions<F>): Output<F>
+  hkdfAsync<F extends OutputFormat = 'hex'>(ikm: Input, options?: HkdfOptions<F> & AbortOptions): Promise<Output<F>>
+  AbortError: typeof AbortError
+}
+
+export declare const kdf: KdfNamespace
 
 declare const crypto: {
   sha: ShaNamespace
   hash: ShaNamespace
   hmac: HmacNamespace
+  kdf: KdfNamespace
   randomBytes: typeof randomBytes
   timingSafeEqual: typeof timingSafeEqual
   cipher: CipherApi

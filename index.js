@@ -9,6 +9,7 @@ const api = {
   sha,
   hash: sha,
   hmac,
+  kdf: require('./lib/kdf'),
   randomBytes,
   timingSafeEqual,
   cipher,

@@ -2,4 +2,4 @@
 import api from './index.js'
 
 export default api
-export const { sha, hash, hmac, randomBytes, timingSafeEqual, cipher } = api
+export const { sha, hash, hmac, kdf, cipher, randomBytes, timingSafeEqual } = api

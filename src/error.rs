@@ -35,6 +35,9 @@ pub enum Code {
   DecryptFailed,
   /// The operating system could not provide what was asked (`Error`).
   Operation,
+  /// An async operation was cancelled through its `AbortSignal` (`Error`; the JS layer
+  /// rethrows it as an `AbortError`).
+  Aborted,
 }
 
 impl Code {
@@ -46,6 +49,7 @@ impl Code {
       Code::HashFinalized => "ERR_HASH_FINALIZED",
       Code::DecryptFailed => "ERR_CRYPTO_DECRYPT_FAILED",
       Code::Operation => "ERR_CRYPTO_OPERATION_FAILED",
+      Code::Aborted => "ABORT_ERR",
     }
   }
 
@@ -53,7 +57,7 @@ impl Code {
     match self {
       Code::InvalidArgType | Code::InvalidArgValue => Kind::Type,
       Code::OutOfRange => Kind::Range,
-      Code::HashFinalized | Code::DecryptFailed | Code::Operation => Kind::Plain,
+      Code::HashFinalized | Code::DecryptFailed | Code::Operation | Code::Aborted => Kind::Plain,
     }
   }
 }

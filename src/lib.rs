@@ -6,7 +6,9 @@ mod bytes;
 mod cipher;
 mod error;
 mod hash;
+mod kdf;
 mod raw;
+mod task;
 mod util;
 
 use napi::bindgen_prelude::Object;

@@ -762,7 +762,7 @@ fn open_blocks<B: ArraySize>(
 ) -> CryptoResult<usize> {
   let bs = B::USIZE;
   let n = input.len();
-  if n % bs != 0 || (padding && n == 0) {
+  if !n.is_multiple_of(bs) || (padding && n == 0) {
     return Err(if padding {
       decrypt_failed()
     } else {

@@ -226,4 +226,3 @@ fn openssl_format_round_trip_and_header() {
   assert!(openssl::decrypt(b"password", &sealed[..20]).is_err());
   assert!(openssl::decrypt(b"password", b"short").is_err());
 }
-

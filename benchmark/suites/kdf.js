@@ -1,0 +1,233 @@
+'use strict'
+// Password hashing and key derivation: the seed's KDF tables (same parameters), each output
+// checked equal before timing, against node:crypto, argon2, @node-rs/argon2, bcrypt,
+// @node-rs/bcrypt, bcryptjs, hash-wasm and crypto-js where they have the algorithm; then the
+// event-loop delay while 8 Argon2 hashes run (vs 8 node:crypto async PBKDF2 calls of similar
+// length), the throughput of 8 concurrent calls, and RSS over 100 Argon2 calls.
+const nodeCrypto = require('node:crypto')
+const { promisify } = require('node:util')
+const { monitorEventLoopDelay, performance } = require('node:perf_hooks')
+const { kdf } = require('../..')
+
+const PASSWORD = 'correct horse battery staple'
+const SALT = Buffer.from('0123456789abcdef') // 16 bytes, fixed so outputs can be compared
+const ARGON2 = { timeCost: 3, memoryCost: 65536, parallelism: 4, keyLength: 32 }
+
+const hexOf = (v) => Buffer.from(v.buffer ? Buffer.from(v.buffer, v.byteOffset, v.byteLength) : v).toString('hex')
+/** bcrypt strings compared without the $2a$/$2b$ prefix (the hash and salt are what matter). */
+const bcryptBody = (s) => String(s).slice(4)
+/** bcrypt-base64 encoding of the salt (for the libraries that take a salt string). */
+function bcryptSaltString(rounds) {
+  const std = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+  const bc = './ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
+  const b64 = SALT.toString('base64').replace(/=+$/, '').slice(0, 22)
+  return `$2b$${String(rounds).padStart(2, '0')}$${[...b64].map((c) => bc[std.indexOf(c)]).join('')}`
+}
+
+function argon2Contestants(h, variant) {
+  const peer = h.peer('argon2')
+  const noders = h.peer('@node-rs/argon2')
+  const wasm = h.peer('hash-wasm')
+  const type = { id: 2, i: 1 }[variant]
+  const list = [
+    {
+      name: 'cryptographer.js',
+      fn: () => kdf.argon2(PASSWORD, { ...ARGON2, salt: SALT, variant, outputFormat: 'buffer' }),
+    },
+  ]
+  if (typeof nodeCrypto.argon2 === 'function') {
+    const run = promisify(nodeCrypto.argon2)
+    list.push({
+      name: 'node:crypto',
+      fn: () =>
+        run(`argon2${variant}`, { message: PASSWORD, nonce: SALT, parallelism: 4, tagLength: 32, memory: 65536, passes: 3 }),
+    })
+  }
+  if (noders) {
+    list.push({
+      name: '@node-rs/argon2',
+      fn: () =>
+        noders.hashRaw(PASSWORD, { salt: SALT, timeCost: 3, memoryCost: 65536, parallelism: 4, outputLen: 32, algorithm: type }),
+    })
+  }
+  if (peer) {
+    list.push({
+      name: 'argon2',
+      fn: () =>
+        peer.hash(PASSWORD, { type, salt: SALT, timeCost: 3, memoryCost: 65536, parallelism: 4, hashLength: 32, raw: true }),
+    })
+  }
+  if (wasm) {
+    const f = variant === 'id' ? wasm.argon2id : wasm.argon2i
+    list.push({
+      name: 'hash-wasm',
+      fn: () =>
+        f({ password: PASSWORD, salt: SALT, parallelism: 4, iterations: 3, memorySize: 65536, hashLength: 32, outputType: 'binary' }),
+    })
+  }
+  return list
+}
+
+function bcryptContestants(h, rounds) {
+  const bcrypt = h.peer('bcrypt')
+  const noders = h.peer('@node-rs/bcrypt')
+  const bcryptjs = h.peer('bcryptjs')
+  const wasm = h.peer('hash-wasm')
+  const saltString = bcryptSaltString(rounds)
+  const out = bcryptBody
+  const list = [{ name: 'cryptographer.js', fn: () => kdf.bcrypt.hashAsync(PASSWORD, { rounds, salt: SALT }), out }]
+  if (noders) list.push({ name: '@node-rs/bcrypt', fn: () => noders.hash(PASSWORD, rounds, SALT), out })
+  if (bcrypt) list.push({ name: 'bcrypt', fn: () => bcrypt.hash(PASSWORD, saltString), out })
+  if (bcryptjs) list.push({ name: 'bcryptjs', fn: () => bcryptjs.hash(PASSWORD, saltString), out })
+  if (wasm) {
+    list.push({
+      name: 'hash-wasm',
+      fn: () => wasm.bcrypt({ password: PASSWORD, salt: SALT, costFactor: rounds, outputType: 'encoded' }),
+      out,
+    })
+  }
+  return list
+}
+
+function pbkdf2Contestants(h, hash) {
+  const wasm = h.peer('hash-wasm')
+  const cjs = h.peer('crypto-js')
+  const iterations = 100000
+  const list = [
+    { name: 'cryptographer.js', fn: () => kdf.pbkdf2(PASSWORD, { salt: SALT, iterations, keyLength: 32, hash }) },
+    { name: 'cryptographer.js async', fn: () => kdf.pbkdf2Async(PASSWORD, { salt: SALT, iterations, keyLength: 32, hash }) },
+    { name: 'node:crypto', fn: () => nodeCrypto.pbkdf2Sync(PASSWORD, SALT, iterations, 32, hash) },
+  ]
+  if (wasm) {
+    const fns = { sha1: wasm.createSHA1, sha256: wasm.createSHA256, sha512: wasm.createSHA512 }
+    list.push({
+      name: 'hash-wasm',
+      fn: () => wasm.pbkdf2({ password: PASSWORD, salt: SALT, iterations, hashLength: 32, hashFunction: fns[hash](), outputType: 'hex' }),
+    })
+  }
+  if (cjs && !h.quick) {
+    const hasher = { sha1: cjs.algo.SHA1, sha256: cjs.algo.SHA256, sha512: cjs.algo.SHA512 }[hash]
+    const salt = cjs.enc.Hex.parse(SALT.toString('hex'))
+    list.push({ name: 'crypto-js', fn: () => cjs.PBKDF2(PASSWORD, salt, { keySize: 8, iterations, hasher }) })
+  }
+  return list
+}
+
+function scryptContestants(h) {
+  const wasm = h.peer('hash-wasm')
+  const o = { salt: SALT, N: 16384, r: 8, p: 1, keyLength: 64 }
+  const list = [
+    { name: 'cryptographer.js', fn: () => kdf.scrypt(PASSWORD, o) },
+    { name: 'cryptographer.js async', fn: () => kdf.scryptAsync(PASSWORD, o) },
+    { name: 'node:crypto', fn: () => nodeCrypto.scryptSync(PASSWORD, SALT, 64, { N: 16384, r: 8, p: 1 }) },
+    { name: 'node:crypto async', fn: () => promisify(nodeCrypto.scrypt)(PASSWORD, SALT, 64, { N: 16384, r: 8, p: 1 }) },
+  ]
+  if (wasm) {
+    list.push({
+      name: 'hash-wasm',
+      fn: () => wasm.scrypt({ password: PASSWORD, salt: SALT, costFactor: 16384, blockSize: 8, parallelism: 1, hashLength: 64, outputType: 'hex' }),
+    })
+  }
+  return list
+}
+
+/** Event-loop delay (ms) while `start()` runs to completion. */
+async function loopDelay(start) {
+  const hist = monitorEventLoopDelay({ resolution: 1 })
+  const elu0 = performance.eventLoopUtilization()
+  hist.enable()
+  const t0 = performance.now()
+  await start()
+  const wall = performance.now() - t0
+  hist.disable()
+  return {
+    wall,
+    p50: hist.percentile(50) / 1e6,
+    p99: hist.percentile(99) / 1e6,
+    max: hist.max / 1e6,
+    elu: performance.eventLoopUtilization(elu0).utilization,
+  }
+}
+
+const fmt = (r) =>
+  `wall ${r.wall.toFixed(0)} ms, loop delay p50 ${r.p50.toFixed(1)} / p99 ${r.p99.toFixed(1)} / max ${r.max.toFixed(1)} ms, ` +
+  `loop utilisation ${(r.elu * 100).toFixed(1)} %`
+
+async function eventLoop(h) {
+  const argonOne = () => kdf.argon2(PASSWORD, { ...ARGON2, salt: SALT })
+  const argonBurst = () => Promise.all(Array.from({ length: 8 }, argonOne))
+  const pbkdf2 = promisify(nodeCrypto.pbkdf2)
+  const nodeBurst = (n) => Promise.all(Array.from({ length: 8 }, () => pbkdf2(PASSWORD, SALT, n, 32, 'sha512')))
+  // Calibrate node:crypto PBKDF2-SHA512 so that its burst of 8 lasts as long as the Argon2 one.
+  await argonBurst()
+  let t0 = performance.now()
+  await argonBurst()
+  const argonWall = performance.now() - t0
+  const probe = 20000
+  t0 = performance.now()
+  await nodeBurst(probe)
+  const iterations = Math.max(1000, Math.round((probe * argonWall) / (performance.now() - t0)))
+  const rounds = h.quick ? 1 : 5
+  const ours = []
+  const node = []
+  for (let i = 0; i < rounds; i++) {
+    ours.push(await loopDelay(argonBurst))
+    node.push(await loopDelay(() => nodeBurst(iterations)))
+  }
+  // Median of each figure over the rounds (each round is one burst of 8 calls).
+  const med = (list) => {
+    const m = (k) => list.map((r) => r[k]).sort((a, b) => a - b)[list.length >> 1]
+    return { wall: m('wall'), p50: m('p50'), p99: m('p99'), max: m('max'), elu: m('elu') }
+  }
+  console.log(`  Event loop while 8 async calls run (median of ${rounds} bursts; UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE || 4}):`)
+  console.log(`    8 × argon2id t=3 m=64MiB p=4 (cryptographer.js): ${fmt(med(ours))}`)
+  console.log(`    8 × node:crypto pbkdf2 async, SHA-512 × ${iterations} (burst calibrated to the Argon2 one): ${fmt(med(node))}`)
+  console.log(`    worst max delay over the bursts: cryptographer.js ${Math.max(...ours.map((r) => r.max)).toFixed(1)} ms, ` +
+    `node:crypto ${Math.max(...node.map((r) => r.max)).toFixed(1)} ms`)
+}
+
+async function rss(h) {
+  const n = h.quick ? 20 : 100
+  const o = { ...ARGON2, salt: SALT }
+  await kdf.argon2(PASSWORD, o)
+  if (global.gc) global.gc()
+  const first = process.memoryUsage.rss()
+  for (let i = 1; i < n; i++) await kdf.argon2(PASSWORD, o)
+  if (global.gc) global.gc()
+  const last = process.memoryUsage.rss()
+  const mib = (x) => (x / 2 ** 20).toFixed(1)
+  console.log(`  RSS: after 1 Argon2 call ${mib(first)} MiB, after ${n}: ${mib(last)} MiB (Δ ${mib(last - first)} MiB)`)
+}
+
+module.exports = {
+  title: 'Password hashing and key derivation',
+  async run(h) {
+    const async = { async: true }
+    for (const variant of ['id', 'i']) {
+      await h.compare({ table: 'Password hashing', row: `Argon2${variant} t=3 m=64MiB p=4` }, argon2Contestants(h, variant), async)
+    }
+    for (const rounds of h.quick ? [10] : [10, 12]) {
+      await h.compare({ table: 'Password hashing', row: `bcrypt rounds=${rounds}` }, bcryptContestants(h, rounds), async)
+    }
+    for (const hash of ['sha1', 'sha256', 'sha512']) {
+      const name = { sha1: 'SHA-1', sha256: 'SHA-256', sha512: 'SHA-512' }[hash]
+      await h.compare({ table: 'Key derivation', row: `PBKDF2-${name} 100k iterations` }, pbkdf2Contestants(h, hash), async)
+    }
+    await h.compare({ table: 'Key derivation', row: 'scrypt N=2^14 r=8 p=1' }, scryptContestants(h), async)
+
+    // Throughput of 8 concurrent async calls (ops/s × 8 = hashes per second).
+    const eight = (list) =>
+      list
+        .filter((c) => c.name !== 'hash-wasm') // single-threaded wasm: concurrency does not apply
+        .map((c) => ({
+          name: c.name,
+          fn: () => Promise.all(Array.from({ length: 8 }, c.fn)),
+          out: (all) => all.map((x) => (c.out ? c.out(x) : hexOf(x))).join(),
+        }))
+    await h.compare({ table: 'Concurrency', row: '8 concurrent Argon2id calls' }, eight(argon2Contestants(h, 'id')), async)
+    await h.compare({ table: 'Concurrency', row: '8 concurrent bcrypt(10) calls' }, eight(bcryptContestants(h, 10)), async)
+
+    await eventLoop(h)
+    await rss(h)
+  },
+}

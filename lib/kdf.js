@@ -1,0 +1,326 @@
+'use strict'
+// crypto.kdf: password hashing (Argon2, bcrypt) and key derivation (PBKDF2, scrypt, HKDF).
+// Every algorithm has a synchronous form (blocks the calling thread) and an async form (a
+// Promise; the work runs on the libuv thread pool, see src/task.rs and ./abort.js).
+const native = require('./native')
+const { ALGORITHMS } = require('./hash')
+const { checkOptions, checkInt } = require('./options')
+const { checkFormat, encode } = require('./output')
+const { invalidArgType, invalidArgValue } = require('./errors')
+const { AbortError, runAsync } = require('./abort')
+
+const BYTES = 'of type string or an instance of Buffer, TypedArray, DataView or ArrayBuffer'
+const U32 = 2 ** 32 - 1
+const MAX_KEY = 2 ** 30
+
+// ---- shared option readers ---------------------------------------------------------------
+
+/** Hash names PBKDF2/HKDF accept: every hash of crypto.sha with HMAC (fixed output). */
+const HASHES = new Map()
+for (const info of ALGORITHMS) {
+  if (info.blockLength > 0) HASHES.set(info.name, info)
+}
+const HASH_ALIASES = { 'sha-1': 'sha1', 'sha-224': 'sha224', 'sha-256': 'sha256', 'sha-384': 'sha384',
+  'sha-512': 'sha512', 'sha512-224': 'sha512_224', 'sha512/224': 'sha512_224', 'sha512-256': 'sha512_256',
+  'sha512/256': 'sha512_256', 'sha3-224': 'sha3_224', 'sha3-256': 'sha3_256', 'sha3-384': 'sha3_384',
+  'sha3-512': 'sha3_512', rmd160: 'ripemd160', 'ripemd-160': 'ripemd160' }
+
+function readHash(value, name = 'options.hash') {
+  if (value === undefined) return HASHES.get('sha256')
+  if (typeof value !== 'string') throw invalidArgType(name, 'of type string', value)
+  const lower = value.toLowerCase()
+  const info = HASHES.get(HASH_ALIASES[lower] || lower)
+  if (!info) throw invalidArgValue(name, `a fixed-output hash (${[...HASHES.keys()].join(', ')})`, value)
+  return info
+}
+
+function requireBytes(value, name) {
+  if (value === undefined || value === null) throw invalidArgType(name, BYTES, value)
+  return value
+}
+
+function intOr(value, name, min, max, dflt) {
+  const v = checkInt(value, name, min, max)
+  return v === undefined ? dflt : v
+}
+
+/** Output of the raw KDFs: default hex. */
+function output(buf, format) {
+  return format === undefined || format === 'hex' ? buf.toString('hex') : encode(buf, format)
+}
+
+// ---- PBKDF2 ---------------------------------------------------------------------------------
+
+const PBKDF2_OPTIONS = new Set(['salt', 'iterations', 'keyLength', 'hash', 'outputFormat'])
+const PBKDF2_ASYNC_OPTIONS = new Set([...PBKDF2_OPTIONS, 'signal'])
+
+function pbkdf2Args(password, options, allowed) {
+  const o = checkOptions(options, allowed, 'pbkdf2')
+  requireBytes(o.salt, 'options.salt')
+  return [
+    password,
+    o.salt,
+    intOr(o.iterations, 'options.iterations', 1, U32, 100000),
+    intOr(o.keyLength, 'options.keyLength', 1, MAX_KEY, 32),
+    readHash(o.hash).id,
+    checkFormat(o.outputFormat),
+    o.signal,
+  ]
+}
+
+/** PBKDF2-HMAC (RFC 8018), synchronous. Defaults: 100,000 iterations, 32 bytes, SHA-256, hex. */
+function pbkdf2(password, options) {
+  const [pw, salt, iterations, keyLength, hash, format] = pbkdf2Args(password, options, PBKDF2_OPTIONS)
+  return output(native.pbkdf2(pw, salt, iterations, keyLength, hash), format)
+}
+
+/** PBKDF2 on the libuv pool; `signal` stops it within milliseconds. */
+function pbkdf2Async(password, options) {
+  return runAsync(options && options.signal, async (token) => {
+    const [pw, salt, iterations, keyLength, hash, format] = pbkdf2Args(password, options, PBKDF2_ASYNC_OPTIONS)
+    return output(await native.pbkdf2Async(pw, salt, iterations, keyLength, hash, token), format)
+  })
+}
+
+// ---- scrypt ---------------------------------------------------------------------------------
+
+const SCRYPT_OPTIONS = new Set(['salt', 'N', 'r', 'p', 'keyLength', 'maxmem', 'outputFormat'])
+const SCRYPT_ASYNC_OPTIONS = new Set([...SCRYPT_OPTIONS, 'signal'])
+const SCRYPT_MAXMEM = 32 * 1024 * 1024
+
+function scryptArgs(password, options, allowed) {
+  const o = checkOptions(options, allowed, 'scrypt')
+  requireBytes(o.salt, 'options.salt')
+  const maxmem = o.maxmem === undefined ? SCRYPT_MAXMEM : o.maxmem
+  if (typeof maxmem !== 'number') throw invalidArgType('options.maxmem', 'of type number', maxmem)
+  return [
+    password,
+    o.salt,
+    intOr(o.N, 'options.N', 2, 2 ** 32, 16384),
+    intOr(o.r, 'options.r', 1, U32, 8),
+    intOr(o.p, 'options.p', 1, U32, 1),
+    intOr(o.keyLength, 'options.keyLength', 1, MAX_KEY, 64),
+    maxmem,
+    checkFormat(o.outputFormat),
+  ]
+}
+
+/** scrypt (RFC 7914), synchronous. Defaults: N = 16384, r = 8, p = 1, 64 bytes, maxmem 32 MiB, hex. */
+function scrypt(password, options) {
+  const [pw, salt, N, r, p, keyLength, maxmem, format] = scryptArgs(password, options, SCRYPT_OPTIONS)
+  return output(native.scrypt(pw, salt, N, r, p, keyLength, maxmem), format)
+}
+
+/** scrypt on the libuv pool; `signal` stops it within milliseconds. */
+function scryptAsync(password, options) {
+  return runAsync(options && options.signal, async (token) => {
+    const [pw, salt, N, r, p, keyLength, maxmem, format] = scryptArgs(password, options, SCRYPT_ASYNC_OPTIONS)
+    return output(await native.scryptAsync(pw, salt, N, r, p, keyLength, maxmem, token), format)
+  })
+}
+
+// ---- HKDF -----------------------------------------------------------------------------------
+
+const HKDF_OPTIONS = new Set(['salt', 'info', 'keyLength', 'hash', 'outputFormat'])
+const HKDF_ASYNC_OPTIONS = new Set([...HKDF_OPTIONS, 'signal'])
+
+function hkdfArgs(ikm, options, allowed) {
+  const o = checkOptions(options, allowed, 'hkdf')
+  const info = readHash(o.hash)
+  return [
+    requireBytes(ikm, 'ikm'),
+    o.salt,
+    o.info,
+    intOr(o.keyLength, 'options.keyLength', 1, 255 * info.outputLength, info.outputLength),
+    info.id,
+    checkFormat(o.outputFormat),
+  ]
+}
+
+/** HKDF (RFC 5869), synchronous. Defaults: SHA-256, keyLength = the hash length, no salt/info, hex. */
+function hkdf(ikm, options) {
+  const [k, salt, info, keyLength, hash, format] = hkdfArgs(ikm, options, HKDF_OPTIONS)
+  return output(native.hkdf(k, salt, info, keyLength, hash), format)
+}
+
+/** HKDF on the libuv pool (it is fast: use it only to keep large expansions off the loop). */
+function hkdfAsync(ikm, options) {
+  return runAsync(options && options.signal, async (token) => {
+    const [k, salt, info, keyLength, hash, format] = hkdfArgs(ikm, options, HKDF_ASYNC_OPTIONS)
+    return output(await native.hkdfAsync(k, salt, info, keyLength, hash, token), format)
+  })
+}
+
+// ---- Argon2 ---------------------------------------------------------------------------------
+
+const VARIANTS = { d: 0, i: 1, id: 2, argon2d: 0, argon2i: 1, argon2id: 2 }
+const VARIANT_NAMES = ['argon2d', 'argon2i', 'argon2id']
+const ARGON2_OPTIONS = new Set(['salt', 'timeCost', 'memoryCost', 'parallelism', 'keyLength', 'variant',
+  'version', 'secret', 'associatedData', 'outputFormat'])
+const ARGON2_ASYNC_OPTIONS = new Set([...ARGON2_OPTIONS, 'signal'])
+const ARGON2_DEFAULTS = Object.freeze({ timeCost: 3, memoryCost: 65536, parallelism: 4, keyLength: 32, variant: 'id' })
+
+function readVariant(v, name = 'options.variant') {
+  if (v === undefined) return VARIANTS.id
+  const id = typeof v === 'string' ? VARIANTS[v.toLowerCase()] : undefined
+  if (id === undefined) throw invalidArgValue(name, "'id', 'i' or 'd' (or 'argon2id', 'argon2i', 'argon2d')", v)
+  return id
+}
+
+function readVersion(v, name = 'options.version') {
+  if (v === undefined) return 0x13
+  if (v !== 0x13 && v !== 0x10) throw invalidArgValue(name, '19 (0x13) or 16 (0x10)', v)
+  return v
+}
+
+/** The numeric Argon2 options, defaulted and range-checked. */
+function argon2Params(o) {
+  const parallelism = intOr(o.parallelism, 'options.parallelism', 1, 0xffffff, ARGON2_DEFAULTS.parallelism)
+  return {
+    variant: readVariant(o.variant),
+    version: readVersion(o.version),
+    timeCost: intOr(o.timeCost, 'options.timeCost', 1, U32, ARGON2_DEFAULTS.timeCost),
+    memoryCost: intOr(o.memoryCost, 'options.memoryCost', 8 * parallelism, U32, ARGON2_DEFAULTS.memoryCost),
+    parallelism,
+    keyLength: intOr(o.keyLength, 'options.keyLength', 4, MAX_KEY, ARGON2_DEFAULTS.keyLength),
+  }
+}
+
+function argon2Args(password, options, allowed) {
+  const o = checkOptions(options, allowed, 'argon2')
+  const params = argon2Params(o)
+  let format = o.outputFormat
+  if (format !== undefined && format !== 'phc') format = checkFormat(format, 'options.outputFormat')
+  params.phc = format === undefined || format === 'phc'
+  const nullish = (v) => (v === null ? undefined : v)
+  return [requireBytes(password, 'password'), nullish(o.salt), nullish(o.secret), nullish(o.associatedData), params, format]
+}
+
+const argon2Out = (result, format) => (format === undefined || format === 'phc' ? result : output(result, format))
+
+/**
+ * Argon2 (RFC 9106) on the libuv pool. Defaults: Argon2id, timeCost 3, memoryCost 65536 KiB,
+ * parallelism 4, 32-byte tag, random 16-byte salt; returns the PHC string.
+ */
+function argon2(password, options) {
+  return runAsync(options && options.signal, async (token) => {
+    const [pw, salt, secret, ad, params, format] = argon2Args(password, options, ARGON2_ASYNC_OPTIONS)
+    return argon2Out(await native.argon2HashAsync(pw, salt, secret, ad, params, token), format)
+  })
+}
+
+/** Argon2, synchronous: blocks the calling thread for the whole hash (about 0.1 s at the defaults). */
+function argon2Sync(password, options) {
+  const [pw, salt, secret, ad, params, format] = argon2Args(password, options, ARGON2_OPTIONS)
+  return argon2Out(native.argon2Hash(pw, salt, secret, ad, params), format)
+}
+
+function phcString(hash) {
+  if (typeof hash !== 'string') throw invalidArgType('hash', 'of type string', hash)
+  return hash
+}
+
+const VERIFY_OPTIONS = new Set(['secret'])
+const VERIFY_ASYNC_OPTIONS = new Set(['secret', 'signal'])
+
+/** Checks a password against a PHC string; Promise<boolean>. Malformed strings reject with a TypeError. */
+argon2.verify = function verify(hash, password, options) {
+  return runAsync(options && options.signal, (token) => {
+    const o = checkOptions(options, VERIFY_ASYNC_OPTIONS, 'argon2.verify')
+    return native.argon2VerifyAsync(phcString(hash), requireBytes(password, 'password'), o.secret ?? undefined, token)
+  })
+}
+
+/** Synchronous `argon2.verify`. Malformed strings throw a TypeError (ERR_INVALID_ARG_VALUE). */
+argon2.verifySync = function verifySync(hash, password, options) {
+  const o = checkOptions(options, VERIFY_OPTIONS, 'argon2.verifySync')
+  return native.argon2Verify(phcString(hash), requireBytes(password, 'password'), o.secret ?? undefined)
+}
+
+const REHASH_OPTIONS = new Set(['timeCost', 'memoryCost', 'parallelism', 'keyLength', 'variant', 'version'])
+
+/**
+ * True when `hash` was not made with the given (or default) variant, version, memoryCost,
+ * timeCost, parallelism and keyLength: rehash the password at the next successful login.
+ */
+argon2.needsRehash = function needsRehash(hash, options) {
+  const p = argon2Params(checkOptions(options, REHASH_OPTIONS, 'argon2.needsRehash'))
+  const got = native.argon2Parse(phcString(hash))
+  return (
+    got.variant !== VARIANT_NAMES[p.variant] ||
+    got.version !== p.version ||
+    got.memoryCost !== p.memoryCost ||
+    got.timeCost !== p.timeCost ||
+    got.parallelism !== p.parallelism ||
+    got.keyLength !== p.keyLength
+  )
+}
+
+/** The parameters of a PHC string (variant, version, memoryCost, timeCost, parallelism, saltLength, keyLength). */
+argon2.parse = (hash) => native.argon2Parse(phcString(hash))
+argon2.defaults = ARGON2_DEFAULTS
+
+// ---- bcrypt ---------------------------------------------------------------------------------
+
+const BCRYPT_OPTIONS = new Set(['rounds', 'truncate', 'salt'])
+const BCRYPT_ASYNC_OPTIONS = new Set([...BCRYPT_OPTIONS, 'signal'])
+
+function bcryptArgs(password, options, allowed) {
+  // `hash(password, 12)` (the bcrypt/bcryptjs shape) is accepted as `{ rounds: 12 }`.
+  const o = typeof options === 'number' ? { rounds: options } : checkOptions(options, allowed, 'bcrypt.hash')
+  const truncate = o.truncate === undefined ? false : o.truncate
+  if (typeof truncate !== 'boolean') throw invalidArgType('options.truncate', 'of type boolean', truncate)
+  return [requireBytes(password, 'password'), intOr(o.rounds, 'options.rounds', 4, 31, 10), o.salt ?? undefined, truncate]
+}
+
+function bcryptString(hash) {
+  if (typeof hash !== 'string') throw invalidArgType('hash', 'of type string', hash)
+  return hash
+}
+
+const bcrypt = {
+  /** bcrypt hash (`$2b$`), synchronous. Default 10 rounds; > 72-byte passwords throw unless `truncate`. */
+  hash(password, options) {
+    const [pw, rounds, salt, truncate] = bcryptArgs(password, options, BCRYPT_OPTIONS)
+    return native.bcryptHash(pw, rounds, salt, truncate)
+  },
+  /** `hash` on the libuv pool. */
+  hashAsync(password, options) {
+    return runAsync(options && typeof options === 'object' ? options.signal : undefined, (token) => {
+      const [pw, rounds, salt, truncate] = bcryptArgs(password, options, BCRYPT_ASYNC_OPTIONS)
+      return native.bcryptHashAsync(pw, rounds, salt, truncate, token)
+    })
+  },
+  /** True when `password` matches a `$2a$`/`$2b$`/`$2y$` hash; malformed hashes throw a TypeError. */
+  verify(password, hash) {
+    return native.bcryptVerify(requireBytes(password, 'password'), bcryptString(hash))
+  },
+  /** `verify` on the libuv pool. */
+  verifyAsync(password, hash, options) {
+    return runAsync(options && options.signal, (token) => {
+      checkOptions(options, new Set(['signal']), 'bcrypt.verifyAsync')
+      return native.bcryptVerifyAsync(requireBytes(password, 'password'), bcryptString(hash), token)
+    })
+  },
+  /** The cost of a bcrypt hash (TypeError when malformed). */
+  rounds(hash) {
+    const s = bcryptString(hash)
+    if (!/^\$2[aby]\$\d\d\$[./A-Za-z0-9]{53}$/.test(s)) {
+      throw invalidArgValue('hash', 'a bcrypt hash ($2a$, $2b$ or $2y$)', s)
+    }
+    return Number(s.slice(4, 6))
+  },
+}
+
+module.exports = Object.freeze({
+  argon2: Object.freeze(argon2),
+  argon2Sync,
+  bcrypt: Object.freeze(bcrypt),
+  pbkdf2,
+  pbkdf2Async,
+  scrypt,
+  scryptAsync,
+  hkdf,
+  hkdfAsync,
+  AbortError,
+})

@@ -1,0 +1,646 @@
+//! Argon2 (RFC 9106) on the `argon2-rust` crate: a port of the reference implementation with
+//! run-time-dispatched AVX-512/AVX2/SSE2 block functions (the backend `@node-rs/argon2` uses).
+//! Chosen by measurement over the `argon2` crate 0.6 (`parallel`), whose block function is
+//! auto-vectorised AVX2 only: on this machine one lane of t=3, m=64 MiB took about 100 ms there
+//! and about 57 ms here (see the report in the PR / README benchmark section).
+//!
+//! Speed and memory:
+//! - Lanes run on parallel threads, as the reference implementation does, but the thread count
+//!   adapts to load: `available cores / Argon2 jobs submitted and unfinished` (at least 1, at
+//!   most p). One call alone uses every core (lowest latency); many concurrent calls (libuv
+//!   runs up to 4) use one thread each, so the cores are never oversubscribed.
+//! - The Argon2 memory (64 MiB at the default cost) lives in a small pool of reused hashers:
+//!   allocating and first-touching 64 MiB costs about 55 ms here, longer than half a hash. The
+//!   crate wipes the memory after every hash (`zeroize-memory`), at most
+//!   `UV_THREADPOOL_SIZE + 1` hashers are kept, and hashers idle for [`IDLE`] are freed by a
+//!   janitor thread that exits once the pool is empty, so RSS stays bounded and an idle
+//!   process gives the memory back.
+//! - PHC strings (`$argon2id$v=19$m=..,t=..,p=..$salt$hash`) are encoded and parsed here;
+//!   a malformed string given to `verify` is a `TypeError` (`ERR_INVALID_ARG_VALUE`).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use argon2_rust::params::{Memory, TagLen};
+use argon2_rust::{Algorithm, Argon2, Hasher, Version};
+use napi::bindgen_prelude::{AsyncTask, Unknown};
+use napi::Env;
+use napi_derive::napi;
+use zeroize::Zeroizing;
+
+use super::{opt_secret, secret, Secret, MAX_KEY_LEN, PHC_B64};
+use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
+use crate::task::{run_sync, Cancel, CancelToken, Job, Output, Work};
+use crate::util::ct_eq;
+
+/// Pooled buffers unused for this long are freed.
+const IDLE: Duration = Duration::from_secs(5);
+/// Hashers holding more than this (1 GiB) are never pooled.
+const MAX_POOLED_BLOCKS: usize = 1 << 20;
+
+/// Everything that determines an Argon2 tag except the password and secret.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Params {
+  pub algorithm: Algorithm,
+  pub version: Version,
+  /// Memory in KiB, ≥ 8·p.
+  pub m: u32,
+  /// Passes, ≥ 1.
+  pub t: u32,
+  /// Lanes, 1..2^24-1.
+  pub p: u32,
+  pub salt: Vec<u8>,
+  pub ad: Vec<u8>,
+  pub key_length: u32,
+}
+
+fn algorithm(id: u32) -> CryptoResult<Algorithm> {
+  match id {
+    0 => Ok(Algorithm::Argon2d),
+    1 => Ok(Algorithm::Argon2i),
+    2 => Ok(Algorithm::Argon2id),
+    _ => Err(CryptoError::invalid_value(
+      "variant",
+      "'id', 'i' or 'd'",
+      id,
+    )),
+  }
+}
+
+fn version(v: u32) -> CryptoResult<Version> {
+  match v {
+    0x10 => Ok(Version::V0x10),
+    0x13 => Ok(Version::V0x13),
+    _ => Err(CryptoError::invalid_value(
+      "version",
+      "19 (0x13) or 16 (0x10)",
+      v,
+    )),
+  }
+}
+
+impl Params {
+  /// Range checks with the JS option names (RangeError `ERR_OUT_OF_RANGE`).
+  pub fn check(&self) -> CryptoResult<()> {
+    super::check_range("timeCost", self.t, 1, u32::MAX)?;
+    super::check_range("parallelism", self.p, 1, 0xFF_FFFF)?;
+    if u64::from(self.m) < 8 * u64::from(self.p) {
+      return Err(CryptoError::out_of_range(
+        "memoryCost",
+        format!(">= 8 * parallelism = {} (KiB)", 8 * u64::from(self.p)),
+        self.m,
+      ));
+    }
+    super::check_range("keyLength", self.key_length, 4, MAX_KEY_LEN)?;
+    if self.salt.len() < 8 || self.salt.len() > u32::MAX as usize {
+      return Err(CryptoError::out_of_range(
+        "salt.length",
+        ">= 8 bytes",
+        self.salt.len(),
+      ));
+    }
+    if self.ad.len() > u32::MAX as usize {
+      return Err(CryptoError::out_of_range(
+        "associatedData.length",
+        "< 2^32 bytes",
+        self.ad.len(),
+      ));
+    }
+    Ok(())
+  }
+
+  fn variant_name(&self) -> &'static str {
+    match self.algorithm {
+      Algorithm::Argon2d => "argon2d",
+      Algorithm::Argon2i => "argon2i",
+      _ => "argon2id",
+    }
+  }
+
+  /// The PHC string for `tag`.
+  pub fn encode(&self, tag: &[u8]) -> String {
+    let mut s = format!(
+      "${}$v={}$m={},t={},p={}",
+      self.variant_name(),
+      self.version.as_u32(),
+      self.m,
+      self.t,
+      self.p
+    );
+    if !self.ad.is_empty() {
+      s.push_str(",data=");
+      s.push_str(&PHC_B64.encode(&self.ad));
+    }
+    s.push('$');
+    s.push_str(&PHC_B64.encode(&self.salt));
+    s.push('$');
+    s.push_str(&PHC_B64.encode(tag));
+    s
+  }
+}
+
+fn malformed(why: impl std::fmt::Display) -> CryptoError {
+  CryptoError::new(
+    Code::InvalidArgValue,
+    format!("The argument \"hash\" is invalid: expected a PHC string $argon2{{id,i,d}}$v=19$m=<KiB>,t=<passes>,p=<lanes>$<salt>$<hash>. {why}"),
+  )
+}
+
+fn number(s: &str, what: &str) -> CryptoResult<u32> {
+  if s.is_empty()
+    || s.len() > 10
+    || !s.bytes().all(|c| c.is_ascii_digit())
+    || (s.len() > 1 && s.starts_with('0'))
+  {
+    return Err(malformed(format_args!("Received {what}={s}")));
+  }
+  s.parse::<u32>()
+    .map_err(|_| malformed(format_args!("Received {what}={s}")))
+}
+
+/// Parses a PHC string into its parameters and tag. Everything malformed, including values
+/// Argon2 cannot have (m < 8p, salt < 8 bytes, tag < 4 bytes), is `ERR_INVALID_ARG_VALUE`.
+pub fn parse(phc: &str) -> CryptoResult<(Params, Vec<u8>)> {
+  let mut parts = phc.split('$');
+  if parts.next() != Some("") {
+    return Err(malformed("Received a string that does not start with '$'"));
+  }
+  let algorithm = match parts.next() {
+    Some("argon2id") => Algorithm::Argon2id,
+    Some("argon2i") => Algorithm::Argon2i,
+    Some("argon2d") => Algorithm::Argon2d,
+    other => {
+      return Err(malformed(format_args!(
+        "Received the algorithm {:?}",
+        other.unwrap_or("")
+      )))
+    }
+  };
+  let mut field = parts
+    .next()
+    .ok_or_else(|| malformed("Received no parameters"))?;
+  let mut version = Version::V0x10; // no "v=" means version 16 (reference implementation)
+  if let Some(v) = field.strip_prefix("v=") {
+    version = match number(v, "v")? {
+      16 => Version::V0x10,
+      19 => Version::V0x13,
+      n => return Err(malformed(format_args!("Received the version {n}"))),
+    };
+    field = parts
+      .next()
+      .ok_or_else(|| malformed("Received no parameters"))?;
+  }
+  // m, t, p (any order: the reference writes m,t,p; some libraries sort them), then the
+  // optional data=; each at most once.
+  let (mut m, mut t, mut p, mut ad) = (None, None, None, None);
+  for kv in field.split(',') {
+    let (k, v) = kv
+      .split_once('=')
+      .ok_or_else(|| malformed(format_args!("Received the parameter {kv:?}")))?;
+    let slot = match k {
+      "m" => &mut m,
+      "t" => &mut t,
+      "p" => &mut p,
+      "data" if ad.is_none() => {
+        ad = Some(
+          PHC_B64
+            .decode(v)
+            .ok_or_else(|| malformed("Received data= that is not base64"))?,
+        );
+        continue;
+      }
+      "keyid" => return Err(malformed("Received a keyid parameter (not supported)")),
+      _ => return Err(malformed(format_args!("Received the parameter {kv:?}"))),
+    };
+    if slot.is_some() {
+      return Err(malformed(format_args!("Received {k}= twice")));
+    }
+    *slot = Some(number(v, k)?);
+  }
+  let (Some(m), Some(t), Some(p)) = (m, t, p) else {
+    return Err(malformed("Received parameters without all of m, t and p"));
+  };
+  let ad = ad.unwrap_or_default();
+  let salt = parts.next().ok_or_else(|| malformed("Received no salt"))?;
+  let tag = parts.next().ok_or_else(|| malformed("Received no hash"))?;
+  if parts.next().is_some() {
+    return Err(malformed("Received extra '$' fields"));
+  }
+  let salt = PHC_B64
+    .decode(salt)
+    .ok_or_else(|| malformed("Received a salt that is not base64"))?;
+  let tag = PHC_B64
+    .decode(tag)
+    .ok_or_else(|| malformed("Received a hash that is not base64"))?;
+  let params = Params {
+    algorithm,
+    version,
+    m,
+    t,
+    p,
+    salt,
+    ad,
+    key_length: u32::try_from(tag.len()).unwrap_or(u32::MAX),
+  };
+  params.check().map_err(|e| malformed(e.message))?;
+  Ok((params, tag))
+}
+
+// ---- memory and threads ---------------------------------------------------------------------
+
+struct Pool {
+  free: Vec<(Instant, Hasher)>,
+  janitor: bool,
+}
+
+static POOL: Mutex<Pool> = Mutex::new(Pool {
+  free: Vec::new(),
+  janitor: false,
+});
+
+fn max_pooled() -> usize {
+  static N: OnceLock<usize> = OnceLock::new();
+  *N.get_or_init(|| {
+    let uv = std::env::var("UV_THREADPOOL_SIZE")
+      .ok()
+      .and_then(|s| s.trim().parse::<usize>().ok());
+    uv.unwrap_or(4).clamp(1, 1024) + 1
+  })
+}
+
+fn lock() -> std::sync::MutexGuard<'static, Pool> {
+  POOL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A pooled hasher pointed at `argon2`, or a new one. Prefers the smallest arena that is large
+/// enough (so a one-off large hash's arena goes idle and is freed), else the largest one.
+fn take(argon2: Argon2) -> Hasher {
+  let need = argon2.params().memory_blocks() as usize;
+  let pooled = {
+    let mut pool = lock();
+    let size = |i: usize| pool.free[i].1.reserved_blocks();
+    let fit = (0..pool.free.len())
+      .filter(|&i| size(i) >= need)
+      .min_by_key(|&i| size(i));
+    let best = fit.or_else(|| (0..pool.free.len()).max_by_key(|&i| size(i)));
+    best.map(|i| pool.free.swap_remove(i).1)
+  };
+  match pooled {
+    Some(mut h) => {
+      h.set_argon2(argon2);
+      h
+    }
+    None => argon2.hasher(),
+  }
+}
+
+/// Returns a hasher (its memory already wiped by the crate) to the pool, or frees it.
+fn give_back(mut hasher: Hasher) {
+  if hasher.reserved_blocks() > MAX_POOLED_BLOCKS {
+    hasher.clear();
+    return;
+  }
+  let mut pool = lock();
+  pool.free.push((Instant::now(), hasher));
+  let mut evicted = None;
+  if pool.free.len() > max_pooled() {
+    // Drop the least recently used.
+    if let Some(i) = (0..pool.free.len()).min_by_key(|&i| pool.free[i].0) {
+      evicted = Some(pool.free.swap_remove(i));
+    }
+  }
+  let start_janitor = !pool.janitor;
+  pool.janitor = true;
+  drop(pool);
+  drop(evicted);
+  if start_janitor {
+    let spawned = std::thread::Builder::new()
+      .name("cryptographer-argon2-janitor".into())
+      .spawn(janitor);
+    if spawned.is_err() {
+      lock().janitor = false;
+    }
+  }
+}
+
+fn janitor() {
+  loop {
+    std::thread::sleep(IDLE / 5);
+    let stale: Vec<_> = {
+      let mut pool = lock();
+      let (keep, stale): (Vec<_>, Vec<_>) =
+        pool.free.drain(..).partition(|(t, _)| t.elapsed() < IDLE);
+      pool.free = keep;
+      if pool.free.is_empty() {
+        pool.janitor = false;
+        drop(pool);
+        drop(stale);
+        return;
+      }
+      stale
+    };
+    drop(stale);
+  }
+}
+
+/// Frees every pooled Argon2 memory buffer now; returns how many were freed.
+#[napi]
+pub fn argon2_release_memory() -> u32 {
+  let freed: Vec<_> = lock().free.drain(..).collect();
+  freed.len() as u32
+}
+
+/// Argon2 jobs submitted and not yet finished (queued async ones included), which decides how
+/// many threads one hash may use. Counting at submission matters: 8 calls made in one tick are
+/// all counted before the first one starts, so none of them takes every core.
+static LOAD: AtomicUsize = AtomicUsize::new(0);
+
+/// Held by every Argon2 job from creation to drop.
+pub struct Load(());
+
+impl Load {
+  fn new() -> Load {
+    LOAD.fetch_add(1, Ordering::AcqRel);
+    Load(())
+  }
+}
+
+impl Drop for Load {
+  fn drop(&mut self) {
+    LOAD.fetch_sub(1, Ordering::AcqRel);
+  }
+}
+
+fn cores() -> u32 {
+  static N: OnceLock<u32> = OnceLock::new();
+  *N.get_or_init(|| {
+    std::thread::available_parallelism()
+      .map_or(1, |n| n.get())
+      .min(64) as u32
+  })
+}
+
+/// Computes the tag into `out` (`params.key_length` bytes).
+pub fn compute(
+  params: &Params,
+  password: &[u8],
+  secret: &[u8],
+  out: &mut [u8],
+) -> CryptoResult<()> {
+  params.check()?;
+  let load = LOAD.load(Ordering::Acquire).max(1) as u32;
+  let threads = (cores() / load).clamp(1, params.p.min(cores()).max(1));
+  let p = argon2_rust::Params::builder()
+    .memory(Memory::kib(u64::from(params.m)))
+    .passes(params.t)
+    .lanes(params.p)
+    .threads(threads)
+    .tag_len(TagLen::bytes(out.len() as u64))
+    .build()
+    .map_err(|e| CryptoError::new(Code::OutOfRange, format!("Invalid Argon2 parameters: {e}")))?;
+  let mut hasher = take(Argon2::new(params.algorithm, params.version, p));
+  let result = hasher.hash_into_with_ad(password, &params.salt, secret, &params.ad, out);
+  give_back(hasher);
+  result.map_err(|e| CryptoError::new(Code::Operation, format!("Argon2 failed: {e}")))
+}
+
+pub struct HashJob {
+  _load: Load,
+  params: Params,
+  password: Secret,
+  secret: Secret,
+  phc: bool,
+}
+
+impl Job for HashJob {
+  fn run(&mut self, _: &Cancel) -> CryptoResult<Output> {
+    let mut tag = Zeroizing::new(vec![0u8; self.params.key_length as usize]);
+    compute(&self.params, &self.password, &self.secret, &mut tag)?;
+    Ok(if self.phc {
+      Output::Text(self.params.encode(&tag))
+    } else {
+      Output::Bytes(tag)
+    })
+  }
+}
+
+pub struct VerifyJob {
+  _load: Load,
+  params: Params,
+  tag: Vec<u8>,
+  password: Secret,
+  secret: Secret,
+}
+
+impl Job for VerifyJob {
+  fn run(&mut self, _: &Cancel) -> CryptoResult<Output> {
+    let mut tag = Zeroizing::new(vec![0u8; self.tag.len()]);
+    compute(&self.params, &self.password, &self.secret, &mut tag)?;
+    Ok(Output::Bool(ct_eq(&tag, &self.tag)))
+  }
+}
+
+/// The numeric options of `argon2()`, already defaulted by the JS layer.
+#[napi(object)]
+pub struct Argon2Options {
+  /// 0 = argon2d, 1 = argon2i, 2 = argon2id.
+  pub variant: u32,
+  /// 19 (0x13, default) or 16 (0x10).
+  pub version: u32,
+  /// Memory in KiB.
+  pub memory_cost: u32,
+  pub time_cost: u32,
+  pub parallelism: u32,
+  /// Tag length in bytes.
+  pub key_length: u32,
+  /// Return the PHC string (true) or the raw tag (false).
+  pub phc: bool,
+}
+
+fn hash_job(
+  env: &Env,
+  password: Unknown,
+  salt: Option<Unknown>,
+  secret_v: Option<Unknown>,
+  ad: Option<Unknown>,
+  o: Argon2Options,
+) -> CryptoResult<HashJob> {
+  let salt = match opt_secret(env, &salt, "salt")? {
+    Some(s) => s.to_vec(),
+    None => {
+      let mut s = vec![0u8; 16];
+      ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut s).map_err(|_| {
+        CryptoError::new(
+          Code::Operation,
+          "the operating system's random source failed",
+        )
+      })?;
+      s
+    }
+  };
+  let params = Params {
+    algorithm: algorithm(o.variant)?,
+    version: version(o.version)?,
+    m: o.memory_cost,
+    t: o.time_cost,
+    p: o.parallelism,
+    salt,
+    ad: opt_secret(env, &ad, "associatedData")?
+      .map(|a| a.to_vec())
+      .unwrap_or_default(),
+    key_length: o.key_length,
+  };
+  params.check()?;
+  Ok(HashJob {
+    _load: Load::new(),
+    params,
+    password: secret(env, &password, "password")?,
+    secret: opt_secret(env, &secret_v, "secret")?.unwrap_or_default(),
+    phc: o.phc,
+  })
+}
+
+fn verify_job(
+  env: &Env,
+  phc: String,
+  password: Unknown,
+  secret_v: Option<Unknown>,
+) -> CryptoResult<VerifyJob> {
+  let (params, tag) = parse(&phc)?;
+  Ok(VerifyJob {
+    _load: Load::new(),
+    params,
+    tag,
+    password: secret(env, &password, "password")?,
+    secret: opt_secret(env, &secret_v, "secret")?.unwrap_or_default(),
+  })
+}
+
+/// Argon2 hash, synchronous (blocks the calling thread). Returns the PHC string or a Buffer.
+#[napi]
+pub fn argon2_hash<'e>(
+  env: &'e Env,
+  password: Unknown,
+  salt: Option<Unknown>,
+  secret: Option<Unknown>,
+  associated_data: Option<Unknown>,
+  options: Argon2Options,
+) -> napi::Result<Unknown<'e>> {
+  let job = hash_job(env, password, salt, secret, associated_data, options).or_throw(env)?;
+  run_sync(env, job)
+}
+
+/// Argon2 hash on the libuv pool (inputs copied first). Queued work can be cancelled; a
+/// running hash finishes (about 0.1 s at the default cost) and its result is discarded.
+#[napi]
+pub fn argon2_hash_async(
+  env: &Env,
+  password: Unknown,
+  salt: Option<Unknown>,
+  secret: Option<Unknown>,
+  associated_data: Option<Unknown>,
+  options: Argon2Options,
+  token: Option<&CancelToken>,
+) -> napi::Result<AsyncTask<Work<HashJob>>> {
+  let job = hash_job(env, password, salt, secret, associated_data, options).or_throw(env)?;
+  Ok(Work::new(job, token))
+}
+
+/// Checks `password` against a PHC string (constant-time compare of the tags).
+#[napi]
+pub fn argon2_verify<'e>(
+  env: &'e Env,
+  phc: String,
+  password: Unknown,
+  secret: Option<Unknown>,
+) -> napi::Result<Unknown<'e>> {
+  let job = verify_job(env, phc, password, secret).or_throw(env)?;
+  run_sync(env, job)
+}
+
+/// `argon2Verify` on the libuv pool.
+#[napi]
+pub fn argon2_verify_async(
+  env: &Env,
+  phc: String,
+  password: Unknown,
+  secret: Option<Unknown>,
+  token: Option<&CancelToken>,
+) -> napi::Result<AsyncTask<Work<VerifyJob>>> {
+  let job = verify_job(env, phc, password, secret).or_throw(env)?;
+  Ok(Work::new(job, token))
+}
+
+/// The parameters of a PHC string (for `needsRehash`).
+#[napi(object)]
+pub struct Argon2Info {
+  /// 'argon2id', 'argon2i' or 'argon2d'.
+  pub variant: String,
+  pub version: u32,
+  pub memory_cost: u32,
+  pub time_cost: u32,
+  pub parallelism: u32,
+  pub salt_length: u32,
+  pub key_length: u32,
+}
+
+/// Parses a PHC string; malformed strings are a TypeError.
+#[napi]
+pub fn argon2_parse(env: Env, phc: String) -> napi::Result<Argon2Info> {
+  let (p, tag) = parse(&phc).or_throw(&env)?;
+  Ok(Argon2Info {
+    variant: p.variant_name().to_string(),
+    version: p.version.as_u32(),
+    memory_cost: p.m,
+    time_cost: p.t,
+    parallelism: p.p,
+    salt_length: p.salt.len() as u32,
+    key_length: tag.len() as u32,
+  })
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  #[test]
+  fn reference_encoded_vector() {
+    // phc-winner-argon2 test.c: argon2i v=19 m=65536 t=2 p=1 "password"/"somesalt".
+    let phc =
+      "$argon2i$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA";
+    let (params, tag) = parse(phc).unwrap();
+    let mut out = vec![0u8; tag.len()];
+    compute(&params, b"password", b"", &mut out).unwrap();
+    assert_eq!(out, tag);
+    assert_eq!(params.encode(&out), phc);
+    // Parameters in another order (as the `argon2` npm package writes them) parse the same.
+    let sorted =
+      "$argon2i$v=19$m=65536,p=1,t=2$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA";
+    assert_eq!(parse(sorted).unwrap().0, params);
+  }
+
+  #[test]
+  fn malformed_phc() {
+    for s in [
+      "",
+      "argon2id$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA",
+      "$argon2x$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA",
+      "$argon2i$v=18$m=65536,t=2,p=1$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA",
+      "$argon2i$v=19$m=65536,t=2$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA",
+      "$argon2i$v=19$t=2,m=65536,t=1$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA",
+      "$argon2i$v=19$m=65536,t=2,p=1,x=1$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA",
+      "$argon2i$v=19$m=4,t=2,p=1$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA",
+      "$argon2i$v=19$m=65536,t=0,p=1$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA",
+      "$argon2i$v=19$m=65536,t=2,p=1$c29tZQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA",
+      "$argon2i$v=19$m=65536,t=2,p=1$c29tZXNhbHQ",
+      "$argon2i$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$wWKI!",
+      "$argon2i$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA$",
+      "$argon2i$v=19$m=99999999999,t=2,p=1$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA",
+      "$argon2i$v=19$m=065536,t=2,p=1$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA",
+    ] {
+      let e = parse(s).err().unwrap_or_else(|| panic!("accepted {s}"));
+      assert_eq!(e.code, Code::InvalidArgValue, "{s}");
+    }
+  }
+}

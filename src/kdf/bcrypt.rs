@@ -1,0 +1,287 @@
+//! bcrypt (Provos–Mazières), producing `$2b$` strings and verifying `$2a$`, `$2b$`, `$2y$`.
+//!
+//! The EksBlowfish loop runs on the `blowfish` crate's bcrypt primitives (the same ones the
+//! `bcrypt` crate uses); it is written here so a running hash can be cancelled (checked every
+//! 2^7 rounds) and so parsing is ours: a malformed hash string is a `TypeError`
+//! (`ERR_INVALID_ARG_VALUE`), a wrong password is `false`.
+//!
+//! Passwords: the key is the password bytes plus a NUL, cut at 72 bytes (the standard rule,
+//! used by `verify` so hashes made elsewhere verify). `hash` refuses passwords longer than 72
+//! bytes unless `truncate` is set: bcrypt would silently ignore the rest.
+
+use blowfish::Blowfish;
+use napi::bindgen_prelude::{AsyncTask, Unknown};
+use napi::Env;
+use napi_derive::napi;
+use zeroize::Zeroizing;
+
+use super::{opt_secret, secret, Secret, BCRYPT_B64};
+use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
+use crate::task::{run_sync, Cancel, CancelToken, Job, Output, Work};
+use crate::util::ct_eq;
+
+pub const MIN_COST: u32 = 4;
+pub const MAX_COST: u32 = 31;
+/// Longest password bcrypt uses, in bytes.
+pub const MAX_PASSWORD: usize = 72;
+
+/// Raw bcrypt: 23 bytes of output (the 24th is never encoded).
+fn raw(cost: u32, salt: &[u8; 16], password: &[u8], cancel: &Cancel) -> CryptoResult<[u8; 23]> {
+  // key = password || NUL, at most 72 bytes.
+  let mut key = Zeroizing::new([0u8; MAX_PASSWORD + 1]);
+  let n = password.len().min(MAX_PASSWORD);
+  key[..n].copy_from_slice(&password[..n]);
+  let key = &key[..(n + 1).min(MAX_PASSWORD)];
+
+  let mut state = Blowfish::bc_init_state();
+  state.salted_expand_key(salt, key);
+  let rounds = 1u64 << cost;
+  let mut i = 0u64;
+  while i < rounds {
+    state.bc_expand_key(key);
+    state.bc_expand_key(salt);
+    i += 1;
+    if i.is_multiple_of(128) {
+      cancel.check()?;
+    }
+  }
+  // "OrpheanBeholderScryDoubt"
+  let mut ctext = [
+    0x4f727068u32,
+    0x65616e42,
+    0x65686f6c,
+    0x64657253,
+    0x63727944,
+    0x6f756274,
+  ];
+  let mut out = [0u8; 24];
+  for (pair, dst) in ctext.chunks_exact_mut(2).zip(out.chunks_exact_mut(8)) {
+    let mut lr = [pair[0], pair[1]];
+    for _ in 0..64 {
+      lr = state.bc_encrypt(lr);
+    }
+    dst[..4].copy_from_slice(&lr[0].to_be_bytes());
+    dst[4..].copy_from_slice(&lr[1].to_be_bytes());
+  }
+  ctext.iter_mut().for_each(|w| *w = 0);
+  let mut tag = [0u8; 23];
+  tag.copy_from_slice(&out[..23]);
+  Ok(tag)
+}
+
+/// A parsed `$2?$cc$<22 salt><31 hash>` string.
+pub struct Parsed {
+  pub cost: u32,
+  pub salt: [u8; 16],
+  pub tag: [u8; 23],
+}
+
+fn malformed(why: &str) -> CryptoError {
+  CryptoError::new(
+    Code::InvalidArgValue,
+    format!("The argument \"hash\" is invalid: expected a bcrypt hash ($2a$, $2b$ or $2y$, cost 04..31, 53 characters of ./A-Za-z0-9). {why}"),
+  )
+}
+
+/// Parses a bcrypt hash string; every deviation is a `TypeError` (`ERR_INVALID_ARG_VALUE`).
+pub fn parse(hash: &str) -> CryptoResult<Parsed> {
+  let b = hash.as_bytes();
+  if b.len() != 60 {
+    return Err(malformed(&format!(
+      "Received a string of length {}",
+      b.len()
+    )));
+  }
+  if !hash.is_ascii() {
+    return Err(malformed("Received a string with non-ASCII characters"));
+  }
+  if b[0] != b'$' || b[1] != b'2' || b[3] != b'$' || b[6] != b'$' {
+    return Err(malformed("Received a string that is not in $2x$cc$ form"));
+  }
+  let minor = b[2];
+  if !matches!(minor, b'a' | b'b' | b'y') {
+    return Err(malformed(&format!(
+      "Received the unsupported version $2{}$",
+      minor as char
+    )));
+  }
+  if !b[4].is_ascii_digit() || !b[5].is_ascii_digit() {
+    return Err(malformed("Received a non-numeric cost"));
+  }
+  let cost = u32::from((b[4] - b'0') * 10 + (b[5] - b'0'));
+  if !(MIN_COST..=MAX_COST).contains(&cost) {
+    return Err(malformed(&format!("Received cost {cost}")));
+  }
+  let salt = BCRYPT_B64
+    .decode(&hash[7..29])
+    .and_then(|v| <[u8; 16]>::try_from(&v[..16.min(v.len())]).ok())
+    .ok_or_else(|| malformed("Received a salt with characters outside ./A-Za-z0-9"))?;
+  let tag = BCRYPT_B64
+    .decode(&hash[29..60])
+    .and_then(|v| <[u8; 23]>::try_from(&v[..23.min(v.len())]).ok())
+    .ok_or_else(|| malformed("Received a checksum with characters outside ./A-Za-z0-9"))?;
+  Ok(Parsed { cost, salt, tag })
+}
+
+/// `$2b$cc$` + salt + hash.
+pub fn format(cost: u32, salt: &[u8; 16], tag: &[u8; 23]) -> String {
+  format!(
+    "$2b${cost:02}${}{}",
+    BCRYPT_B64.encode(salt),
+    BCRYPT_B64.encode(tag)
+  )
+}
+
+pub struct HashJob {
+  password: Secret,
+  cost: u32,
+  salt: [u8; 16],
+}
+
+impl Job for HashJob {
+  fn run(&mut self, cancel: &Cancel) -> CryptoResult<Output> {
+    let tag = raw(self.cost, &self.salt, &self.password, cancel)?;
+    Ok(Output::Text(format(self.cost, &self.salt, &tag)))
+  }
+}
+
+pub struct VerifyJob {
+  password: Secret,
+  parsed: Parsed,
+}
+
+impl Job for VerifyJob {
+  fn run(&mut self, cancel: &Cancel) -> CryptoResult<Output> {
+    let p = &self.parsed;
+    let tag = raw(p.cost, &p.salt, &self.password, cancel)?;
+    Ok(Output::Bool(ct_eq(&tag, &p.tag)))
+  }
+}
+
+fn hash_job(
+  env: &Env,
+  password: Unknown,
+  cost: u32,
+  salt: Option<Unknown>,
+  truncate: bool,
+) -> CryptoResult<HashJob> {
+  let password = secret(env, &password, "password")?;
+  if password.len() > MAX_PASSWORD && !truncate {
+    return Err(CryptoError::out_of_range(
+      "password.length",
+      "<= 72 bytes for bcrypt (pass { truncate: true } to hash only the first 72 bytes)",
+      password.len(),
+    ));
+  }
+  super::check_range("rounds", cost, MIN_COST, MAX_COST)?;
+  let salt = match opt_secret(env, &salt, "salt")? {
+    Some(s) => <[u8; 16]>::try_from(s.as_slice())
+      .map_err(|_| CryptoError::out_of_range("salt.length", "16 bytes", s.len()))?,
+    None => {
+      let mut s = [0u8; 16];
+      ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut s).map_err(|_| {
+        CryptoError::new(
+          Code::Operation,
+          "the operating system's random source failed",
+        )
+      })?;
+      s
+    }
+  };
+  Ok(HashJob {
+    password,
+    cost,
+    salt,
+  })
+}
+
+fn verify_job(env: &Env, password: Unknown, hash: String) -> CryptoResult<VerifyJob> {
+  let parsed = parse(&hash)?;
+  Ok(VerifyJob {
+    password: secret(env, &password, "password")?,
+    parsed,
+  })
+}
+
+/// bcrypt hash, synchronous: `rounds` (cost) 4..31; `salt` 16 bytes (random when absent);
+/// passwords over 72 bytes are a RangeError unless `truncate`. Returns the `$2b$` string.
+#[napi]
+pub fn bcrypt_hash<'e>(
+  env: &'e Env,
+  password: Unknown,
+  rounds: u32,
+  salt: Option<Unknown>,
+  truncate: Option<bool>,
+) -> napi::Result<Unknown<'e>> {
+  let job = hash_job(env, password, rounds, salt, truncate.unwrap_or(false)).or_throw(env)?;
+  run_sync(env, job)
+}
+
+/// bcrypt hash on the libuv pool (inputs copied first).
+#[napi]
+pub fn bcrypt_hash_async(
+  env: Env,
+  password: Unknown,
+  rounds: u32,
+  salt: Option<Unknown>,
+  truncate: Option<bool>,
+  token: Option<&CancelToken>,
+) -> napi::Result<AsyncTask<Work<HashJob>>> {
+  let job = hash_job(&env, password, rounds, salt, truncate.unwrap_or(false)).or_throw(&env)?;
+  Ok(Work::new(job, token))
+}
+
+/// Checks `password` against a `$2a$`/`$2b$`/`$2y$` hash (constant-time compare).
+#[napi]
+pub fn bcrypt_verify<'e>(
+  env: &'e Env,
+  password: Unknown,
+  hash: String,
+) -> napi::Result<Unknown<'e>> {
+  let job = verify_job(env, password, hash).or_throw(env)?;
+  run_sync(env, job)
+}
+
+/// `bcryptVerify` on the libuv pool.
+#[napi]
+pub fn bcrypt_verify_async(
+  env: Env,
+  password: Unknown,
+  hash: String,
+  token: Option<&CancelToken>,
+) -> napi::Result<AsyncTask<Work<VerifyJob>>> {
+  let job = verify_job(&env, password, hash).or_throw(&env)?;
+  Ok(Work::new(job, token))
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  #[test]
+  fn openwall_vector() {
+    // crypt_blowfish wrapper.c: "U*U" → $2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW
+    let h = "$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW";
+    let p = parse(h).unwrap();
+    let tag = raw(p.cost, &p.salt, b"U*U", &Cancel::NEVER).unwrap();
+    assert!(ct_eq(&tag, &p.tag));
+    assert_eq!(&format(p.cost, &p.salt, &tag)[4..], &h[4..]);
+  }
+
+  #[test]
+  fn malformed_strings() {
+    for h in [
+      "",
+      "$2a$05$CCCCCCCCCCCCCCCCCCCCC.",
+      "$2c$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW",
+      "$2a$03$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW",
+      "$2a$32$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW",
+      "$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOe!",
+      "$2a$0x$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW",
+      "$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeé",
+    ] {
+      let e = parse(h).err().unwrap();
+      assert_eq!(e.code, Code::InvalidArgValue, "{h}");
+    }
+  }
+}

@@ -1,0 +1,401 @@
+//! scrypt (RFC 7914). ROMix is written here (rather than taken from the `scrypt` crate) so that
+//! a running derivation can be cancelled: both ROMix loops check the cancel flag every
+//! [`SLICE`] BlockMix calls. The PBKDF2-HMAC-SHA256 steps use `super::pbkdf2`.
+
+use napi::bindgen_prelude::{AsyncTask, Unknown};
+use napi::Env;
+use napi_derive::napi;
+use zeroize::{Zeroize, Zeroizing};
+
+use super::{check_range, secret, Secret, MAX_KEY_LEN};
+use crate::algorithms::Alg;
+use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
+use crate::task::{run_sync, Cancel, CancelToken, Job, Output, Work};
+
+/// BlockMix calls between two cancellation checks (about 0.3 ms at r = 8).
+const SLICE: usize = 256;
+
+/// Default `maxmem`, as in Node: 32 MiB.
+pub const DEFAULT_MAXMEM: f64 = (32 << 20) as f64;
+
+/// Checked scrypt parameters.
+#[derive(Clone, Copy, Debug)]
+pub struct Params {
+  pub n: u64,
+  pub r: u32,
+  pub p: u32,
+}
+
+impl Params {
+  /// RFC 7914 §2 limits plus Node's memory rule: `128·r·(N + 2) + 128·r·p ≤ maxmem` bytes.
+  pub fn new(n: f64, r: u32, p: u32, key_length: u32, maxmem: f64) -> CryptoResult<Params> {
+    if !(n.fract() == 0.0 && n >= 2.0 && n <= 2f64.powi(32) && (n as u64).is_power_of_two()) {
+      return Err(CryptoError::out_of_range(
+        "N",
+        "a power of 2 > 1 and <= 2^32",
+        n,
+      ));
+    }
+    let n = n as u64;
+    check_range("r", r, 1, u32::MAX)?;
+    check_range("p", p, 1, u32::MAX)?;
+    check_range("keyLength", key_length, 1, MAX_KEY_LEN)?;
+    if u64::from(r) * u64::from(p) >= 1 << 30 {
+      return Err(CryptoError::out_of_range(
+        "r * p",
+        "< 2^30",
+        u64::from(r) * u64::from(p),
+      ));
+    }
+    // N < 2^(128·r/8) (RFC 7914 §2).
+    if 16 * u64::from(r) < 64 && n >= 1u64 << (16 * r) {
+      return Err(CryptoError::out_of_range(
+        "N",
+        format!("< 2^(16 * r) = {}", 1u64 << (16 * r)),
+        n,
+      ));
+    }
+    let need =
+      128u128 * u128::from(r) * (u128::from(n) + 2) + 128u128 * u128::from(r) * u128::from(p);
+    if maxmem.is_nan() || maxmem < 0.0 || need as f64 > maxmem {
+      return Err(CryptoError::out_of_range(
+        "maxmem",
+        format!(">= 128 * r * (N + 2 + p) = {need} bytes for these parameters"),
+        maxmem,
+      ));
+    }
+    Ok(Params { n, r, p })
+  }
+}
+
+/// Word order inside each 64-byte block while ROMix runs. On x86-64 the words are kept in the
+/// "diagonal" order of the SSE2 Salsa20 core (C. Percival's crypto_scrypt-sse.c): word i holds
+/// Salsa20 word `5·i mod 16`, so each row of four is one SIMD vector. Word 0 stays in place,
+/// so Integerify reads the same word in either order.
+#[cfg(target_arch = "x86_64")]
+const LAYOUT: [usize; 16] = [0, 5, 10, 15, 4, 9, 14, 3, 8, 13, 2, 7, 12, 1, 6, 11];
+#[cfg(not(target_arch = "x86_64"))]
+const LAYOUT: [usize; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+
+/// Salsa20/8 on a block in [`LAYOUT`] order (SSE2 is part of the x86-64 baseline).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn salsa20_8(b: &mut [u32; 16]) {
+  use std::arch::x86_64::*;
+  // SAFETY: SSE2 is always available on x86-64; loads and stores are unaligned and stay
+  // within the 64-byte array.
+  unsafe {
+    let p = b.as_mut_ptr().cast::<__m128i>();
+    let (b0, b1, b2, b3) = (
+      _mm_loadu_si128(p),
+      _mm_loadu_si128(p.add(1)),
+      _mm_loadu_si128(p.add(2)),
+      _mm_loadu_si128(p.add(3)),
+    );
+    let (mut x0, mut x1, mut x2, mut x3) = (b0, b1, b2, b3);
+    macro_rules! step {
+      ($dst:ident, $a:ident, $b:ident, $l:literal, $r:literal) => {
+        let t = _mm_add_epi32($a, $b);
+        $dst = _mm_xor_si128($dst, _mm_slli_epi32(t, $l));
+        $dst = _mm_xor_si128($dst, _mm_srli_epi32(t, $r));
+      };
+    }
+    for _ in 0..4 {
+      // Columns.
+      step!(x1, x0, x3, 7, 25);
+      step!(x2, x1, x0, 9, 23);
+      step!(x3, x2, x1, 13, 19);
+      step!(x0, x3, x2, 18, 14);
+      x1 = _mm_shuffle_epi32(x1, 0x93);
+      x2 = _mm_shuffle_epi32(x2, 0x4E);
+      x3 = _mm_shuffle_epi32(x3, 0x39);
+      // Rows.
+      step!(x3, x0, x1, 7, 25);
+      step!(x2, x3, x0, 9, 23);
+      step!(x1, x2, x3, 13, 19);
+      step!(x0, x1, x2, 18, 14);
+      x1 = _mm_shuffle_epi32(x1, 0x39);
+      x2 = _mm_shuffle_epi32(x2, 0x4E);
+      x3 = _mm_shuffle_epi32(x3, 0x93);
+    }
+    _mm_storeu_si128(p, _mm_add_epi32(b0, x0));
+    _mm_storeu_si128(p.add(1), _mm_add_epi32(b1, x1));
+    _mm_storeu_si128(p.add(2), _mm_add_epi32(b2, x2));
+    _mm_storeu_si128(p.add(3), _mm_add_epi32(b3, x3));
+  }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn salsa20_8(b: &mut [u32; 16]) {
+  salsa20_8_scalar(b)
+}
+
+/// Salsa20/8 core in natural word order (reference for the SIMD version and other targets).
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline(always)]
+fn salsa20_8_scalar(b: &mut [u32; 16]) {
+  let mut x = *b;
+  macro_rules! qr {
+    ($a:expr, $b:expr, $c:expr, $d:expr) => {
+      x[$b] ^= x[$a].wrapping_add(x[$d]).rotate_left(7);
+      x[$c] ^= x[$b].wrapping_add(x[$a]).rotate_left(9);
+      x[$d] ^= x[$c].wrapping_add(x[$b]).rotate_left(13);
+      x[$a] ^= x[$d].wrapping_add(x[$c]).rotate_left(18);
+    };
+  }
+  for _ in 0..4 {
+    qr!(0, 4, 8, 12);
+    qr!(5, 9, 13, 1);
+    qr!(10, 14, 2, 6);
+    qr!(15, 3, 7, 11);
+    qr!(0, 1, 2, 3);
+    qr!(5, 6, 7, 4);
+    qr!(10, 11, 8, 9);
+    qr!(15, 12, 13, 14);
+  }
+  for (b, x) in b.iter_mut().zip(x) {
+    *b = b.wrapping_add(x);
+  }
+}
+
+/// BlockMix_{Salsa20/8, r}: `input` (2r 64-byte blocks as words) → `out`.
+#[inline]
+fn block_mix(input: &[u32], out: &mut [u32], r: usize) {
+  let mut x = [0u32; 16];
+  x.copy_from_slice(&input[(2 * r - 1) * 16..2 * r * 16]);
+  for (i, blk) in input.chunks_exact(16).enumerate() {
+    x.iter_mut().zip(blk).for_each(|(x, b)| *x ^= b);
+    salsa20_8(&mut x);
+    // Even blocks go to the first half, odd ones to the second.
+    let pos = (i / 2 + (i % 2) * r) * 16;
+    out[pos..pos + 16].copy_from_slice(&x);
+  }
+  x.zeroize();
+}
+
+/// ROMix on one 128·r-byte block, in place. `v` holds N·32·r words.
+fn ro_mix(
+  block: &mut [u8],
+  v: &mut [u32],
+  n: usize,
+  r: usize,
+  cancel: &Cancel,
+) -> CryptoResult<()> {
+  let words = 32 * r;
+  let mut x = Zeroizing::new(vec![0u32; words]);
+  let mut y = Zeroizing::new(vec![0u32; words]);
+  for (xb, bb) in x.chunks_exact_mut(16).zip(block.chunks_exact(64)) {
+    for (w, &src) in xb.iter_mut().zip(LAYOUT.iter()) {
+      let c = &bb[4 * src..4 * src + 4];
+      *w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+    }
+  }
+  for (i, vi) in v.chunks_exact_mut(words).enumerate() {
+    vi.copy_from_slice(&x);
+    block_mix(vi, &mut x, r);
+    if i % SLICE == SLICE - 1 {
+      cancel.check()?;
+    }
+  }
+  let mask = n - 1;
+  for i in 0..n {
+    let j = (x[(2 * r - 1) * 16] as usize) & mask;
+    let vj = &v[j * words..(j + 1) * words];
+    y.iter_mut()
+      .zip(x.iter().zip(vj))
+      .for_each(|(y, (a, b))| *y = a ^ b);
+    block_mix(&y, &mut x, r);
+    if i % SLICE == SLICE - 1 {
+      cancel.check()?;
+    }
+  }
+  for (xb, bb) in x.chunks_exact(16).zip(block.chunks_exact_mut(64)) {
+    for (w, &dst) in xb.iter().zip(LAYOUT.iter()) {
+      bb[4 * dst..4 * dst + 4].copy_from_slice(&w.to_le_bytes());
+    }
+  }
+  Ok(())
+}
+
+/// scrypt of `password` and `salt` into `out` with checked parameters.
+pub fn derive(
+  password: &[u8],
+  salt: &[u8],
+  params: Params,
+  out: &mut [u8],
+  cancel: &Cancel,
+) -> CryptoResult<()> {
+  let (n, r, p) = (params.n as usize, params.r as usize, params.p as usize);
+  let blen = 128 * r * p;
+  let mut b: Vec<u8> = Vec::new();
+  b.try_reserve_exact(blen).map_err(|_| too_big())?;
+  b.resize(blen, 0);
+  let mut b = Zeroizing::new(b);
+  super::pbkdf2::derive(Alg::Sha256, password, salt, 1, &mut b, cancel)?;
+  let vlen = n.checked_mul(32 * r).ok_or_else(too_big)?;
+  let v = zeroed_u32(vlen)?;
+  let mut v = Wiped(v);
+  for chunk in b.chunks_exact_mut(128 * r) {
+    ro_mix(chunk, &mut v, n, r, cancel)?;
+  }
+  super::pbkdf2::derive(Alg::Sha256, password, &b, 1, out, cancel)
+}
+
+/// The N·128·r-byte scratch vector, wiped on drop with a plain `memset` kept alive by
+/// `black_box` (zeroize's element-wise volatile stores cost ~10 ms per 16 MiB here, about a
+/// third of a default scrypt call).
+struct Wiped(Vec<u32>);
+
+impl std::ops::Deref for Wiped {
+  type Target = Vec<u32>;
+  fn deref(&self) -> &Vec<u32> {
+    &self.0
+  }
+}
+
+impl std::ops::DerefMut for Wiped {
+  fn deref_mut(&mut self) -> &mut Vec<u32> {
+    &mut self.0
+  }
+}
+
+impl Drop for Wiped {
+  fn drop(&mut self) {
+    self.0.fill(0);
+    std::hint::black_box(&self.0);
+  }
+}
+
+/// `vec![0u32; n]`, fallible, via `alloc_zeroed` (fresh pages from the kernel are already zero,
+/// so no memset pass over the 16 MiB+ vector).
+fn zeroed_u32(n: usize) -> CryptoResult<Vec<u32>> {
+  if n == 0 {
+    return Ok(Vec::new());
+  }
+  let layout = std::alloc::Layout::array::<u32>(n).map_err(|_| too_big())?;
+  // SAFETY: `layout` has a non-zero size; a null result is handled.
+  let p = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<u32>();
+  if p.is_null() {
+    return Err(too_big());
+  }
+  // SAFETY: allocated by the global allocator with the layout of a `Vec<u32>` of capacity `n`,
+  // and every element is initialised (zero).
+  Ok(unsafe { Vec::from_raw_parts(p, n, n) })
+}
+
+fn too_big() -> CryptoError {
+  CryptoError::new(
+    Code::Operation,
+    "cannot allocate the memory scrypt needs for these parameters",
+  )
+}
+
+pub struct ScryptJob {
+  password: Secret,
+  salt: Secret,
+  params: Params,
+  key_length: u32,
+}
+
+impl Job for ScryptJob {
+  fn run(&mut self, cancel: &Cancel) -> CryptoResult<Output> {
+    let mut out = Zeroizing::new(vec![0u8; self.key_length as usize]);
+    derive(&self.password, &self.salt, self.params, &mut out, cancel)?;
+    Ok(Output::Bytes(out))
+  }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn job(
+  env: &Env,
+  password: Unknown,
+  salt: Unknown,
+  n: f64,
+  r: u32,
+  p: u32,
+  key_length: u32,
+  maxmem: Option<f64>,
+) -> CryptoResult<ScryptJob> {
+  let params = Params::new(n, r, p, key_length, maxmem.unwrap_or(DEFAULT_MAXMEM))?;
+  Ok(ScryptJob {
+    password: secret(env, &password, "password")?,
+    salt: secret(env, &salt, "salt")?,
+    params,
+    key_length,
+  })
+}
+
+/// scrypt, synchronous. `N` a power of two ≥ 2, `r`, `p` ≥ 1, `keyLength` 1..2^30 bytes,
+/// `maxmem` in bytes (default 32 MiB, as Node). Returns a Buffer.
+#[napi(js_name = "scrypt")]
+#[allow(clippy::too_many_arguments)]
+pub fn scrypt_sync<'e>(
+  env: &'e Env,
+  password: Unknown,
+  salt: Unknown,
+  n: f64,
+  r: u32,
+  p: u32,
+  key_length: u32,
+  maxmem: Option<f64>,
+) -> napi::Result<Unknown<'e>> {
+  let job = job(env, password, salt, n, r, p, key_length, maxmem).or_throw(env)?;
+  run_sync(env, job)
+}
+
+/// scrypt on the libuv pool; inputs are copied first; `token` cancels it within about 1 ms.
+#[napi]
+#[allow(clippy::too_many_arguments)]
+pub fn scrypt_async(
+  env: Env,
+  password: Unknown,
+  salt: Unknown,
+  n: f64,
+  r: u32,
+  p: u32,
+  key_length: u32,
+  maxmem: Option<f64>,
+  token: Option<&CancelToken>,
+) -> napi::Result<AsyncTask<Work<ScryptJob>>> {
+  let job = job(&env, password, salt, n, r, p, key_length, maxmem).or_throw(&env)?;
+  Ok(Work::new(job, token))
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  #[test]
+  fn rfc7914_vector_2() {
+    let mut out = [0u8; 64];
+    let p = Params::new(1024.0, 8, 16, 64, 1e9).unwrap();
+    derive(b"password", b"NaCl", p, &mut out, &Cancel::NEVER).unwrap();
+    let hex: String = out.iter().map(|x| format!("{x:02x}")).collect();
+    assert_eq!(
+      hex,
+      "fdbabe1c9d3472007856e7190d01e9fe7c6ad7cbc8237830e77376634b3731622eaf30d92e22a3886ff109279d9830dac727afb94a83ee6d8360cbdfa2cc0640"
+    );
+  }
+
+  #[test]
+  fn salsa_core_in_layout_order_equals_scalar() {
+    let mut natural: [u32; 16] = std::array::from_fn(|i| (i as u32).wrapping_mul(0x9e3779b9));
+    let mut laid: [u32; 16] = std::array::from_fn(|i| natural[LAYOUT[i]]);
+    salsa20_8_scalar(&mut natural);
+    salsa20_8(&mut laid);
+    let back: [u32; 16] =
+      std::array::from_fn(|i| laid[LAYOUT.iter().position(|&l| l == i).unwrap()]);
+    assert_eq!(back, natural);
+  }
+
+  #[test]
+  fn bad_params() {
+    assert!(Params::new(1000.0, 8, 1, 64, 1e9).is_err());
+    assert!(Params::new(1.0, 8, 1, 64, 1e9).is_err());
+    assert!(Params::new(16384.0, 8, 1, 64, 1e6).is_err());
+    assert!(Params::new(16384.0, 0, 1, 64, 1e9).is_err());
+    assert!(Params::new(f64::NAN, 8, 1, 64, 1e9).is_err());
+    assert!(Params::new(65536.0, 1, 1, 64, 1e9).is_err());
+  }
+}

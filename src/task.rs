@@ -1,0 +1,201 @@
+//! The one async-task helper every expensive operation uses (KDFs today).
+//!
+//! A [`Job`] is plain Rust work over owned inputs (the entry point copies everything out of the
+//! JS heap before building it). [`Work`] runs it as a napi `AsyncTask` on the libuv thread pool
+//! and turns its result, or its [`CryptoError`], into the JS value / JS error on the main thread.
+//!
+//! Cancellation is cooperative and lock-free: the JS layer creates a [`CancelToken`] when the
+//! caller passes an `AbortSignal` and calls `cancel()` from the signal's `abort` listener.
+//! - If the job has not started yet (still queued behind other work), `cancel()` returns true,
+//!   the JS promise is rejected at once, and the worker skips the job when it dequeues it.
+//! - If it is running, the job sees [`Cancel::is_cancelled`] at its next check (PBKDF2, scrypt
+//!   and bcrypt check every few milliseconds) and returns `ABORT_ERR`, which the JS layer turns
+//!   into an `AbortError`.
+
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::Arc;
+
+use napi::bindgen_prelude::{Buffer, ToNapiValue, Unknown};
+use napi::{Env, ScopedTask};
+use napi_derive::napi;
+use zeroize::Zeroizing;
+
+use crate::error::{Code, CryptoError, CryptoResult};
+
+const QUEUED: u8 = 0;
+const RUNNING: u8 = 1;
+const CANCELLED_BEFORE_START: u8 = 2;
+const CANCEL_REQUESTED: u8 = 3;
+
+/// The worker's view of a cancellation token (cheap to clone, checkable from any thread).
+#[derive(Clone, Default)]
+pub struct Cancel(Option<Arc<AtomicU8>>);
+
+impl Cancel {
+  /// A token that is never cancelled (sync calls, tests).
+  pub const NEVER: Cancel = Cancel(None);
+
+  /// True once the caller aborted. Cheap (one relaxed load): call it every few milliseconds.
+  #[inline]
+  pub fn is_cancelled(&self) -> bool {
+    match &self.0 {
+      Some(s) => s.load(Ordering::Relaxed) >= CANCELLED_BEFORE_START,
+      None => false,
+    }
+  }
+
+  /// `Err(ABORT_ERR)` when cancelled: `cancel.check()?` inside loops.
+  #[inline]
+  pub fn check(&self) -> CryptoResult<()> {
+    if self.is_cancelled() {
+      Err(aborted())
+    } else {
+      Ok(())
+    }
+  }
+
+  /// Marks the job as started; false when it was cancelled while queued.
+  fn start(&self) -> bool {
+    match &self.0 {
+      Some(s) => s
+        .compare_exchange(QUEUED, RUNNING, Ordering::AcqRel, Ordering::Acquire)
+        .is_ok(),
+      None => true,
+    }
+  }
+}
+
+pub fn aborted() -> CryptoError {
+  CryptoError::new(Code::Aborted, "The operation was aborted")
+}
+
+/// Cancellation handle for one async call (created by the JS layer for a `signal`).
+#[napi]
+pub struct CancelToken {
+  state: Arc<AtomicU8>,
+}
+
+#[napi]
+impl CancelToken {
+  #[napi(constructor)]
+  #[allow(clippy::new_without_default)]
+  pub fn new() -> Self {
+    CancelToken {
+      state: Arc::new(AtomicU8::new(QUEUED)),
+    }
+  }
+
+  /// Requests cancellation. Returns true when the job had not started (it never will, and the
+  /// caller may settle the promise now); false when it is running or finished (the running job
+  /// stops at its next check and the promise rejects with `ABORT_ERR`).
+  #[napi]
+  pub fn cancel(&self) -> bool {
+    match self.state.compare_exchange(
+      QUEUED,
+      CANCELLED_BEFORE_START,
+      Ordering::AcqRel,
+      Ordering::Acquire,
+    ) {
+      Ok(_) => true,
+      Err(_) => {
+        let _ = self.state.compare_exchange(
+          RUNNING,
+          CANCEL_REQUESTED,
+          Ordering::AcqRel,
+          Ordering::Acquire,
+        );
+        false
+      }
+    }
+  }
+}
+
+impl CancelToken {
+  pub fn watch(token: Option<&CancelToken>) -> Cancel {
+    Cancel(token.map(|t| t.state.clone()))
+  }
+}
+
+/// What a job produces; converted to a JS value on the main thread.
+pub enum Output {
+  /// Secret bytes (wiped after they are copied into the JS Buffer).
+  Bytes(Zeroizing<Vec<u8>>),
+  Text(String),
+  Bool(bool),
+}
+
+impl Output {
+  pub fn into_js(self, env: &Env) -> napi::Result<Unknown<'_>> {
+    let raw = unsafe {
+      match self {
+        Output::Bytes(b) => {
+          let buf = Buffer::from(b.as_slice());
+          Buffer::to_napi_value(env.raw(), buf)?
+        }
+        Output::Text(s) => String::to_napi_value(env.raw(), s)?,
+        Output::Bool(b) => bool::to_napi_value(env.raw(), b)?,
+      }
+    };
+    Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), raw) })
+  }
+}
+
+/// Expensive work over owned inputs, runnable on any thread.
+pub trait Job: Send + 'static {
+  fn run(&mut self, cancel: &Cancel) -> CryptoResult<Output>;
+}
+
+/// Runs `job` right here (the `*Sync` forms), converting errors for napi-rs.
+pub fn run_sync<J: Job>(env: &Env, mut job: J) -> napi::Result<Unknown<'_>> {
+  match job.run(&Cancel::NEVER) {
+    Ok(out) => out.into_js(env),
+    Err(e) => Err(e.into_napi(env)),
+  }
+}
+
+/// A [`Job`] as a napi `AsyncTask` (libuv pool).
+pub struct Work<J: Job> {
+  job: J,
+  cancel: Cancel,
+}
+
+impl<J: Job> Work<J> {
+  pub fn new(job: J, token: Option<&CancelToken>) -> napi::bindgen_prelude::AsyncTask<Self> {
+    napi::bindgen_prelude::AsyncTask::new(Work {
+      job,
+      cancel: CancelToken::watch(token),
+    })
+  }
+}
+
+impl<'task, J: Job> ScopedTask<'task> for Work<J> {
+  type Output = CryptoResult<Output>;
+  type JsValue = Unknown<'task>;
+
+  fn compute(&mut self) -> napi::Result<Self::Output> {
+    if !self.cancel.start() {
+      return Ok(Err(aborted()));
+    }
+    // A panic here would abort the process; every job is written not to panic on user input,
+    // and this is the backstop that turns a bug into a rejected promise instead.
+    let job = &mut self.job;
+    let cancel = &self.cancel;
+    Ok(
+      std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.run(cancel))).unwrap_or_else(
+        |_| {
+          Err(CryptoError::new(
+            Code::Operation,
+            "internal error in native code",
+          ))
+        },
+      ),
+    )
+  }
+
+  fn resolve(&mut self, env: &'task Env, output: Self::Output) -> napi::Result<Self::JsValue> {
+    match output {
+      Ok(v) => v.into_js(env),
+      Err(e) => Err(e.into_napi(env)),
+    }
+  }
+}
