@@ -138,6 +138,19 @@ module.exports = {
       )
     }
 
+    // Incremental API on a short message: create().update().digest() against createHash.
+    for (const name of ['sha256', 'sha512', 'blake2b']) {
+      const nodeName = PEERS[name].node
+      await h.compare(
+        { table: 'Incremental create().update(64 B).digest(), hex', row: name },
+        [
+          { name: 'cryptographer.js', fn: () => sha[name].create().update(small).digest() },
+          { name: 'node createHash', fn: () => nodeCrypto.createHash(nodeName).update(small).digest('hex') },
+        ],
+        { bytes: 64 },
+      )
+    }
+
     // HMAC, 32-byte key.
     const key = nodeCrypto.randomBytes(32)
     const keyWords = CryptoJS && CryptoJS.lib.WordArray.create(key)
