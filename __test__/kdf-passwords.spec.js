@@ -3,26 +3,18 @@
 // (openwall, jBCrypt, passlib, pyca sets); interop both ways with the npm packages `argon2`,
 // `bcrypt` and `bcryptjs`; error paths; event-loop and memory behaviour.
 const test = require('ava')
-const fs = require('node:fs')
-const path = require('node:path')
 const nodeCrypto = require('node:crypto')
 const { spawnSync } = require('node:child_process')
 const { monitorEventLoopDelay } = require('node:perf_hooks')
 const { kdf } = require('..')
 
 const { argon2, argon2Sync, bcrypt } = kdf
-const json = (name) => JSON.parse(fs.readFileSync(path.join(__dirname, 'vectors', 'kdf', name), 'utf8'))
-const hex = (s) => Buffer.from(s, 'hex')
-const SLOW = process.env.KDF_SLOW_TESTS === '1'
+const vectors = require('./helpers/vectors')
+const { isError, rejects } = require('./helpers/assert')
 
-const isError = (t, fn, Class, code) => {
-  const err = t.throws(fn, { instanceOf: Class })
-  t.is(err.code, code, err.message)
-}
-const rejects = async (t, promise, Class, code) => {
-  const err = await t.throwsAsync(promise, { instanceOf: Class })
-  t.is(err.code, code, err.message)
-}
+const json = (name) => vectors.json(`kdf/${name}`)
+const { hex } = vectors
+const SLOW = process.env.KDF_SLOW_TESTS === '1'
 
 /**
  * A peer npm package, or null (with a message) when it is not installed or does not load.

@@ -3,23 +3,15 @@
 // Wycheproof); differential tests against node:crypto; error paths; AbortSignal behaviour.
 // Argon2 and bcrypt are in kdf-passwords.spec.js.
 const test = require('ava')
-const fs = require('node:fs')
-const path = require('node:path')
 const nodeCrypto = require('node:crypto')
 const { kdf } = require('..')
 
-const json = (name) => JSON.parse(fs.readFileSync(path.join(__dirname, 'vectors', 'kdf', name), 'utf8'))
-const hex = (s) => Buffer.from(s, 'hex')
-const SLOW = process.env.KDF_SLOW_TESTS === '1'
+const vectors = require('./helpers/vectors')
+const { isError, rejects } = require('./helpers/assert')
 
-const isError = (t, fn, Class, code) => {
-  const err = t.throws(fn, { instanceOf: Class })
-  t.is(err.code, code, err.message)
-}
-const rejects = async (t, promise, Class, code) => {
-  const err = await t.throwsAsync(promise, { instanceOf: Class })
-  t.is(err.code, code, err.message)
-}
+const json = (name) => vectors.json(`kdf/${name}`)
+const { hex } = vectors
+const SLOW = process.env.KDF_SLOW_TESTS === '1'
 
 // ---- PBKDF2 ---------------------------------------------------------------------------------
 

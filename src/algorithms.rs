@@ -432,6 +432,25 @@ impl State {
   }
 }
 
+/// The HMAC key block (RFC 2104): the key, or its hash when longer than `block` bytes, zero
+/// padded to `block` (at most 256). Shared by [`Hmac`] and PBKDF2's compression-function path.
+pub fn hmac_key_block<H: HashCore>(
+  fresh: &H,
+  key: &[u8],
+  block: usize,
+) -> zeroize::Zeroizing<[u8; 256]> {
+  let mut kb = zeroize::Zeroizing::new([0u8; 256]);
+  if key.len() > block {
+    let mut h = fresh.clone();
+    h.update(key);
+    let n = h.output_len();
+    h.finalize_into(&mut kb[..n]);
+  } else {
+    kb[..key.len()].copy_from_slice(key);
+  }
+  kb
+}
+
 /// HMAC (RFC 2104) over any block hash in the list: one implementation for all of them.
 #[derive(Clone)]
 pub struct Hmac<H> {
@@ -450,17 +469,8 @@ impl<H: HashCore> Hmac<H> {
         "an XOF",
       ));
     }
-    // Key block: the key itself, or its hash when longer than a block, zero padded.
-    let mut pad = zeroize::Zeroizing::new([0u8; 256]);
+    let mut pad = hmac_key_block(&fresh, key, block);
     let pad = &mut pad[..block];
-    if key.len() > block {
-      let mut h = fresh.clone();
-      h.update(key);
-      let n = h.output_len();
-      h.finalize_into(&mut pad[..n]);
-    } else {
-      pad[..key.len()].copy_from_slice(key);
-    }
     pad.iter_mut().for_each(|b| *b ^= 0x36);
     let mut inner = fresh.clone();
     inner.update(pad);

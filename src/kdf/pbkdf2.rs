@@ -14,7 +14,7 @@ use napi_derive::napi;
 use zeroize::{Zeroize, Zeroizing};
 
 use super::{check_range, hmac_alg, secret, Secret, MAX_KEY_LEN};
-use crate::algorithms::{oneshot, Alg, HashCore, Hmac, State};
+use crate::algorithms::{hmac_key_block, Alg, HashCore, Hmac, State};
 use crate::error::{CryptoError, CryptoResult, OrThrow};
 use crate::task::{run_sync, Cancel, CancelToken, Job, Output, Work};
 
@@ -50,8 +50,6 @@ impl Prf for Generic {
 /// A Merkle–Damgård compression function with its constants.
 trait Compress: Copy + Zeroize {
   const BLOCK: usize;
-  /// Bytes of the big-endian bit-length field in the final block.
-  const LEN_FIELD: usize;
   fn iv(alg: Alg) -> Self;
   fn compress(&mut self, block: &[u8]);
   /// Writes the first `out.len()` bytes of the big-endian state.
@@ -99,7 +97,6 @@ impl ToBe<8> for u64 {
 
 impl Compress for Sha1W {
   const BLOCK: usize = 64;
-  const LEN_FIELD: usize = 8;
   fn iv(_: Alg) -> Self {
     Sha1W([0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0])
   }
@@ -116,7 +113,6 @@ impl Compress for Sha1W {
 
 impl Compress for Sha256W {
   const BLOCK: usize = 64;
-  const LEN_FIELD: usize = 8;
   // FIPS 180-4 §5.3.2 (SHA-224) and §5.3.3 (SHA-256).
   fn iv(alg: Alg) -> Self {
     Sha256W(if alg == Alg::Sha224 {
@@ -144,7 +140,6 @@ impl Compress for Sha256W {
 
 impl Compress for Sha512W {
   const BLOCK: usize = 128;
-  const LEN_FIELD: usize = 16;
   // FIPS 180-4 §5.3.4 (SHA-384) and §5.3.5 (SHA-512).
   fn iv(alg: Alg) -> Self {
     Sha512W(if alg == Alg::Sha384 {
@@ -197,13 +192,8 @@ impl<C: Compress> Fast<C> {
   fn new(alg: Alg, key: &[u8]) -> Self {
     let fresh = State::new(alg);
     let len = fresh.output_len();
-    let mut kb = Zeroizing::new([0u8; 128]);
+    let mut kb = hmac_key_block(&fresh, key, C::BLOCK);
     let kb = &mut kb[..C::BLOCK];
-    if key.len() > C::BLOCK {
-      oneshot(fresh, key, &mut kb[..len]);
-    } else {
-      kb[..key.len()].copy_from_slice(key);
-    }
     kb.iter_mut().for_each(|b| *b ^= 0x36);
     let mut inner = C::iv(alg);
     inner.compress(kb);
@@ -214,7 +204,6 @@ impl<C: Compress> Fast<C> {
     block[len] = 0x80;
     let bits = ((C::BLOCK + len) * 8) as u64;
     block[C::BLOCK - 8..C::BLOCK].copy_from_slice(&bits.to_be_bytes());
-    let _ = C::LEN_FIELD; // the upper half of a 16-byte length field stays zero
     Fast {
       inner,
       outer,
