@@ -197,25 +197,33 @@ async function abortLatency(t, start) {
   return ms
 }
 
-test.serial('abort: running PBKDF2 and scrypt stop within 50 ms, and the pool thread is freed', async (t) => {
-  // The figure includes the main thread noticing the rejection; on a loaded machine (other test
-  // files run in parallel) that can add tens of ms, so the best of 3 attempts is asserted.
-  const best = async (start) => {
-    let ms = Infinity
-    for (let i = 0; i < 3 && ms >= 50; i++) ms = Math.min(ms, await abortLatency(t, start))
-    return ms
-  }
-  const pb = await best((signal) => kdf.pbkdf2Async('pw', { salt: 's', iterations: 2 ** 32 - 1, signal }))
-  t.true(pb < 50, `PBKDF2 settled ${pb.toFixed(1)} ms after abort`)
-  const pb512 = await best((signal) => kdf.pbkdf2Async('pw', { salt: 's', iterations: 2 ** 32 - 1, hash: 'sha512', signal }))
-  t.true(pb512 < 50, `PBKDF2-SHA512 settled ${pb512.toFixed(1)} ms after abort`)
-  const sc = await best((signal) => kdf.scryptAsync('pw', { salt: 's', N: 2 ** 14, r: 8, p: 2000, maxmem: 2 ** 26, signal }))
-  t.true(sc < 50, `scrypt settled ${sc.toFixed(1)} ms after abort`)
+// Timing in these tests: the work aborted would otherwise run for hours (2^32 - 1 PBKDF2
+// iterations, scrypt with p = 2000), so a bound of seconds separates "cancelled" from "not
+// cancelled" by three orders of magnitude whatever the machine's load. The typical latency
+// (a few ms) is logged, not asserted: CI machines are shared and noisy.
+const SETTLED_MS = 3000
+
+test.serial('abort: running PBKDF2 and scrypt stop, and the pool threads are freed', async (t) => {
+  const pb = await abortLatency(t, (signal) => kdf.pbkdf2Async('pw', { salt: 's', iterations: 2 ** 32 - 1, signal }))
+  t.true(pb < SETTLED_MS, `PBKDF2 settled ${pb.toFixed(1)} ms after abort`)
+  const pb512 = await abortLatency(t, (signal) => kdf.pbkdf2Async('pw', { salt: 's', iterations: 2 ** 32 - 1, hash: 'sha512', signal }))
+  t.true(pb512 < SETTLED_MS, `PBKDF2-SHA512 settled ${pb512.toFixed(1)} ms after abort`)
+  const sc = await abortLatency(t, (signal) => kdf.scryptAsync('pw', { salt: 's', N: 2 ** 14, r: 8, p: 2000, maxmem: 2 ** 26, signal }))
+  t.true(sc < SETTLED_MS, `scrypt settled ${sc.toFixed(1)} ms after abort`)
   t.log(`abort → rejection: PBKDF2-SHA256 ${pb.toFixed(1)} ms, PBKDF2-SHA512 ${pb512.toFixed(1)} ms, scrypt ${sc.toFixed(1)} ms`)
-  // The threads are free again: a short call completes promptly.
+  // The threads are really free (the aborted work stopped, it is not still running detached):
+  // occupy every pool thread with hours-long work, abort it, then a short call must complete.
+  const size = Number(process.env.UV_THREADPOOL_SIZE) || 4
+  const ac = new AbortController()
+  const long = Array.from({ length: size }, () =>
+    kdf.pbkdf2Async('pw', { salt: 's', iterations: 2 ** 32 - 1, signal: ac.signal }).catch((e) => e),
+  )
+  await new Promise((r) => setTimeout(r, 100))
+  ac.abort()
+  for (const e of await Promise.all(long)) t.is(e.name, 'AbortError')
   const t0 = performance.now()
-  await kdf.pbkdf2Async('pw', { salt: 's', iterations: 1000 })
-  t.true(performance.now() - t0 < 500)
+  t.is(await kdf.pbkdf2Async('pw', { salt: 's', iterations: 1000 }), nodeCrypto.pbkdf2Sync('pw', 's', 1000, 32, 'sha256').toString('hex'))
+  t.true(performance.now() - t0 < SETTLED_MS)
 })
 
 test.serial('abort: queued work is cancelled without running; an aborted signal rejects at once', async (t) => {
@@ -232,7 +240,8 @@ test.serial('abort: queued work is cancelled without running; an aborted signal 
   ac.abort()
   const err = await t.throwsAsync(queued)
   t.is(err.name, 'AbortError')
-  t.true(performance.now() - t0 < 20)
+  // Every pool thread is busy for hours: settling at all means it never waited for one.
+  t.true(performance.now() - t0 < SETTLED_MS)
   blockers.abort()
   for (const e of await Promise.all(running)) t.is(e.name, 'AbortError')
 

@@ -49,107 +49,100 @@ function output(buf, format) {
   return format === undefined || format === 'hex' ? buf.toString('hex') : encode(buf, format)
 }
 
+/**
+ * The synchronous and async forms of a raw KDF (fixed-length output in `outputFormat`, hex by
+ * default). `readArgs(input, options)` validates and returns the native call's arguments; the
+ * async form adds `signal` to the accepted options and passes the cancel token last.
+ */
+function rawKdf(name, optionNames, readArgs, nativeSync, nativeAsync) {
+  const allowed = new Set([...optionNames, 'outputFormat'])
+  const allowedAsync = new Set([...allowed, 'signal'])
+  const sync = (input, options) => {
+    const o = checkOptions(options, allowed, name)
+    return output(nativeSync(...readArgs(input, o)), checkFormat(o.outputFormat))
+  }
+  const async = (input, options) =>
+    runAsync(options && options.signal, async (token) => {
+      const o = checkOptions(options, allowedAsync, name)
+      const format = checkFormat(o.outputFormat)
+      return output(await nativeAsync(...readArgs(input, o), token), format)
+    })
+  Object.defineProperty(sync, 'name', { value: name })
+  Object.defineProperty(async, 'name', { value: `${name}Async` })
+  return [sync, async]
+}
+
 // ---- PBKDF2 ---------------------------------------------------------------------------------
 
-const PBKDF2_OPTIONS = new Set(['salt', 'iterations', 'keyLength', 'hash', 'outputFormat'])
-const PBKDF2_ASYNC_OPTIONS = new Set([...PBKDF2_OPTIONS, 'signal'])
-
-function pbkdf2Args(password, options, allowed) {
-  const o = checkOptions(options, allowed, 'pbkdf2')
-  requireBytes(o.salt, 'options.salt')
-  return [
+/**
+ * PBKDF2-HMAC (RFC 8018). Defaults: 100,000 iterations, 32 bytes, SHA-256, hex. The async form
+ * runs on the libuv pool and `signal` stops it within milliseconds.
+ */
+const [pbkdf2, pbkdf2Async] = rawKdf(
+  'pbkdf2',
+  ['salt', 'iterations', 'keyLength', 'hash'],
+  (password, o) => [
     password,
-    o.salt,
+    requireBytes(o.salt, 'options.salt'),
     intOr(o.iterations, 'options.iterations', 1, U32, 100000),
     intOr(o.keyLength, 'options.keyLength', 1, MAX_KEY, 32),
     readHash(o.hash).id,
-    checkFormat(o.outputFormat),
-    o.signal,
-  ]
-}
-
-/** PBKDF2-HMAC (RFC 8018), synchronous. Defaults: 100,000 iterations, 32 bytes, SHA-256, hex. */
-function pbkdf2(password, options) {
-  const [pw, salt, iterations, keyLength, hash, format] = pbkdf2Args(password, options, PBKDF2_OPTIONS)
-  return output(native.pbkdf2(pw, salt, iterations, keyLength, hash), format)
-}
-
-/** PBKDF2 on the libuv pool; `signal` stops it within milliseconds. */
-function pbkdf2Async(password, options) {
-  return runAsync(options && options.signal, async (token) => {
-    const [pw, salt, iterations, keyLength, hash, format] = pbkdf2Args(password, options, PBKDF2_ASYNC_OPTIONS)
-    return output(await native.pbkdf2Async(pw, salt, iterations, keyLength, hash, token), format)
-  })
-}
+  ],
+  native.pbkdf2,
+  native.pbkdf2Async,
+)
 
 // ---- scrypt ---------------------------------------------------------------------------------
 
-const SCRYPT_OPTIONS = new Set(['salt', 'N', 'r', 'p', 'keyLength', 'maxmem', 'outputFormat'])
-const SCRYPT_ASYNC_OPTIONS = new Set([...SCRYPT_OPTIONS, 'signal'])
 const SCRYPT_MAXMEM = 32 * 1024 * 1024
 
-function scryptArgs(password, options, allowed) {
-  const o = checkOptions(options, allowed, 'scrypt')
-  requireBytes(o.salt, 'options.salt')
-  const maxmem = o.maxmem === undefined ? SCRYPT_MAXMEM : o.maxmem
-  if (typeof maxmem !== 'number') throw invalidArgType('options.maxmem', 'of type number', maxmem)
-  return [
-    password,
-    o.salt,
-    intOr(o.N, 'options.N', 2, 2 ** 32, 16384),
-    intOr(o.r, 'options.r', 1, U32, 8),
-    intOr(o.p, 'options.p', 1, U32, 1),
-    intOr(o.keyLength, 'options.keyLength', 1, MAX_KEY, 64),
-    maxmem,
-    checkFormat(o.outputFormat),
-  ]
-}
-
-/** scrypt (RFC 7914), synchronous. Defaults: N = 16384, r = 8, p = 1, 64 bytes, maxmem 32 MiB, hex. */
-function scrypt(password, options) {
-  const [pw, salt, N, r, p, keyLength, maxmem, format] = scryptArgs(password, options, SCRYPT_OPTIONS)
-  return output(native.scrypt(pw, salt, N, r, p, keyLength, maxmem), format)
-}
-
-/** scrypt on the libuv pool; `signal` stops it within milliseconds. */
-function scryptAsync(password, options) {
-  return runAsync(options && options.signal, async (token) => {
-    const [pw, salt, N, r, p, keyLength, maxmem, format] = scryptArgs(password, options, SCRYPT_ASYNC_OPTIONS)
-    return output(await native.scryptAsync(pw, salt, N, r, p, keyLength, maxmem, token), format)
-  })
-}
+/**
+ * scrypt (RFC 7914). Defaults: N = 16384, r = 8, p = 1, 64 bytes, maxmem 32 MiB (as Node), hex.
+ * The async form runs on the libuv pool and `signal` stops it within milliseconds.
+ */
+const [scrypt, scryptAsync] = rawKdf(
+  'scrypt',
+  ['salt', 'N', 'r', 'p', 'keyLength', 'maxmem'],
+  (password, o) => {
+    const salt = requireBytes(o.salt, 'options.salt')
+    const maxmem = o.maxmem === undefined ? SCRYPT_MAXMEM : o.maxmem
+    if (typeof maxmem !== 'number') throw invalidArgType('options.maxmem', 'of type number', maxmem)
+    return [
+      password,
+      salt,
+      intOr(o.N, 'options.N', 2, 2 ** 32, 16384),
+      intOr(o.r, 'options.r', 1, U32, 8),
+      intOr(o.p, 'options.p', 1, U32, 1),
+      intOr(o.keyLength, 'options.keyLength', 1, MAX_KEY, 64),
+      maxmem,
+    ]
+  },
+  native.scrypt,
+  native.scryptAsync,
+)
 
 // ---- HKDF -----------------------------------------------------------------------------------
 
-const HKDF_OPTIONS = new Set(['salt', 'info', 'keyLength', 'hash', 'outputFormat'])
-const HKDF_ASYNC_OPTIONS = new Set([...HKDF_OPTIONS, 'signal'])
-
-function hkdfArgs(ikm, options, allowed) {
-  const o = checkOptions(options, allowed, 'hkdf')
-  const info = readHash(o.hash)
-  return [
-    requireBytes(ikm, 'ikm'),
-    o.salt,
-    o.info,
-    intOr(o.keyLength, 'options.keyLength', 1, 255 * info.outputLength, info.outputLength),
-    info.id,
-    checkFormat(o.outputFormat),
-  ]
-}
-
-/** HKDF (RFC 5869), synchronous. Defaults: SHA-256, keyLength = the hash length, no salt/info, hex. */
-function hkdf(ikm, options) {
-  const [k, salt, info, keyLength, hash, format] = hkdfArgs(ikm, options, HKDF_OPTIONS)
-  return output(native.hkdf(k, salt, info, keyLength, hash), format)
-}
-
-/** HKDF on the libuv pool (it is fast: use it only to keep large expansions off the loop). */
-function hkdfAsync(ikm, options) {
-  return runAsync(options && options.signal, async (token) => {
-    const [k, salt, info, keyLength, hash, format] = hkdfArgs(ikm, options, HKDF_ASYNC_OPTIONS)
-    return output(await native.hkdfAsync(k, salt, info, keyLength, hash, token), format)
-  })
-}
+/**
+ * HKDF (RFC 5869). Defaults: SHA-256, keyLength = the hash length, no salt/info, hex. It is
+ * fast: use the async form only to keep large expansions off the loop.
+ */
+const [hkdf, hkdfAsync] = rawKdf(
+  'hkdf',
+  ['salt', 'info', 'keyLength', 'hash'],
+  (ikm, o) => {
+    const info = readHash(o.hash)
+    return [
+      requireBytes(ikm, 'ikm'),
+      o.salt,
+      o.info,
+      intOr(o.keyLength, 'options.keyLength', 1, 255 * info.outputLength, info.outputLength),
+      info.id,
+    ]
+  },
+  native.hkdf,
+  native.hkdfAsync,
+)
 
 // ---- Argon2 ---------------------------------------------------------------------------------
 

@@ -56,24 +56,6 @@ trait Compress: Copy + Zeroize {
   fn put(&self, out: &mut [u8]);
 }
 
-#[derive(Clone, Copy)]
-struct Sha1W([u32; 5]);
-#[derive(Clone, Copy)]
-struct Sha256W([u32; 8]);
-#[derive(Clone, Copy)]
-struct Sha512W([u64; 8]);
-
-macro_rules! zeroize_words {
-  ($($t:ty),*) => {$(
-    impl Zeroize for $t {
-      fn zeroize(&mut self) {
-        self.0.zeroize();
-      }
-    }
-  )*};
-}
-zeroize_words!(Sha1W, Sha256W, Sha512W);
-
 fn put_words<const W: usize>(words: &[impl Copy + ToBe<W>], out: &mut [u8]) {
   for (chunk, w) in out.chunks_mut(W).zip(words) {
     let b = w.to_be();
@@ -95,86 +77,72 @@ impl ToBe<8> for u64 {
   }
 }
 
-impl Compress for Sha1W {
-  const BLOCK: usize = 64;
-  fn iv(_: Alg) -> Self {
-    Sha1W([0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0])
-  }
-  #[inline(always)]
-  fn compress(&mut self, block: &[u8]) {
-    if let Ok(b) = <&[u8; 64]>::try_from(block) {
-      sha1::block_api::compress(&mut self.0, std::slice::from_ref(b));
+// Initial hash values, FIPS 180-4 §5.3.
+const SHA1_IV: [u32; 5] = [0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0];
+const SHA224_IV: [u32; 8] = [
+  0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939, 0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4,
+];
+const SHA256_IV: [u32; 8] = [
+  0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+];
+const SHA384_IV: [u64; 8] = [
+  0xcbbb9d5dc1059ed8,
+  0x629a292a367cd507,
+  0x9159015a3070dd17,
+  0x152fecd8f70e5939,
+  0x67332667ffc00b31,
+  0x8eb44a8768581511,
+  0xdb0c2e0d64f98fa7,
+  0x47b5481dbefa4fa4,
+];
+const SHA512_IV: [u64; 8] = [
+  0x6a09e667f3bcc908,
+  0xbb67ae8584caa73b,
+  0x3c6ef372fe94f82b,
+  0xa54ff53a5f1d36f1,
+  0x510e527fade682d1,
+  0x9b05688c2b3e6c1f,
+  0x1f83d9abfb41bd6b,
+  0x5be0cd19137e2179,
+];
+
+/// One [`Compress`] per state shape: `Name([word; n]), block size, compression function,
+/// |alg| initial value`.
+macro_rules! compress_words {
+  ($($name:ident([$w:ty; $n:literal]), $block:literal, $compress:path, |$alg:ident| $iv:expr;)*) => {$(
+    #[derive(Clone, Copy)]
+    struct $name([$w; $n]);
+
+    impl Zeroize for $name {
+      fn zeroize(&mut self) {
+        self.0.zeroize();
+      }
     }
-  }
-  fn put(&self, out: &mut [u8]) {
-    put_words(&self.0, out)
-  }
+
+    impl Compress for $name {
+      const BLOCK: usize = $block;
+      fn iv($alg: Alg) -> Self {
+        $name($iv)
+      }
+      #[inline(always)]
+      fn compress(&mut self, block: &[u8]) {
+        if let Ok(b) = <&[u8; $block]>::try_from(block) {
+          $compress(&mut self.0, std::slice::from_ref(b));
+        }
+      }
+      fn put(&self, out: &mut [u8]) {
+        put_words(&self.0, out)
+      }
+    }
+  )*};
 }
 
-impl Compress for Sha256W {
-  const BLOCK: usize = 64;
-  // FIPS 180-4 §5.3.2 (SHA-224) and §5.3.3 (SHA-256).
-  fn iv(alg: Alg) -> Self {
-    Sha256W(if alg == Alg::Sha224 {
-      [
-        0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939, 0xffc00b31, 0x68581511, 0x64f98fa7,
-        0xbefa4fa4,
-      ]
-    } else {
-      [
-        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
-        0x5be0cd19,
-      ]
-    })
-  }
-  #[inline(always)]
-  fn compress(&mut self, block: &[u8]) {
-    if let Ok(b) = <&[u8; 64]>::try_from(block) {
-      sha2::block_api::compress256(&mut self.0, std::slice::from_ref(b));
-    }
-  }
-  fn put(&self, out: &mut [u8]) {
-    put_words(&self.0, out)
-  }
-}
-
-impl Compress for Sha512W {
-  const BLOCK: usize = 128;
-  // FIPS 180-4 §5.3.4 (SHA-384) and §5.3.5 (SHA-512).
-  fn iv(alg: Alg) -> Self {
-    Sha512W(if alg == Alg::Sha384 {
-      [
-        0xcbbb9d5dc1059ed8,
-        0x629a292a367cd507,
-        0x9159015a3070dd17,
-        0x152fecd8f70e5939,
-        0x67332667ffc00b31,
-        0x8eb44a8768581511,
-        0xdb0c2e0d64f98fa7,
-        0x47b5481dbefa4fa4,
-      ]
-    } else {
-      [
-        0x6a09e667f3bcc908,
-        0xbb67ae8584caa73b,
-        0x3c6ef372fe94f82b,
-        0xa54ff53a5f1d36f1,
-        0x510e527fade682d1,
-        0x9b05688c2b3e6c1f,
-        0x1f83d9abfb41bd6b,
-        0x5be0cd19137e2179,
-      ]
-    })
-  }
-  #[inline(always)]
-  fn compress(&mut self, block: &[u8]) {
-    if let Ok(b) = <&[u8; 128]>::try_from(block) {
-      sha2::block_api::compress512(&mut self.0, std::slice::from_ref(b));
-    }
-  }
-  fn put(&self, out: &mut [u8]) {
-    put_words(&self.0, out)
-  }
+compress_words! {
+  Sha1W([u32; 5]), 64, sha1::block_api::compress, |_alg| SHA1_IV;
+  Sha256W([u32; 8]), 64, sha2::block_api::compress256,
+    |alg| if alg == Alg::Sha224 { SHA224_IV } else { SHA256_IV };
+  Sha512W([u64; 8]), 128, sha2::block_api::compress512,
+    |alg| if alg == Alg::Sha384 { SHA384_IV } else { SHA512_IV };
 }
 
 /// HMAC on the bare compression function: the pads are compressed once, and each iteration
@@ -292,38 +260,17 @@ pub fn derive(
       0,
     ));
   }
+  // `run` is generic over the PRF: one arm per PRF type.
+  macro_rules! run_with {
+    ($prf:expr) => {
+      run($prf, alg, password, salt, iterations, out, cancel)
+    };
+  }
   match alg {
-    Alg::Sha1 => run(
-      Fast::<Sha1W>::new(alg, password),
-      alg,
-      password,
-      salt,
-      iterations,
-      out,
-      cancel,
-    ),
-    Alg::Sha224 | Alg::Sha256 => run(
-      Fast::<Sha256W>::new(alg, password),
-      alg,
-      password,
-      salt,
-      iterations,
-      out,
-      cancel,
-    ),
-    Alg::Sha384 | Alg::Sha512 => run(
-      Fast::<Sha512W>::new(alg, password),
-      alg,
-      password,
-      salt,
-      iterations,
-      out,
-      cancel,
-    ),
-    _ => {
-      let prf = Generic(Hmac::new(State::new(alg), password)?);
-      run(prf, alg, password, salt, iterations, out, cancel)
-    }
+    Alg::Sha1 => run_with!(Fast::<Sha1W>::new(alg, password)),
+    Alg::Sha224 | Alg::Sha256 => run_with!(Fast::<Sha256W>::new(alg, password)),
+    Alg::Sha384 | Alg::Sha512 => run_with!(Fast::<Sha512W>::new(alg, password)),
+    _ => run_with!(Generic(Hmac::new(State::new(alg), password)?)),
   }
 }
 
