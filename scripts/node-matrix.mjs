@@ -109,7 +109,9 @@ for (const major of majors) {
   const failed = (r.out.match(/(\d+) tests? failed/) || [])[1] || '0'
   const unchanged = sha256(addon) === addonHash
   const ok = r.code === 0 && !r.signal && loaded === fs.realpathSync(addon) && unchanged
-  rows.push({ version, ok, passed, failed, seconds: ((Date.now() - started) / 1000).toFixed(1), why: r.signal ? `signal ${r.signal}` : !unchanged ? 'addon changed' : loaded !== fs.realpathSync(addon) ? `loaded ${loaded}` : r.code ? `exit ${r.code}` : '' })
+  // ava marks failed tests, uncaught exceptions and timeouts with ✘ (and "Timed out" lines).
+  const failures = r.out.split('\n').filter((l) => /✘|Timed out|Uncaught exception|Unhandled rejection/.test(l)).map((l) => l.trim())
+  rows.push({ version, ok, passed, failed, failures, seconds: ((Date.now() - started) / 1000).toFixed(1), why: r.signal ? `signal ${r.signal}` : !unchanged ? 'addon changed' : loaded !== fs.realpathSync(addon) ? `loaded ${loaded}` : r.code ? `exit ${r.code}` : '' })
 }
 
 console.log(`\nNode matrix, one addon (sha256 ${addonHash.slice(0, 16)}...):`)
@@ -118,5 +120,8 @@ console.log('|---|---|---|--:|--:|--:|')
 for (const r of rows) {
   const [v, , napi] = r.version.split(' ')
   console.log(`| ${v} | ${napi} | ${r.ok ? 'ok' : `FAIL ${r.why}`} | ${r.passed} | ${r.failed} | ${r.seconds} s |`)
+}
+for (const r of rows.filter((r) => r.failures.length)) {
+  console.log(`\nfailures on ${r.version}:\n  ${r.failures.join('\n  ')}`)
 }
 process.exitCode = rows.every((r) => r.ok) ? 0 : 1
