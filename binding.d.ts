@@ -126,11 +126,20 @@ export interface CipherModeInfo {
 /** The mode table, in id order. */
 export declare function cipherModes(): Array<CipherModeInfo>
 
+/**
+ * `hashAsync(alg, data, key?, salt?, personalization?, context?, outputLength?, token?)`: the
+ * digest as a Buffer. Options are checked before the work is queued; see [`Input`].
+ */
+export declare function hashAsync(alg: number, data: unknown, key: unknown, salt: unknown, personalization: unknown, context: unknown, outputLength: unknown, token?: CancelToken | undefined | null): Promise<unknown>
+
 /** HKDF, synchronous: `keyLength` 1..255·HashLen bytes; `salt`, `info` optional. Returns a Buffer. */
 export declare function hkdf(ikm: unknown, salt: unknown | undefined | null, info: unknown | undefined | null, keyLength: number, hash: number): unknown
 
 /** HKDF on the libuv pool (inputs copied first). */
 export declare function hkdfAsync(ikm: unknown, salt: unknown | undefined | null, info: unknown | undefined | null, keyLength: number, hash: number, token?: CancelToken | undefined | null): Promise<unknown>
+
+/** `hmacAsync(alg, key, data, token?)`: the MAC as a Buffer. */
+export declare function hmacAsync(alg: number, key: unknown, data: unknown, token?: CancelToken | undefined | null): Promise<unknown>
 
 /** Reads the `Salted__` format (raw bytes; the JS layer decodes base64). */
 export declare function passphraseDecrypt(data: unknown, passphrase: unknown): Buffer

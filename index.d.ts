@@ -37,6 +37,12 @@ export interface HashFunction<O extends object = {}> {
   (data: Input): string
   <F extends OutputFormat = 'hex'>(data: Input, options: O & FormatOption<F>): Output<F>
   create<F extends OutputFormat = 'hex'>(options?: O & FormatOption<F>): Hasher<F>
+  /**
+   * The same digest computed on the libuv thread pool, for large inputs: the event loop is not
+   * blocked. Bytes are read in place, not copied: do not modify them until the Promise settles
+   * (a detached or resized ArrayBuffer rejects with `ERR_INVALID_STATE`). `signal` cancels it.
+   */
+  async<F extends OutputFormat = 'hex'>(data: Input, options?: O & FormatOption<F> & AbortOptions): Promise<Output<F>>
   /** Default digest length in bytes. */
   readonly outputLength: number
   /** Block length in bytes (0 for XOFs). */
@@ -102,6 +108,8 @@ export interface HmacOptions<F extends OutputFormat = OutputFormat> extends Form
 export interface HmacFunction {
   <F extends OutputFormat = 'hex'>(data: Input, options: HmacOptions<F>): Output<F>
   create<F extends OutputFormat = 'hex'>(options: HmacOptions<F>): Hasher<F>
+  /** The same MAC computed on the libuv thread pool (see `HashFunction.async`). */
+  async<F extends OutputFormat = 'hex'>(data: Input, options: HmacOptions<F> & AbortOptions): Promise<Output<F>>
   readonly outputLength: number
   readonly blockLength: number
 }

@@ -4,8 +4,9 @@ const test = require('ava')
 const { sha } = require('..')
 const { json, hex, rsp, cavpMsg } = require('./helpers/vectors')
 
-// Hash in one shot and incrementally (in 3 uneven parts), in hex and as a Buffer: all must agree.
-function digestAll(t, fn, msg, options = {}) {
+// Hash in one shot, incrementally (in 3 uneven parts) and on the thread pool (`.async`), in
+// hex and as a Buffer: all must agree. Resolves to the hex digest.
+async function digestAll(t, fn, msg, options = {}) {
   const one = fn(msg, options)
   const buf = fn(msg, { ...options, outputFormat: 'buffer' })
   t.is(buf.toString('hex'), one)
@@ -13,6 +14,7 @@ function digestAll(t, fn, msg, options = {}) {
   const b = Math.floor((2 * msg.length) / 3)
   const inc = fn.create(options).update(msg.subarray(0, a)).update(msg.subarray(a, b)).update(msg.subarray(b)).digest()
   t.is(inc, one)
+  t.is(await fn.async(msg, options), one)
   return one
 }
 
@@ -31,11 +33,11 @@ const CAVP = {
 
 for (const [file, name] of Object.entries(CAVP)) {
   for (const kind of ['ShortMsg', 'LongMsg']) {
-    test(`NIST CAVP ${file}${kind}`, (t) => {
+    test(`NIST CAVP ${file}${kind}`, async (t) => {
       let n = 0
       for (const { entries } of rsp(`nist_cavp/${file}${kind}.rsp`)) {
         for (const e of entries) {
-          t.is(digestAll(t, sha[name], cavpMsg(e)), e.MD.toLowerCase(), `Len=${e.Len}`)
+          t.is(await digestAll(t, sha[name], cavpMsg(e)), e.MD.toLowerCase(), `Len=${e.Len}`)
           n++
         }
       }
@@ -71,12 +73,12 @@ for (const [file, name] of Object.entries(CAVP)) {
 for (const bits of [128, 256]) {
   const f = sha[`shake${bits}`]
   for (const kind of ['ShortMsg', 'LongMsg']) {
-    test(`NIST CAVP SHAKE${bits}${kind}`, (t) => {
+    test(`NIST CAVP SHAKE${bits}${kind}`, async (t) => {
       let n = 0
       for (const { header, entries } of rsp(`nist_cavp/SHAKE${bits}${kind}.rsp`)) {
         const outputLength = Number(header.Outputlen) / 8
         for (const e of entries) {
-          t.is(digestAll(t, f, cavpMsg(e), { outputLength }), e.Output.toLowerCase())
+          t.is(await digestAll(t, f, cavpMsg(e), { outputLength }), e.Output.toLowerCase())
           n++
         }
       }
@@ -133,22 +135,22 @@ const RFC = [
 ]
 
 for (const [name, file] of RFC) {
-  test(`${name}: ${file}`, (t) => {
+  test(`${name}: ${file}`, async (t) => {
     const { tests } = json(file)
     for (const v of tests) {
       const msg = v.msg_repeat ? Buffer.alloc(v.msg_repeat.count, v.msg_repeat.byte_hex, 'hex') : hex(v.msg_hex)
-      t.is(digestAll(t, sha[name], msg), v.md, `tcId ${v.tcId}`)
+      t.is(await digestAll(t, sha[name], msg), v.md, `tcId ${v.tcId}`)
     }
     t.true(tests.length >= 7)
   })
 }
 
-test('BLAKE2 official KAT (blake2b, blake2s; keyed and unkeyed)', (t) => {
+test('BLAKE2 official KAT (blake2b, blake2s; keyed and unkeyed)', async (t) => {
   let n = 0
   for (const v of json('blake2/blake2-kat.json')) {
     if (v.hash !== 'blake2b' && v.hash !== 'blake2s') continue
     const options = v.key ? { key: hex(v.key) } : {}
-    t.is(digestAll(t, sha[v.hash], hex(v.in), options), v.out)
+    t.is(await digestAll(t, sha[v.hash], hex(v.in), options), v.out)
     n++
   }
   t.is(n, 1024)
@@ -187,7 +189,7 @@ test('BLAKE2 RFC 7693 (abc and the Appendix E self-test grand hashes)', (t) => {
   }
 })
 
-test('BLAKE3 official vectors: hash, keyed_hash, derive_key, extended output', (t) => {
+test('BLAKE3 official vectors: hash, keyed_hash, derive_key, extended output', async (t) => {
   const v = json('blake3/test_vectors.json')
   const key = Buffer.from(v.key, 'ascii')
   for (const c of v.cases) {
@@ -199,10 +201,11 @@ test('BLAKE3 official vectors: hash, keyed_hash, derive_key, extended output', (
       [c.derive_key, { context: v.context_string }],
     ]
     for (const [expected, options] of modes) {
-      t.is(digestAll(t, sha.blake3, input, options), expected.slice(0, 64), `len ${c.input_len}`)
+      t.is(await digestAll(t, sha.blake3, input, options), expected.slice(0, 64), `len ${c.input_len}`)
       t.is(sha.blake3(input, { ...options, outputLength: expected.length / 2 }), expected)
       const xof = sha.blake3.create({ ...options, outputLength: expected.length / 2 }).update(input).digest()
       t.is(xof, expected)
+      t.is(await sha.blake3.async(input, { ...options, outputLength: expected.length / 2 }), expected)
     }
   }
 })

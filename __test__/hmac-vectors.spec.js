@@ -19,7 +19,7 @@ const WYCHEPROOF = {
 }
 
 for (const [name, file] of Object.entries(WYCHEPROOF)) {
-  test(`Wycheproof ${file}`, (t) => {
+  test(`Wycheproof ${file}`, async (t) => {
     const suite = json(`wycheproof/${file}`)
     let valid = 0
     let invalid = 0
@@ -31,6 +31,7 @@ for (const [name, file] of Object.entries(WYCHEPROOF)) {
         const full = hmac[name](msg, { key, outputFormat: 'buffer' })
         const streamed = hmac[name].create({ key }).update(msg.subarray(0, 7)).update(msg.subarray(7)).digest('buffer')
         t.true(full.equals(streamed), `tcId ${v.tcId}`)
+        t.true(full.equals(await hmac[name].async(msg, { key, outputFormat: 'buffer' })), `tcId ${v.tcId} async`)
         // Verification as an application does it: the leftmost tagSize bits, compared in full.
         const ok = full.subarray(0, tagBytes).equals(hex(v.tag))
         if (v.result === 'valid') {
@@ -49,11 +50,12 @@ for (const [name, file] of Object.entries(WYCHEPROOF)) {
 const NAMES = { 'SHA-224': 'sha224', 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512', 'SHA-1': 'sha1', MD5: 'md5' }
 
 for (const file of ['rfc/hmac_rfc4231.json', 'rfc/hmac_rfc2202.json']) {
-  test(file, (t) => {
+  test(file, async (t) => {
     const { tests } = json(file)
     for (const v of tests) {
       const f = hmac[NAMES[v.hash]]
       const out = f(hex(v.msg), { key: hex(v.key) })
+      t.is(await f.async(hex(v.msg), { key: hex(v.key) }), out)
       const n = v.truncated_to_bytes ? v.truncated_to_bytes * 2 : out.length
       t.is(out.slice(0, n), v.mac, `${v.hash} case ${v.rfc_test_case}`)
     }

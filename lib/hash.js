@@ -5,12 +5,13 @@ const native = require('./native')
 const { checkFormat, encode } = require('./output')
 const { checkOptions, checkInt } = require('./options')
 const { coded, invalidArgType } = require('./errors')
+const { runAsync } = require('./abort')
 
 const ALGORITHMS = native.algorithms()
 const nativeHash = native.hash
 const nativeHashWith = native.hashWith
 const nativeHmac = native.hmac
-const { hasherNew, hmacNew, hasherUpdate, hasherDigest, hasherCopy, hasherReset } = native
+const { hasherNew, hmacNew, hasherUpdate, hasherDigest, hasherCopy, hasherReset, hashAsync, hmacAsync } = native
 
 const EMPTY = Buffer.alloc(0)
 // Below this many buffered bytes, a hasher keeps copies of its input in JS and digests them with
@@ -31,6 +32,15 @@ function copyBytes(data, name) {
   const out = Buffer.allocUnsafe(view.length)
   out.set(view)
   return out
+}
+
+/**
+ * What an async hash may read in place on a worker thread: the caller's bytes, except a
+ * resizable ArrayBuffer (shrinking it would release memory under the worker), which is copied.
+ */
+function heldInput(data) {
+  const ab = ArrayBuffer.isView(data) ? data.buffer : data
+  return ab instanceof ArrayBuffer && ab.resizable === true ? copyBytes(data, 'data') : data
 }
 
 const BYTES_EXPECTED = 'of type string or an instance of Buffer, TypedArray, DataView or ArrayBuffer'
@@ -138,11 +148,12 @@ function describeAlgorithm(fn, info, name) {
 function makeHash(info) {
   const { id, name, outputLength, maxOutputLength } = info
   const allowed = new Set(['outputFormat', ...info.options])
+  const allowedAsync = new Set([...allowed, 'signal'])
   const parameterised = info.options.length > 0
 
   // Reads the family's options; returns [format, outputLength, key, salt, personalization, context].
-  const read = (options) => {
-    const o = checkOptions(options, allowed, name)
+  const read = (options, accepted = allowed) => {
+    const o = checkOptions(options, accepted, name)
     const format = checkFormat(o.outputFormat)
     if (!parameterised) return [format, outputLength]
     const len = checkInt(o.outputLength, 'options.outputLength', 1, maxOutputLength)
@@ -181,16 +192,25 @@ function makeHash(info) {
     const eager = key != null || salt != null || pers != null || ctx != null
     return new Hasher(spec, format, eager ? spec.open() : null)
   }
+
+  // Hashed on the libuv pool, reading the caller's bytes in place (not copied: the caller
+  // must not modify them until the promise settles, as with fs.write): for large inputs.
+  digest.async = (data, options) =>
+    runAsync(options && options.signal, async (token) => {
+      const [format, , key, salt, pers, ctx, explicitLen] = read(options, allowedAsync)
+      return encode(await hashAsync(id, heldInput(data), key, salt, pers, ctx, explicitLen, token), format)
+    })
   return describeAlgorithm(digest, info, name)
 }
 
 const HMAC_OPTIONS = new Set(['key', 'outputFormat'])
+const HMAC_ASYNC_OPTIONS = new Set([...HMAC_OPTIONS, 'signal'])
 
-function readHmacOptions(options, name) {
+function readHmacOptions(options, name, accepted = HMAC_OPTIONS) {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw invalidArgType('options', 'an object with a "key" property', options)
   }
-  checkOptions(options, HMAC_OPTIONS, `hmac.${name}`)
+  checkOptions(options, accepted, `hmac.${name}`)
   if (options.key === undefined || options.key === null) {
     throw invalidArgType(
       'options.key',
@@ -222,6 +242,11 @@ function makeHmac(info) {
     }
     return new Hasher(spec, format)
   }
+  mac.async = (data, options) =>
+    runAsync(options && options.signal, async (token) => {
+      const format = readHmacOptions(options, name, HMAC_ASYNC_OPTIONS)
+      return encode(await hmacAsync(id, options.key, heldInput(data), token), format)
+    })
   return describeAlgorithm(mac, info, name)
 }
 

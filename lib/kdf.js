@@ -44,11 +44,6 @@ function intOr(value, name, min, max, dflt) {
   return v === undefined ? dflt : v
 }
 
-/** Output of the raw KDFs: default hex. */
-function output(buf, format) {
-  return format === undefined || format === 'hex' ? buf.toString('hex') : encode(buf, format)
-}
-
 /**
  * The synchronous and async forms of a raw KDF (fixed-length output in `outputFormat`, hex by
  * default). `readArgs(input, options)` validates and returns the native call's arguments; the
@@ -59,13 +54,13 @@ function rawKdf(name, optionNames, readArgs, nativeSync, nativeAsync) {
   const allowedAsync = new Set([...allowed, 'signal'])
   const sync = (input, options) => {
     const o = checkOptions(options, allowed, name)
-    return output(nativeSync(...readArgs(input, o)), checkFormat(o.outputFormat))
+    return encode(nativeSync(...readArgs(input, o)), checkFormat(o.outputFormat))
   }
   const async = (input, options) =>
     runAsync(options && options.signal, async (token) => {
       const o = checkOptions(options, allowedAsync, name)
       const format = checkFormat(o.outputFormat)
-      return output(await nativeAsync(...readArgs(input, o), token), format)
+      return encode(await nativeAsync(...readArgs(input, o), token), format)
     })
   Object.defineProperty(sync, 'name', { value: name })
   Object.defineProperty(async, 'name', { value: `${name}Async` })
@@ -189,7 +184,7 @@ function argon2Args(password, options, allowed) {
   return [requireBytes(password, 'password'), nullish(o.salt), nullish(o.secret), nullish(o.associatedData), params, format]
 }
 
-const argon2Out = (result, format) => (format === undefined || format === 'phc' ? result : output(result, format))
+const argon2Out = (result, format) => (format === undefined || format === 'phc' ? result : encode(result, format))
 
 /**
  * Argon2 (RFC 9106) on the libuv pool. Defaults: Argon2id, timeCost 3, memoryCost 65536 KiB,

@@ -12,10 +12,10 @@ function checkFormat(format, name = 'outputFormat') {
   throw invalidArgValue(name, `one of ${FORMATS.map((f) => `'${f}'`).join(', ')}`, format)
 }
 
-/** Turns a result Buffer into the requested format (everything but 'hex', which the native side builds). */
+/** Turns a result Buffer into the requested format (undefined means hex, the default). */
 function encode(buf, format) {
   if (format === 'buffer') return buf
-  if (format === 'hex') return buf.toString('hex')
+  if (format === undefined || format === 'hex') return buf.toString('hex')
   return buf.toString(ENCODING[format])
 }
 

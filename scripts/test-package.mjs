@@ -205,13 +205,18 @@ const h = crypto.sha.blake3.create({ outputLength: 64 })
 const digest: Buffer = h.update('a').update(new DataView(new ArrayBuffer(4))).digest('buffer')
 const random: Buffer = crypto.randomBytes(16)
 const equal: boolean = crypto.timingSafeEqual(random, random)
+const pending: Promise<Buffer> = crypto.sha.sha3_256.async(random, { outputFormat: 'buffer', signal: AbortSignal.timeout(1000) })
+const pendingMac: Promise<string> = crypto.hmac.sha512.async('data', { key: random })
+const pendingXof: Promise<string> = crypto.sha.blake3.async('data', { outputLength: 64 })
 // @ts-expect-error: data must be bytes or a string
 crypto.sha.sha256(42)
 // @ts-expect-error: hmac needs a key
 crypto.hmac.sha256('data', {})
 // @ts-expect-error: 'buffer' gives a Buffer, not a string
 const wrong: string = crypto.sha.sha256('abc', { outputFormat: 'buffer' })
-export { hex, buf, b64, digest, equal, wrong }
+// @ts-expect-error: hmac.X.async needs a key too
+crypto.hmac.sha256.async('data')
+export { hex, buf, b64, digest, equal, wrong, pending, pendingMac, pendingXof }
 `
 const USAGE_MTS = `import crypto from '${pkg.name}'
 import { sha, type OutputFormat } from '${pkg.name}'

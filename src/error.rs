@@ -38,6 +38,9 @@ pub enum Code {
   /// An async operation was cancelled through its `AbortSignal` (`Error`; the JS layer
   /// rethrows it as an `AbortError`).
   Aborted,
+  /// An input changed under an operation that reads it in place (its ArrayBuffer was detached
+  /// or resized while an async hash ran) (`Error`).
+  InvalidState,
 }
 
 impl Code {
@@ -50,6 +53,7 @@ impl Code {
       Code::DecryptFailed => "ERR_CRYPTO_DECRYPT_FAILED",
       Code::Operation => "ERR_CRYPTO_OPERATION_FAILED",
       Code::Aborted => "ABORT_ERR",
+      Code::InvalidState => "ERR_INVALID_STATE",
     }
   }
 
@@ -57,7 +61,11 @@ impl Code {
     match self {
       Code::InvalidArgType | Code::InvalidArgValue => Kind::Type,
       Code::OutOfRange => Kind::Range,
-      Code::HashFinalized | Code::DecryptFailed | Code::Operation | Code::Aborted => Kind::Plain,
+      Code::HashFinalized
+      | Code::DecryptFailed
+      | Code::Operation
+      | Code::Aborted
+      | Code::InvalidState => Kind::Plain,
     }
   }
 }

@@ -1,4 +1,4 @@
-//! The one async-task helper every expensive operation uses (KDFs today).
+//! The one async-task helper every expensive operation uses (KDFs, async hashing).
 //!
 //! A [`Job`] is plain Rust work over owned inputs (the entry point copies everything out of the
 //! JS heap before building it). [`Work`] runs it as a napi `AsyncTask` on the libuv thread pool
@@ -143,6 +143,12 @@ impl Output {
 /// Expensive work over owned inputs, runnable on any thread.
 pub trait Job: Send + 'static {
   fn run(&mut self, cancel: &Cancel) -> CryptoResult<Output>;
+
+  /// Runs on the main thread once the work is done, before the result is returned: releases
+  /// what the job holds of the JS heap and may veto the result.
+  fn settle(&mut self, _env: &Env) -> CryptoResult<()> {
+    Ok(())
+  }
 }
 
 /// Runs `job` right here (the `*Sync` forms), converting errors for napi-rs.
@@ -193,7 +199,8 @@ impl<'task, J: Job> ScopedTask<'task> for Work<J> {
   }
 
   fn resolve(&mut self, env: &'task Env, output: Self::Output) -> napi::Result<Self::JsValue> {
-    match output {
+    let settled = self.job.settle(env);
+    match output.and_then(|v| settled.map(|()| v)) {
       Ok(v) => v.into_js(env),
       Err(e) => Err(e.into_napi(env)),
     }

@@ -151,6 +151,24 @@ module.exports = {
       )
     }
 
+    // Async one-shot on a large input: ours and WebCrypto run on the libuv pool (WebCrypto copies
+    // the input first, ours reads it in place); hash-wasm's async API hashes on the main thread.
+    const large = nodeCrypto.randomBytes(h.quick ? 1 << 20 : 8 << 20)
+    const largeLabel = `${large.length >> 20} MiB`
+    const SUBTLE = { sha1: 'SHA-1', sha256: 'SHA-256', sha384: 'SHA-384', sha512: 'SHA-512' }
+    for (const [name, subtleName] of Object.entries(SUBTLE)) {
+      const wasmOneShot = wasm && wasm[name]
+      await h.compare(
+        { table: `Async hash, ${largeLabel} input, hex output (awaited one at a time)`, row: name },
+        [
+          { name: 'cryptographer.js', fn: () => sha[name].async(large) },
+          { name: 'node subtle.digest', fn: () => nodeCrypto.webcrypto.subtle.digest(subtleName, large), out: (ab) => Buffer.from(ab).toString('hex') },
+          wasmOneShot && { name: 'hash-wasm', fn: () => wasmOneShot(large) },
+        ],
+        { bytes: large.length, async: true },
+      )
+    }
+
     // HMAC, 32-byte key.
     const key = nodeCrypto.randomBytes(32)
     const keyWords = CryptoJS && CryptoJS.lib.WordArray.create(key)
