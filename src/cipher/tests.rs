@@ -10,7 +10,9 @@ fn bytes(n: usize, seed: u8) -> Vec<u8> {
     .collect()
 }
 
-fn seal(
+/// One call through the engine, as the N-API entry point makes it (PKCS#7 padding on).
+fn crypt(
+  decrypt: bool,
   mode: Mode,
   key: &[u8],
   iv: Option<&[u8]>,
@@ -20,7 +22,7 @@ fn seal(
 ) -> CryptoResult<Vec<u8>> {
   let op = Op {
     mode,
-    decrypt: false,
+    decrypt,
     padding: true,
     iv,
     aad,
@@ -33,6 +35,17 @@ fn seal(
   Ok(out)
 }
 
+fn seal(
+  mode: Mode,
+  key: &[u8],
+  iv: Option<&[u8]>,
+  aad: &[u8],
+  tag_len: usize,
+  data: &[u8],
+) -> CryptoResult<Vec<u8>> {
+  crypt(false, mode, key, iv, aad, tag_len, data)
+}
+
 fn open(
   mode: Mode,
   key: &[u8],
@@ -41,19 +54,7 @@ fn open(
   tag_len: usize,
   data: &[u8],
 ) -> CryptoResult<Vec<u8>> {
-  let op = Op {
-    mode,
-    decrypt: true,
-    padding: true,
-    iv,
-    aad,
-    tag_len,
-  };
-  let mut e = Engine::new(mode, key)?;
-  let mut out = vec![0u8; op.output_len(data.len())];
-  let n = run(&mut e, &op, data, &mut out)?;
-  out.truncate(n);
-  Ok(out)
+  crypt(true, mode, key, iv, aad, tag_len, data)
 }
 
 #[test]
