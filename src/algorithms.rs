@@ -300,7 +300,7 @@ hash_algorithms! {
   Blake2b    "blake2b"    Blake2: Blake2b                    = Blake2b(blake2b_simd::State::new(), 64);
   Blake2s    "blake2s"    Blake2: Blake2s                    = Blake2s(blake2s_simd::State::new(), 32);
   Blake3     "blake3"     Blake3: Blake3                     = Blake3(Box::new(blake3::Hasher::new()), 32);
-  Ripemd160  "ripemd160"  Fixed:  Rc<ripemd::Ripemd160>      = Rc::default();
+  Ripemd160  "ripemd160"  Fixed:  crate::rmd160::Ripemd160   = Default::default();
   Whirlpool  "whirlpool"  Fixed:  Rc<whirlpool::Whirlpool>   = Rc::default();
 }
 

@@ -8,6 +8,7 @@ mod error;
 mod hash;
 mod kdf;
 mod raw;
+mod rmd160;
 mod task;
 mod util;
 
