@@ -281,7 +281,7 @@ macro_rules! hash_algorithms {
 }
 
 hash_algorithms! {
-  Md4        "md4"        Fixed:  Rc<md4::Md4>               = Rc::default();
+  Md4        "md4"        Fixed:  crate::md::Md4             = Default::default();
   Md5        "md5"        Fixed:  Md5                        = Md5::default();
   Sha1       "sha1"       Fixed:  Rc<sha1::Sha1>             = Rc::default();
   Sha224     "sha224"     Fixed:  Rc<sha2::Sha224>           = Rc::default();

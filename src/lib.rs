@@ -7,6 +7,7 @@ mod cipher;
 mod error;
 mod hash;
 mod kdf;
+mod md;
 mod raw;
 mod rmd160;
 mod task;

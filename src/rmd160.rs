@@ -5,11 +5,9 @@
 //! lines advance together, step by step, so each step of one line fills the other's latency
 //! (the same scheduling the fast C implementations use). Measured in `docs/backends.md`;
 //! checked against the designers' vectors (`__test__/vectors/rfc/ripemd160_bosselaers.json`),
-//! node:crypto, and the `ripemd` crate in the unit test below.
+//! node:crypto, and the `ripemd` crate (`src/md.rs` tests).
 
-use crate::algorithms::HashCore;
-
-const BLOCK: usize = 64;
+use crate::md::{LeBlockFn, Md, BLOCK};
 const IV: [u32; 5] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476, 0xc3d2_e1f0];
 
 // Message word order (r, r') and rotations (s, s') of the left and right lines, per step.
@@ -97,123 +95,22 @@ fn compress(h: &mut [u32; 5], block: &[u8; BLOCK]) {
   h[0] = t;
 }
 
+/// RIPEMD-160's state for [`md::Md`](crate::md::Md).
+#[derive(Clone, Copy)]
+pub struct Rmd160([u32; 5]);
+
+impl LeBlockFn for Rmd160 {
+  const OUTPUT_LEN: usize = 20;
+  fn iv() -> Self {
+    Rmd160(IV)
+  }
+  fn compress(&mut self, block: &[u8; BLOCK]) {
+    compress(&mut self.0, block)
+  }
+  fn words(&self) -> &[u32] {
+    &self.0
+  }
+}
+
 /// Incremental RIPEMD-160.
-#[derive(Clone)]
-pub struct Ripemd160 {
-  h: [u32; 5],
-  buf: [u8; BLOCK],
-  /// Bytes in `buf`.
-  used: usize,
-  /// Bytes hashed so far, `buf` included.
-  total: u64,
-}
-
-impl Default for Ripemd160 {
-  fn default() -> Self {
-    Ripemd160 {
-      h: IV,
-      buf: [0; BLOCK],
-      used: 0,
-      total: 0,
-    }
-  }
-}
-
-impl HashCore for Ripemd160 {
-  fn update(&mut self, mut data: &[u8]) {
-    self.total = self.total.wrapping_add(data.len() as u64);
-    if self.used > 0 {
-      let take = (BLOCK - self.used).min(data.len());
-      self.buf[self.used..self.used + take].copy_from_slice(&data[..take]);
-      self.used += take;
-      data = &data[take..];
-      if self.used < BLOCK {
-        return;
-      }
-      let block = self.buf;
-      compress(&mut self.h, &block);
-      self.used = 0;
-    }
-    let mut blocks = data.chunks_exact(BLOCK);
-    for block in &mut blocks {
-      if let Ok(b) = <&[u8; BLOCK]>::try_from(block) {
-        compress(&mut self.h, b);
-      }
-    }
-    let rest = blocks.remainder();
-    self.buf[..rest.len()].copy_from_slice(rest);
-    self.used = rest.len();
-  }
-
-  fn finalize_into(mut self, out: &mut [u8]) {
-    // 0x80, zeros to 56 mod 64, then the bit length, little-endian (as MD4/MD5).
-    let bits = self.total.wrapping_mul(8);
-    let mut pad = [0u8; 2 * BLOCK];
-    pad[0] = 0x80;
-    let n = if self.used < 56 { 56 - self.used } else { 120 - self.used };
-    pad[n..n + 8].copy_from_slice(&bits.to_le_bytes());
-    let total = self.total;
-    self.update(&pad[..n + 8]);
-    self.total = total;
-    for (chunk, w) in out.chunks_mut(4).zip(self.h) {
-      chunk.copy_from_slice(&w.to_le_bytes()[..chunk.len()]);
-    }
-  }
-
-  fn output_len(&self) -> usize {
-    20
-  }
-
-  fn block_len(&self) -> usize {
-    BLOCK
-  }
-}
-
-#[cfg(test)]
-mod tests {
-  use super::*;
-  use digest::Digest;
-
-  /// Every length across two blocks, and split points, equal the `ripemd` crate.
-  #[test]
-  fn equals_ripemd_crate() {
-    let data: Vec<u8> = (0..300u32).map(|i| (i * 7 + 3) as u8).collect();
-    for len in 0..data.len() {
-      let msg = &data[..len];
-      let want = ::ripemd::Ripemd160::digest(msg);
-      let mut ours = Ripemd160::default();
-      let (a, b) = msg.split_at(len / 3);
-      ours.update(a);
-      ours.update(b);
-      let mut out = [0u8; 20];
-      ours.finalize_into(&mut out);
-      assert_eq!(out[..], want[..], "len {len}");
-    }
-  }
-}
-
-#[cfg(test)]
-mod speed {
-  use super::*;
-  use digest::Digest;
-
-  /// `cargo test --release rmd160_speed -- --ignored --nocapture`: MB/s of both, 16 MiB.
-  #[test]
-  #[ignore]
-  fn rmd160_speed() {
-    let data = vec![7u8; 16 << 20];
-    for _ in 0..3 {
-      let t = std::time::Instant::now();
-      let mut h = Ripemd160::default();
-      h.update(&data);
-      let mut out = [0u8; 20];
-      h.finalize_into(&mut out);
-      let ours = 16.0 * 1.048576 / t.elapsed().as_secs_f64();
-      let t = std::time::Instant::now();
-      let want = ::ripemd::Ripemd160::digest(&data);
-      let theirs = 16.0 * 1.048576 / t.elapsed().as_secs_f64();
-      assert_eq!(out[..], want[..]);
-      println!("ours {ours:.0} MB/s, ripemd crate {theirs:.0} MB/s");
-    }
-  }
-}
+pub type Ripemd160 = Md<Rmd160>;
