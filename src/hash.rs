@@ -348,8 +348,7 @@ impl Input {
       Bytes::Owned(v) => Ok(Input::Owned(v)),
       Bytes::Borrowed(ptr, len) => {
         let mut keep = std::ptr::null_mut();
-        if unsafe { sys::napi_create_reference(env, value, 1, &mut keep) } != sys::Status::napi_ok
-        {
+        if unsafe { sys::napi_create_reference(env, value, 1, &mut keep) } != sys::Status::napi_ok {
           return Err(CryptoError::new(Code::Operation, "cannot reference data"));
         }
         Ok(Input::Held { ptr, len, keep })

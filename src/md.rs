@@ -68,7 +68,11 @@ impl<F: LeBlockFn> HashCore for Md<F> {
     let mut pad = [0u8; 2 * BLOCK];
     pad[0] = 0x80;
     // Pad to 56 mod 64, then the 8 length bytes.
-    let n = if self.used < 56 { 56 - self.used } else { 120 - self.used };
+    let n = if self.used < 56 {
+      56 - self.used
+    } else {
+      120 - self.used
+    };
     pad[n..n + 8].copy_from_slice(&bits.to_le_bytes());
     self.update(&pad[..n + 8]);
     for (chunk, w) in out.chunks_mut(4).zip(self.f.words()) {
@@ -112,7 +116,10 @@ impl LeBlockFn for Md4State {
     // (c & d) | (b & (c | d)), H = b ^ c ^ d.
     macro_rules! step {
       ($f:ident, $a:ident, $b:ident, $c:ident, $d:ident, $k:expr, $s:literal) => {
-        $a = $a.wrapping_add($k).wrapping_add($f($b, $c, $d)).rotate_left($s);
+        $a = $a
+          .wrapping_add($k)
+          .wrapping_add($f($b, $c, $d))
+          .rotate_left($s);
       };
     }
     #[inline(always)]
@@ -189,7 +196,11 @@ mod tests {
       ours::<Md4>(msg, &mut out[..16]);
       assert_eq!(out[..16], md4::Md4::digest(msg)[..], "md4 len {len}");
       ours::<crate::rmd160::Ripemd160>(msg, &mut out);
-      assert_eq!(out[..], ::ripemd::Ripemd160::digest(msg)[..], "ripemd160 len {len}");
+      assert_eq!(
+        out[..],
+        ::ripemd::Ripemd160::digest(msg)[..],
+        "ripemd160 len {len}"
+      );
     }
   }
 

@@ -8,7 +8,13 @@
 //! node:crypto, and the `ripemd` crate (`src/md.rs` tests).
 
 use crate::md::{LeBlockFn, Md, BLOCK};
-const IV: [u32; 5] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476, 0xc3d2_e1f0];
+const IV: [u32; 5] = [
+  0x6745_2301,
+  0xefcd_ab89,
+  0x98ba_dcfe,
+  0x1032_5476,
+  0xc3d2_e1f0,
+];
 
 // Message word order (r, r') and rotations (s, s') of the left and right lines, per step.
 const R: [usize; 80] = [
@@ -39,8 +45,20 @@ const SP: [u32; 80] = [
   15, 5, 8, 11, 14, 14, 6, 14, 6, 9, 12, 9, 12, 5, 15, 8, //
   8, 5, 12, 9, 12, 5, 14, 6, 8, 13, 6, 5, 15, 13, 11, 11,
 ];
-const K: [u32; 5] = [0x0000_0000, 0x5a82_7999, 0x6ed9_eba1, 0x8f1b_bcdc, 0xa953_fd4e];
-const KP: [u32; 5] = [0x50a2_8be6, 0x5c4d_d124, 0x6d70_3ef3, 0x7a6d_76e9, 0x0000_0000];
+const K: [u32; 5] = [
+  0x0000_0000,
+  0x5a82_7999,
+  0x6ed9_eba1,
+  0x8f1b_bcdc,
+  0xa953_fd4e,
+];
+const KP: [u32; 5] = [
+  0x50a2_8be6,
+  0x5c4d_d124,
+  0x6d70_3ef3,
+  0x7a6d_76e9,
+  0x0000_0000,
+];
 
 /// The five boolean functions; round `i` of the left line uses `f(i)`, of the right `f(4 - i)`.
 #[inline(always)]

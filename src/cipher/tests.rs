@@ -35,28 +35,6 @@ fn crypt(
   Ok(out)
 }
 
-fn seal(
-  mode: Mode,
-  key: &[u8],
-  iv: Option<&[u8]>,
-  aad: &[u8],
-  tag_len: usize,
-  data: &[u8],
-) -> CryptoResult<Vec<u8>> {
-  crypt(false, mode, key, iv, aad, tag_len, data)
-}
-
-fn open(
-  mode: Mode,
-  key: &[u8],
-  iv: Option<&[u8]>,
-  aad: &[u8],
-  tag_len: usize,
-  data: &[u8],
-) -> CryptoResult<Vec<u8>> {
-  crypt(true, mode, key, iv, aad, tag_len, data)
-}
-
 #[test]
 fn generic_gcm_matches_aes_gcm_crate_and_ring() {
   for key_len in [16, 32] {
@@ -66,7 +44,7 @@ fn generic_gcm_matches_aes_gcm_crate_and_ring() {
       let data = bytes(n, 3);
       let aad = bytes(n % 19, 4);
       // ring path (12-byte IV, 16-byte tag)
-      let ours = seal(Mode::Gcm, &key, Some(&iv), &aad, 16, &data).unwrap();
+      let ours = crypt(false, Mode::Gcm, &key, Some(&iv), &aad, 16, &data).unwrap();
       let reference = if key_len == 16 {
         aes_gcm::Aes128Gcm::new_from_slice(&key)
           .unwrap()
@@ -98,7 +76,7 @@ fn generic_gcm_matches_aes_gcm_crate_and_ring() {
       assert_eq!(&out[..len], &reference[..]);
       let short = &reference[..n + 12];
       assert_eq!(
-        open(Mode::Gcm, &key, Some(&iv), &aad, 12, short).unwrap(),
+        crypt(true, Mode::Gcm, &key, Some(&iv), &aad, 12, short).unwrap(),
         data
       );
     }
@@ -113,7 +91,16 @@ fn xchacha_matches_chacha20poly1305_crate() {
   for n in [0, 1, 64, 1000] {
     let data = bytes(n, 7);
     let aad = bytes(n % 13, 8);
-    let ours = seal(Mode::XChaCha20Poly1305, &key, Some(&nonce), &aad, 16, &data).unwrap();
+    let ours = crypt(
+      false,
+      Mode::XChaCha20Poly1305,
+      &key,
+      Some(&nonce),
+      &aad,
+      16,
+      &data,
+    )
+    .unwrap();
     let reference = XChaCha20Poly1305::new_from_slice(&key)
       .unwrap()
       .encrypt(
@@ -126,7 +113,16 @@ fn xchacha_matches_chacha20poly1305_crate() {
       .unwrap();
     assert_eq!(ours, reference);
     assert_eq!(
-      open(Mode::ChaCha20Poly1305, &key, Some(&nonce), &aad, 16, &ours).unwrap(),
+      crypt(
+        true,
+        Mode::ChaCha20Poly1305,
+        &key,
+        Some(&nonce),
+        &aad,
+        16,
+        &ours
+      )
+      .unwrap(),
       data
     );
   }
