@@ -34,6 +34,15 @@ function copyBytes(data, name) {
   return out
 }
 
+// Below this many bytes an async hash is computed on the calling thread (at most tens of µs
+// even for the slowest hash here): the hop to the thread pool and back costs more than that.
+const INLINE_LIMIT = 16 * 1024
+
+function isSmall(data) {
+  if (typeof data === 'string') return data.length * 3 < INLINE_LIMIT
+  return (ArrayBuffer.isView(data) || data instanceof ArrayBuffer) && data.byteLength < INLINE_LIMIT
+}
+
 /**
  * What an async hash may read in place on a worker thread: the caller's bytes, except a
  * resizable ArrayBuffer (shrinking it would release memory under the worker), which is copied.
@@ -193,11 +202,17 @@ function makeHash(info) {
     return new Hasher(spec, format, eager ? spec.open() : null)
   }
 
-  // Hashed on the libuv pool, reading the caller's bytes in place (not copied: the caller
-  // must not modify them until the promise settles, as with fs.write): for large inputs.
+  // For large inputs: hashed on the libuv pool, reading the caller's bytes in place (not
+  // copied: the caller must not modify them until the promise settles, as with fs.write).
+  // Inputs under INLINE_LIMIT are hashed right here.
   digest.async = (data, options) =>
     runAsync(options && options.signal, async (token) => {
-      const [format, , key, salt, pers, ctx, explicitLen] = read(options, allowedAsync)
+      const [format, len, key, salt, pers, ctx, explicitLen] = read(options, allowedAsync)
+      if (isSmall(data)) {
+        const out = Buffer.allocUnsafe(len)
+        nativeHashWith(id, data, out, key, salt, pers, ctx, explicitLen)
+        return encode(out, format)
+      }
       return encode(await hashAsync(id, heldInput(data), key, salt, pers, ctx, explicitLen, token), format)
     })
   return describeAlgorithm(digest, info, name)
@@ -245,6 +260,11 @@ function makeHmac(info) {
   mac.async = (data, options) =>
     runAsync(options && options.signal, async (token) => {
       const format = readHmacOptions(options, name, HMAC_ASYNC_OPTIONS)
+      if (isSmall(data)) {
+        const out = Buffer.allocUnsafe(outputLength)
+        nativeHmac(id, options.key, data, out)
+        return encode(out, format)
+      }
       return encode(await hmacAsync(id, options.key, heldInput(data), token), format)
     })
   return describeAlgorithm(mac, info, name)

@@ -124,25 +124,74 @@ impl HashCore for Ring {
   }
 }
 
-/// BLAKE2b/BLAKE2s from the `*_simd` crates (run-time AVX2/SSE4.1).
+/// BLAKE2b/BLAKE2s: the `*_simd` crates (run-time AVX2/SSE4.1) or the scalar code of
+/// `src/blake2.rs`, whichever is faster on this CPU (see there).
 #[derive(Clone)]
-pub struct Blake2b(blake2b_simd::State, usize);
+pub enum Blake2b {
+  Simd(blake2b_simd::State, usize),
+  Scalar(crate::blake2::Blake2bScalar),
+}
 #[derive(Clone)]
-pub struct Blake2s(blake2s_simd::State, usize);
+pub enum Blake2s {
+  Simd(blake2s_simd::State, usize),
+  Scalar(crate::blake2::Blake2sScalar),
+}
 
 macro_rules! blake2_core {
-  ($t:ty, $block:expr) => {
+  ($t:ident, $simd:ident, $scalar:ident, $block:expr, $max:expr, $salt:expr) => {
+    impl $t {
+      /// Output length, key, salt and personalization already checked against the limits.
+      fn with(len: usize, key: &[u8], salt: &[u8], personal: &[u8]) -> Self {
+        if crate::blake2::prefer_scalar() {
+          $t::Scalar(crate::blake2::$scalar::new(len, key, salt, personal))
+        } else {
+          let mut params = $simd::Params::new();
+          params
+            .hash_length(len)
+            .key(key)
+            .salt(salt)
+            .personal(personal);
+          $t::Simd(params.to_state(), len)
+        }
+      }
+
+      fn fresh() -> Self {
+        Self::with($max, &[], &[], &[])
+      }
+
+      fn from_params(p: &Params) -> CryptoResult<Self> {
+        let len = check_len("outputLength", p.output_len, 1, $max as u32, $max as u32)?;
+        Ok(Self::with(
+          len,
+          check_max("key", p.key, $max)?,
+          check_max("salt", p.salt, $salt)?,
+          check_max("personalization", p.personalization, $salt)?,
+        ))
+      }
+    }
+
     impl HashCore for $t {
       #[inline]
       fn update(&mut self, data: &[u8]) {
-        self.0.update(data);
+        match self {
+          $t::Simd(s, _) => {
+            s.update(data);
+          }
+          $t::Scalar(s) => s.update(data),
+        }
       }
       #[inline]
       fn finalize_into(self, out: &mut [u8]) {
-        out.copy_from_slice(self.0.finalize().as_bytes());
+        match self {
+          $t::Simd(s, _) => out.copy_from_slice(s.finalize().as_bytes()),
+          $t::Scalar(s) => s.finalize_into(out),
+        }
       }
       fn output_len(&self) -> usize {
-        self.1
+        match self {
+          $t::Simd(_, n) => *n,
+          $t::Scalar(s) => s.output_len(),
+        }
       }
       fn block_len(&self) -> usize {
         $block
@@ -150,8 +199,8 @@ macro_rules! blake2_core {
     }
   };
 }
-blake2_core!(Blake2b, 128);
-blake2_core!(Blake2s, 64);
+blake2_core!(Blake2b, blake2b_simd, Blake2bScalar, 128, 64, 16);
+blake2_core!(Blake2s, blake2s_simd, Blake2sScalar, 64, 32, 8);
 
 /// BLAKE3 (any output length). Inputs from 1 MiB up are hashed on the rayon pool.
 #[derive(Clone)]
@@ -297,8 +346,8 @@ hash_algorithms! {
   Keccak256  "keccak256"  Fixed:  Rc<sha3::Keccak256>        = Rc::default();
   Shake128   "shake128"   Shake:  Xof<shake::Shake128>        = Xof { state: Default::default(), len: 16 };
   Shake256   "shake256"   Shake:  Xof<shake::Shake256>        = Xof { state: Default::default(), len: 32 };
-  Blake2b    "blake2b"    Blake2: Blake2b                    = Blake2b(blake2b_simd::State::new(), 64);
-  Blake2s    "blake2s"    Blake2: Blake2s                    = Blake2s(blake2s_simd::State::new(), 32);
+  Blake2b    "blake2b"    Blake2: Blake2b                    = Blake2b::fresh();
+  Blake2s    "blake2s"    Blake2: Blake2s                    = Blake2s::fresh();
   Blake3     "blake3"     Blake3: Blake3                     = Blake3(Box::new(blake3::Hasher::new()), 32);
   Ripemd160  "ripemd160"  Fixed:  crate::rmd160::Ripemd160   = Default::default();
   Whirlpool  "whirlpool"  Fixed:  Rc<whirlpool::Whirlpool>   = Rc::default();
@@ -379,25 +428,11 @@ impl State {
         if p.context.is_some() {
           return refuse("context");
         }
-        if alg == Alg::Blake2b {
-          let len = check_len("outputLength", p.output_len, 1, 64, 64)?;
-          let mut params = blake2b_simd::Params::new();
-          params
-            .hash_length(len)
-            .key(check_max("key", p.key, 64)?)
-            .salt(check_max("salt", p.salt, 16)?)
-            .personal(check_max("personalization", p.personalization, 16)?);
-          Ok(State::Blake2b(Blake2b(params.to_state(), len)))
+        Ok(if alg == Alg::Blake2b {
+          State::Blake2b(Blake2b::from_params(p)?)
         } else {
-          let len = check_len("outputLength", p.output_len, 1, 32, 32)?;
-          let mut params = blake2s_simd::Params::new();
-          params
-            .hash_length(len)
-            .key(check_max("key", p.key, 32)?)
-            .salt(check_max("salt", p.salt, 8)?)
-            .personal(check_max("personalization", p.personalization, 8)?);
-          Ok(State::Blake2s(Blake2s(params.to_state(), len)))
-        }
+          State::Blake2s(Blake2s::from_params(p)?)
+        })
       }
       Family::Blake3 => {
         if p.salt.is_some() || p.personalization.is_some() {

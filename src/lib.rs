@@ -2,6 +2,7 @@
 #![deny(clippy::all)]
 
 mod algorithms;
+mod blake2;
 mod bytes;
 mod cipher;
 mod error;
