@@ -77,10 +77,14 @@ const LAYOUT: [usize; 16] = [0, 5, 10, 15, 4, 9, 14, 3, 8, 13, 2, 7, 12, 1, 6, 1
 #[cfg(not(target_arch = "x86_64"))]
 const LAYOUT: [usize; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 
-/// Salsa20/8 on a block in [`LAYOUT`] order (SSE2 is part of the x86-64 baseline).
+/// Salsa20/8 on a block in [`LAYOUT`] order: SSE2 (part of the x86-64 baseline), or with
+/// `AVX512` each rotation is one `vprold` instead of two shifts and an extra XOR (AVX-512VL, on
+/// 128-bit vectors). Only instantiated with `AVX512` inside [`ro_mix_avx512`], which enables
+/// the feature once the CPU is known to have it. Measured for N = 2^14, r = 8 on Zen 4: 47 ms
+/// with SSE2 (the same as portable scalar code), 37 ms with AVX-512VL (node: 37 ms).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn salsa20_8(b: &mut [u32; 16]) {
+fn salsa20_8<const AVX512: bool>(b: &mut [u32; 16]) {
   use std::arch::x86_64::*;
   // SAFETY: SSE2 is always available on x86-64; loads and stores are unaligned and stay
   // within the 64-byte array.
@@ -96,8 +100,12 @@ fn salsa20_8(b: &mut [u32; 16]) {
     macro_rules! step {
       ($dst:ident, $a:ident, $b:ident, $l:literal, $r:literal) => {
         let t = _mm_add_epi32($a, $b);
-        $dst = _mm_xor_si128($dst, _mm_slli_epi32(t, $l));
-        $dst = _mm_xor_si128($dst, _mm_srli_epi32(t, $r));
+        if AVX512 {
+          $dst = _mm_xor_si128($dst, _mm_rol_epi32::<$l>(t));
+        } else {
+          $dst = _mm_xor_si128($dst, _mm_slli_epi32::<$l>(t));
+          $dst = _mm_xor_si128($dst, _mm_srli_epi32::<$r>(t));
+        }
       };
     }
     for _ in 0..4 {
@@ -127,7 +135,7 @@ fn salsa20_8(b: &mut [u32; 16]) {
 
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-fn salsa20_8(b: &mut [u32; 16]) {
+fn salsa20_8<const AVX512: bool>(b: &mut [u32; 16]) {
   salsa20_8_scalar(b)
 }
 
@@ -160,13 +168,13 @@ fn salsa20_8_scalar(b: &mut [u32; 16]) {
 }
 
 /// BlockMix_{Salsa20/8, r}: `input` (2r 64-byte blocks as words) → `out`.
-#[inline]
-fn block_mix(input: &[u32], out: &mut [u32], r: usize) {
+#[inline(always)]
+fn block_mix<const AVX512: bool>(input: &[u32], out: &mut [u32], r: usize) {
   let mut x = [0u32; 16];
   x.copy_from_slice(&input[(2 * r - 1) * 16..2 * r * 16]);
   for (i, blk) in input.chunks_exact(16).enumerate() {
     x.iter_mut().zip(blk).for_each(|(x, b)| *x ^= b);
-    salsa20_8(&mut x);
+    salsa20_8::<AVX512>(&mut x);
     // Even blocks go to the first half, odd ones to the second.
     let pos = (i / 2 + (i % 2) * r) * 16;
     out[pos..pos + 16].copy_from_slice(&x);
@@ -175,7 +183,38 @@ fn block_mix(input: &[u32], out: &mut [u32], r: usize) {
 }
 
 /// ROMix on one 128·r-byte block, in place. `v` holds N·32·r words.
+/// ROMix with the Salsa20/8 core this CPU runs fastest.
 fn ro_mix(
+  block: &mut [u8],
+  v: &mut [u32],
+  n: usize,
+  r: usize,
+  cancel: &Cancel,
+) -> CryptoResult<()> {
+  #[cfg(target_arch = "x86_64")]
+  if std::arch::is_x86_feature_detected!("avx512f")
+    && std::arch::is_x86_feature_detected!("avx512vl")
+  {
+    // SAFETY: the CPU has the features `ro_mix_avx512` is compiled for.
+    return unsafe { ro_mix_avx512(block, v, n, r, cancel) };
+  }
+  ro_mix_with::<false>(block, v, n, r, cancel)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vl")]
+unsafe fn ro_mix_avx512(
+  block: &mut [u8],
+  v: &mut [u32],
+  n: usize,
+  r: usize,
+  cancel: &Cancel,
+) -> CryptoResult<()> {
+  ro_mix_with::<true>(block, v, n, r, cancel)
+}
+
+#[inline(always)]
+fn ro_mix_with<const AVX512: bool>(
   block: &mut [u8],
   v: &mut [u32],
   n: usize,
@@ -193,7 +232,7 @@ fn ro_mix(
   }
   for (i, vi) in v.chunks_exact_mut(words).enumerate() {
     vi.copy_from_slice(&x);
-    block_mix(vi, &mut x, r);
+    block_mix::<AVX512>(vi, &mut x, r);
     if i % SLICE == SLICE - 1 {
       cancel.check()?;
     }
@@ -205,7 +244,7 @@ fn ro_mix(
     y.iter_mut()
       .zip(x.iter().zip(vj))
       .for_each(|(y, (a, b))| *y = a ^ b);
-    block_mix(&y, &mut x, r);
+    block_mix::<AVX512>(&y, &mut x, r);
     if i % SLICE == SLICE - 1 {
       cancel.check()?;
     }
@@ -382,11 +421,33 @@ mod tests {
   fn salsa_core_in_layout_order_equals_scalar() {
     let mut natural: [u32; 16] = std::array::from_fn(|i| (i as u32).wrapping_mul(0x9e3779b9));
     let mut laid: [u32; 16] = std::array::from_fn(|i| natural[LAYOUT[i]]);
+    let mut laid512 = laid;
     salsa20_8_scalar(&mut natural);
-    salsa20_8(&mut laid);
+    salsa20_8::<false>(&mut laid);
     let back: [u32; 16] =
       std::array::from_fn(|i| laid[LAYOUT.iter().position(|&l| l == i).unwrap()]);
     assert_eq!(back, natural);
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512f")
+      && std::arch::is_x86_feature_detected!("avx512vl")
+    {
+      salsa20_8::<true>(&mut laid512);
+      assert_eq!(laid512, laid);
+    } else {
+      eprintln!("no AVX-512VL on this CPU: its Salsa20/8 core is not tested here");
+    }
+  }
+
+  /// Both ROMix builds (dispatched and baseline) give the same block.
+  #[test]
+  fn ro_mix_paths_agree() {
+    let (n, r) = (64, 3);
+    let mut a: Vec<u8> = (0..128 * r).map(|i| (i * 13 + 7) as u8).collect();
+    let mut b = a.clone();
+    let mut v = vec![0u32; n * 32 * r];
+    ro_mix(&mut a, &mut v, n, r, &Cancel::NEVER).unwrap();
+    ro_mix_with::<false>(&mut b, &mut v, n, r, &Cancel::NEVER).unwrap();
+    assert_eq!(a, b);
   }
 
   #[test]
@@ -397,5 +458,21 @@ mod tests {
     assert!(Params::new(16384.0, 0, 1, 64, 1e9).is_err());
     assert!(Params::new(f64::NAN, 8, 1, 64, 1e9).is_err());
     assert!(Params::new(65536.0, 1, 1, 64, 1e9).is_err());
+  }
+}
+
+#[cfg(test)]
+mod speed {
+  /// `cargo test --release scrypt_speed -- --ignored --nocapture`: ms for N = 2^14, r = 8, p = 1.
+  #[test]
+  #[ignore]
+  fn scrypt_speed() {
+    let p = super::Params::new(16384.0, 8, 1, 64, 64.0 * 1048576.0).unwrap();
+    let mut out = [0u8; 64];
+    for _ in 0..5 {
+      let t = std::time::Instant::now();
+      super::derive(b"pw", b"salt", p, &mut out, &crate::task::Cancel::NEVER).unwrap();
+      println!("scrypt 2^14, 8, 1: {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
+    }
   }
 }
