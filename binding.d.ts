@@ -58,6 +58,19 @@ export interface Argon2Info {
   keyLength: number
 }
 
+/**
+ * Ceilings on the parameters of a stored (untrusted) PHC string; absent fields take the
+ * defaults above.
+ */
+export interface Argon2Limits {
+  /** Largest memoryCost (KiB) accepted; default 2097152 (2 GiB). */
+  maxMemoryCost?: number
+  /** Largest timeCost accepted; default 10. */
+  maxTimeCost?: number
+  /** Largest parallelism accepted; default 64. */
+  maxParallelism?: number
+}
+
 /** The numeric options of `argon2()`, already defaulted by the JS layer. */
 export interface Argon2Options {
   /** 0 = argon2d, 1 = argon2i, 2 = argon2id. */
@@ -74,17 +87,20 @@ export interface Argon2Options {
   phc: boolean
 }
 
-/** Parses a PHC string; malformed strings are a TypeError. */
-export declare function argon2Parse(phc: string): Argon2Info
+/**
+ * Parses a PHC string; malformed strings are a TypeError, parameters above `limits` a
+ * RangeError.
+ */
+export declare function argon2Parse(phc: string, limits?: Argon2Limits | undefined | null): Argon2Info
 
-/** Frees every pooled Argon2 memory buffer now; returns how many were freed. */
-export declare function argon2ReleaseMemory(): number
-
-/** Checks `password` against a PHC string (constant-time compare of the tags). */
-export declare function argon2Verify(phc: string, password: unknown, secret?: unknown | undefined | null): unknown
+/**
+ * Checks `password` against a PHC string (constant-time compare of the tags). Parameters above
+ * `limits` are refused before any work.
+ */
+export declare function argon2Verify(phc: string, password: unknown, secret?: unknown | undefined | null, limits?: Argon2Limits | undefined | null): unknown
 
 /** `argon2Verify` on the libuv pool. */
-export declare function argon2VerifyAsync(phc: string, password: unknown, secret?: unknown | undefined | null, token?: CancelToken | undefined | null): Promise<unknown>
+export declare function argon2VerifyAsync(phc: string, password: unknown, secret?: unknown | undefined | null, limits?: Argon2Limits | undefined | null, token?: CancelToken | undefined | null): Promise<unknown>
 
 /**
  * bcrypt hash, synchronous: `rounds` (cost) 4..31; `salt` 16 bytes (random when absent);
@@ -95,17 +111,20 @@ export declare function bcryptHash(password: unknown, rounds: number, salt?: unk
 /** bcrypt hash on the libuv pool (inputs copied first). */
 export declare function bcryptHashAsync(password: unknown, rounds: number, salt?: unknown | undefined | null, truncate?: boolean | undefined | null, token?: CancelToken | undefined | null): Promise<unknown>
 
-/** Checks `password` against a `$2a$`/`$2b$`/`$2y$` hash (constant-time compare). */
-export declare function bcryptVerify(password: unknown, hash: string): unknown
+/**
+ * Checks `password` against a `$2a$`/`$2b$`/`$2y$` hash (constant-time compare); a cost above
+ * `maxRounds` (default [`DEFAULT_MAX_ROUNDS`]) is refused before any work.
+ */
+export declare function bcryptVerify(password: unknown, hash: string, maxRounds?: number | undefined | null): unknown
 
 /** `bcryptVerify` on the libuv pool. */
-export declare function bcryptVerifyAsync(password: unknown, hash: string, token?: CancelToken | undefined | null): Promise<unknown>
+export declare function bcryptVerifyAsync(password: unknown, hash: string, maxRounds?: number | undefined | null, token?: CancelToken | undefined | null): Promise<unknown>
 
 /**
- * `cipherAsync(op, key, iv, data, aad, tagLength, signal)`: as `cipher`, off the event loop;
- * resolves to a Buffer. Inputs are copied before the work is queued.
+ * `cipherAsync(op, key, iv, data, aad, tagLength, token?)`: as `cipher`, off the event loop;
+ * resolves to a Buffer.
  */
-export declare function cipherAsync(op: number, key: unknown, iv: unknown | undefined | null, data: unknown, aad?: unknown | undefined | null, tagLength?: number | undefined | null, signal?: AbortSignal | undefined | null): Promise<Buffer>
+export declare function cipherAsync(op: number, key: unknown, iv: unknown | undefined | null, data: unknown, aad?: unknown | undefined | null, tagLength?: number | undefined | null, token?: CancelToken | undefined | null): Promise<Buffer>
 
 /** One mode as the JS layer sees it (built from `MODES`). */
 export interface CipherModeInfo {
@@ -128,7 +147,7 @@ export declare function cipherModes(): Array<CipherModeInfo>
 
 /**
  * `hashAsync(alg, data, key?, salt?, personalization?, context?, outputLength?, token?)`: the
- * digest as a Buffer. Options are checked before the work is queued; see [`Input`].
+ * digest as a Buffer. Options are checked and the input copied before the work is queued.
  */
 export declare function hashAsync(alg: number, data: unknown, key: unknown, salt: unknown, personalization: unknown, context: unknown, outputLength: unknown, token?: CancelToken | undefined | null): Promise<unknown>
 
@@ -141,15 +160,11 @@ export declare function hkdfAsync(ikm: unknown, salt: unknown | undefined | null
 /** `hmacAsync(alg, key, data, token?)`: the MAC as a Buffer. */
 export declare function hmacAsync(alg: number, key: unknown, data: unknown, token?: CancelToken | undefined | null): Promise<unknown>
 
-/** Reads the `Salted__` format (raw bytes; the JS layer decodes base64). */
-export declare function passphraseDecrypt(data: unknown, passphrase: unknown): Buffer
+/** `passphraseCipher(decrypt, data, passphrase)`: the crypto-js format, synchronously. */
+export declare function passphraseCipher(decrypt: boolean, data: unknown, passphrase: unknown): unknown
 
-/**
- * `"Salted__" ‖ salt(8) ‖ AES-256-CBC(EVP_BytesToKey-MD5(passphrase, salt))`: what
- * `CryptoJS.AES.encrypt(text, passphrase)` produces (before base64). Weak (one MD5 round):
- * for migrating data only.
- */
-export declare function passphraseEncrypt(data: unknown, passphrase: unknown): Buffer
+/** `passphraseCipherAsync(decrypt, data, passphrase, token?)`: the same on the libuv pool. */
+export declare function passphraseCipherAsync(decrypt: boolean, data: unknown, passphrase: unknown, token?: CancelToken | undefined | null): Promise<Buffer>
 
 /**
  * PBKDF2, synchronous. `iterations` ≥ 1; `keyLength` in bytes, 1..2^30; `hash` an id from
@@ -163,7 +178,7 @@ export declare function pbkdf2(password: unknown, salt: unknown, iterations: num
  */
 export declare function pbkdf2Async(password: unknown, salt: unknown, iterations: number, keyLength: number, hash: number, token?: CancelToken | undefined | null): Promise<unknown>
 
-/** Fills `out` from the operating system's CSPRNG. */
+/** Fills `out` (any ArrayBufferView) from the operating system's CSPRNG. */
 export declare function randomFill(out: unknown): void
 
 /**

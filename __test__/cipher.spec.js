@@ -5,7 +5,7 @@
 const test = require('ava')
 const nodeCrypto = require('node:crypto')
 const CryptoJS = require('crypto-js')
-const { cipher } = require('..')
+const { cipher, kdf } = require('..')
 
 const { aes, chacha20, xchacha20, des } = cipher
 const rnd = (n) => (n ? nodeCrypto.randomBytes(n) : Buffer.alloc(0))
@@ -300,18 +300,42 @@ test('padding and authentication failures look the same (one code, one message: 
 
 const wa = (buf) => CryptoJS.enc.Hex.parse(buf.toString('hex'))
 
+const { cryptoJs } = cipher.legacy
+
 test('crypto-js passphrase format: ours decrypts with CryptoJS.AES.decrypt and the reverse', (t) => {
   for (const text of ['', 'hello', 'x'.repeat(16), 'ünïcødé 🔐 text', 'a'.repeat(1000)]) {
-    for (const pass of ['secret', 'pässwörd', '']) {
-      const ours = aes.encrypt(text, { passphrase: pass })
+    for (const pass of ['secret', 'pässwörd', 'x']) {
+      const ours = cryptoJs.encrypt(text, { passphrase: pass })
       t.is(typeof ours, 'string')
       t.true(Buffer.from(ours, 'base64').subarray(0, 8).equals(Buffer.from('Salted__')))
       t.is(CryptoJS.AES.decrypt(ours, pass).toString(CryptoJS.enc.Utf8), text)
       const theirs = CryptoJS.AES.encrypt(text, pass).toString()
       t.is(aes.decrypt(theirs, { passphrase: pass, outputFormat: 'utf8' }), text)
       t.true(aes.decrypt(theirs, { passphrase: pass }).equals(Buffer.from(text)))
+      t.is(cryptoJs.decrypt(theirs, { passphrase: pass, outputFormat: 'utf8' }), text)
     }
   }
+})
+
+test('crypto-js passphrase encryption only under cipher.legacy.cryptoJs; empty passphrases refused', async (t) => {
+  for (const encrypt of [aes.encrypt, aes.encryptAsync]) {
+    const e = await t.throwsAsync(async () => encrypt('x', { passphrase: 'p' }), { instanceOf: TypeError, code: 'ERR_INVALID_ARG_VALUE' })
+    t.regex(e.message, /cipher\.legacy\.cryptoJs\.encrypt/)
+  }
+  const theirs = CryptoJS.AES.encrypt('old data', '').toString()
+  for (const fn of [cryptoJs.encrypt, cryptoJs.decrypt, cryptoJs.encryptAsync, cryptoJs.decryptAsync]) {
+    await t.throwsAsync(async () => fn(theirs, { passphrase: '' }), { instanceOf: TypeError, code: 'ERR_INVALID_ARG_VALUE' })
+  }
+  await t.throwsAsync(async () => aes.decrypt(theirs, { passphrase: Buffer.alloc(0) }), { code: 'ERR_INVALID_ARG_VALUE' })
+  // The async forms run on the pool and honour signal like every other async call.
+  const s = await cryptoJs.encryptAsync('pool', { passphrase: 'q' })
+  t.is(CryptoJS.AES.decrypt(s, 'q').toString(CryptoJS.enc.Utf8), 'pool')
+  t.is(await cryptoJs.decryptAsync(s, { passphrase: 'q', outputFormat: 'utf8' }), 'pool')
+  const ac = new AbortController()
+  ac.abort()
+  const e = await t.throwsAsync(cryptoJs.decryptAsync(s, { passphrase: 'q', signal: ac.signal }))
+  t.true(e instanceof kdf.AbortError)
+  t.throws(() => cryptoJs.encrypt('x', { passphrase: 'q', key: rnd(32) }), { instanceOf: TypeError, code: 'ERR_INVALID_ARG_VALUE' })
 })
 
 test('crypto-js with explicit key and IV: CBC/ECB (PKCS#7) and CTR/CFB/OFB (NoPadding) interoperate both ways', (t) => {
@@ -356,10 +380,10 @@ test('DES and 3DES (ECB/CBC, PKCS#7) equal crypto-js, which has single DES that 
 test('passphrase errors: not the Salted__ format → TypeError; wrong passphrase → decrypt failure or garbage', (t) => {
   t.throws(() => aes.decrypt('aGVsbG8gd29ybGQgaGVsbG8gd29ybGQ=', { passphrase: 'p' }), { instanceOf: TypeError, code: 'ERR_INVALID_ARG_VALUE' })
   t.throws(() => aes.encrypt('x', { passphrase: 'p', key: rnd(32) }), { instanceOf: TypeError, code: 'ERR_INVALID_ARG_VALUE' })
-  t.throws(() => aes.encrypt('x', { passphrase: 42 }), { instanceOf: TypeError, code: 'ERR_INVALID_ARG_TYPE' })
+  t.throws(() => cryptoJs.encrypt('x', { passphrase: 42 }), { instanceOf: TypeError, code: 'ERR_INVALID_ARG_TYPE' })
   let failures = 0
   for (let i = 0; i < 20; i++) {
-    const s = aes.encrypt('attack at dawn', { passphrase: 'right' })
+    const s = cryptoJs.encrypt('attack at dawn', { passphrase: 'right' })
     try {
       t.not(aes.decrypt(s, { passphrase: 'wrong', outputFormat: 'utf8' }), 'attack at dawn')
     } catch (e) {
@@ -391,7 +415,7 @@ test('encryptAsync/decryptAsync equal the sync forms (1 MiB) and copy their inpu
   }
   const cc = await chacha20.encryptAsync('x', { key })
   t.is(await chacha20.decryptAsync(cc, { key, outputFormat: 'utf8' }), 'x')
-  t.is(await aes.decryptAsync(aes.encrypt('pp', { passphrase: 'q' }), { passphrase: 'q', outputFormat: 'utf8' }), 'pp')
+  t.is(await aes.decryptAsync(cryptoJs.encrypt('pp', { passphrase: 'q' }), { passphrase: 'q', outputFormat: 'utf8' }), 'pp')
 })
 
 test('async errors reject with the same class and code', async (t) => {

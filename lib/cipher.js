@@ -7,6 +7,7 @@ const native = require('./native')
 const { checkOptions, checkInt } = require('./options')
 const { checkFormat, encode } = require('./output')
 const { invalidArgType, invalidArgValue } = require('./errors')
+const { runAsync: runWithSignal } = require('./abort')
 
 const MODES = native.cipherModes()
 const nativeCipher = native.cipher
@@ -85,44 +86,77 @@ function runSync(spec, decrypt, data, options, key) {
   return format(written === outLen ? out : out.subarray(0, written), fmt)
 }
 
-function checkSignal(signal) {
-  if (signal === undefined || signal === null) return undefined
-  if (!(signal instanceof AbortSignal)) throw invalidArgType('options.signal', 'an instance of AbortSignal', signal)
-  if (signal.aborted) {
-    const err = new Error('The operation was aborted')
-    err.name = 'AbortError'
-    err.code = 'ABORT_ERR'
-    err.cause = signal.reason
-    throw err
-  }
-  return signal
+/** The async form: inputs are copied at call time and the work runs on the libuv pool. */
+function runAsync(spec, decrypt, data, options, key) {
+  return runWithSignal(options.signal ?? undefined, async (token) => {
+    const [bits, , bytes, fmt] = plan(spec, decrypt, data, options)
+    const out = await nativeCipherAsync(bits, key, options.iv, bytes, options.aad, options.tagLength, token)
+    return format(out, fmt)
+  })
 }
 
-async function runAsync(spec, decrypt, data, options, key) {
-  const [bits, , bytes, fmt] = plan(spec, decrypt, data, options)
-  checkSignal(options.signal)
-  const out = await nativeCipherAsync(bits, key, options.iv, bytes, options.aad, options.tagLength, options.signal)
-  return format(out, fmt)
-}
+// --- crypto-js / OpenSSL passphrase format (legacy) ------------------------------------------------
 
-// --- crypto-js / OpenSSL passphrase format --------------------------------------------------------
+const PASSPHRASE_OPTIONS = new Set(['passphrase', 'outputFormat'])
+const PASSPHRASE_ASYNC_OPTIONS = new Set([...PASSPHRASE_OPTIONS, 'signal'])
+const LEGACY = 'cipher.legacy.cryptoJs'
 
-const PASSPHRASE_OPTIONS = new Set(['passphrase', 'outputFormat', 'signal'])
-
-function passphrase(decrypt, data, o) {
+/** [raw input, output format] of a crypto-js passphrase call (its strings are base64). */
+function passphraseArgs(decrypt, data, o, allowed) {
   for (const k in o) {
-    if (!PASSPHRASE_OPTIONS.has(k)) {
-      throw invalidArgValue(`options.${k}`, 'no other option with "passphrase" (only outputFormat)', o[k])
+    if (!allowed.has(k)) {
+      throw invalidArgValue(`options.${k}`, `one of the options of ${LEGACY} (${[...allowed].join(', ')})`, o[k])
     }
   }
-  if (decrypt) {
-    const fmt = checkDecryptFormat(o.outputFormat)
-    const raw = typeof data === 'string' ? Buffer.from(data, 'base64') : toBytes(data)
-    return format(native.passphraseDecrypt(raw, o.passphrase), fmt)
+  if (typeof o.passphrase !== 'string' && !ArrayBuffer.isView(o.passphrase) && !(o.passphrase instanceof ArrayBuffer)) {
+    throw invalidArgType('options.passphrase', BYTES, o.passphrase)
   }
+  if (decrypt) return [typeof data === 'string' ? Buffer.from(data, 'base64') : toBytes(data), checkDecryptFormat(o.outputFormat)]
   // The crypto-js string form (base64) unless another format is asked for.
-  const fmt = checkFormat(o.outputFormat ?? 'base64')
-  return format(native.passphraseEncrypt(toBytes(data), o.passphrase), fmt)
+  return [toBytes(data), checkFormat(o.outputFormat ?? 'base64')]
+}
+
+function passphraseSync(decrypt, data, options) {
+  const o = readOptions(options, 'a "passphrase" property')
+  const [raw, fmt] = passphraseArgs(decrypt, data, o, PASSPHRASE_OPTIONS)
+  return format(native.passphraseCipher(decrypt, raw, o.passphrase), fmt)
+}
+
+function passphraseAsync(decrypt, data, options) {
+  return runWithSignal(options && options.signal != null ? options.signal : undefined, async (token) => {
+    const o = readOptions(options, 'a "passphrase" property')
+    const [raw, fmt] = passphraseArgs(decrypt, data, o, PASSPHRASE_ASYNC_OPTIONS)
+    return format(await native.passphraseCipherAsync(decrypt, raw, o.passphrase, token), fmt)
+  })
+}
+
+/**
+ * The crypto-js / OpenSSL `Salted__` passphrase format (`CryptoJS.AES.encrypt(text, passphrase)`):
+ * AES-256-CBC under a key from one round of MD5, with no integrity protection. For reading and
+ * migrating data that is already in that format; new data belongs in `cipher.aes` (GCM) with a key
+ * from `kdf.argon2` or `kdf.scrypt`.
+ */
+const cryptoJs = Object.freeze({
+  encrypt: (data, options) => passphraseSync(false, data, options),
+  decrypt: (data, options) => passphraseSync(true, data, options),
+  encryptAsync: (data, options) => passphraseAsync(false, data, options),
+  decryptAsync: (data, options) => passphraseAsync(true, data, options),
+})
+
+function readOptions(options, what) {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw invalidArgType('options', `an object with ${what}`, options)
+  }
+  return options
+}
+
+/** `cipher.aes.encrypt` with `passphrase`: refused, pointing at the legacy name. */
+function passphraseEncryptRefused(value) {
+  return invalidArgValue(
+    'options.passphrase',
+    `a key: encryption in the weak crypto-js passphrase format is only available as ${LEGACY}.encrypt()`,
+    value,
+  )
 }
 
 // --- namespaces -------------------------------------------------------------------------------------
@@ -175,33 +209,29 @@ function makeNamespace(family, { defaultMode, fixed, modeOption }) {
   const spec = { modes, defaultMode, fixed: fixed && modes.get(fixed), keyOptions }
   const what = `cipher.${fixed ? fixed.split('-')[0] : family}`
 
-  const read = (options) => {
-    if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-      throw invalidArgType('options', 'an object with a "key" property', options)
-    }
-    return checkOptions(options, allowed, what)
-  }
+  const read = (options) => checkOptions(readOptions(options, 'a "key" property'), allowed, what)
 
   const ns = {
     /** Encrypts `data`; see index.d.ts for the options. */
     encrypt(data, options) {
       const o = read(options)
-      if (o.passphrase !== undefined) return passphrase(false, data, o)
+      if (o.passphrase !== undefined) throw passphraseEncryptRefused(o.passphrase)
       return runSync(spec, false, data, o, o.key)
     },
+    /** Decrypts `data`; with `passphrase`, reads the crypto-js format (as `cipher.legacy.cryptoJs`). */
     decrypt(data, options) {
       const o = read(options)
-      if (o.passphrase !== undefined) return passphrase(true, data, o)
+      if (o.passphrase !== undefined) return passphraseSync(true, data, o)
       return runSync(spec, true, data, o, o.key)
     },
     async encryptAsync(data, options) {
       const o = read(options)
-      if (o.passphrase !== undefined) return passphrase(false, data, o)
+      if (o.passphrase !== undefined) throw passphraseEncryptRefused(o.passphrase)
       return runAsync(spec, false, data, o, o.key)
     },
     async decryptAsync(data, options) {
       const o = read(options)
-      if (o.passphrase !== undefined) return passphrase(true, data, o)
+      if (o.passphrase !== undefined) return passphraseAsync(true, data, o)
       return runAsync(spec, true, data, o, o.key)
     },
     /** A kept key: expands the key schedule once, for many calls. */
@@ -220,6 +250,8 @@ const cipher = Object.freeze({
   chacha20: makeNamespace('chacha20', { fixed: 'chacha20-poly1305' }),
   xchacha20: makeNamespace('chacha20', { fixed: 'xchacha20-poly1305' }),
   des: makeNamespace('des', { defaultMode: 'cbc', modeOption: true }),
+  /** Formats kept for compatibility with other libraries' weak constructions: read old data, migrate it. */
+  legacy: Object.freeze({ cryptoJs }),
 })
 
 module.exports = { cipher, CipherKey, MODES }

@@ -43,15 +43,6 @@ function isSmall(data) {
   return (ArrayBuffer.isView(data) || data instanceof ArrayBuffer) && data.byteLength < INLINE_LIMIT
 }
 
-/**
- * What an async hash may read in place on a worker thread: the caller's bytes, except a
- * resizable ArrayBuffer (shrinking it would release memory under the worker), which is copied.
- */
-function heldInput(data) {
-  const ab = ArrayBuffer.isView(data) ? data.buffer : data
-  return ab instanceof ArrayBuffer && ab.resizable === true ? copyBytes(data, 'data') : data
-}
-
 const BYTES_EXPECTED = 'of type string or an instance of Buffer, TypedArray, DataView or ArrayBuffer'
 
 /**
@@ -202,9 +193,9 @@ function makeHash(info) {
     return new Hasher(spec, format, eager ? spec.open() : null)
   }
 
-  // For large inputs: hashed on the libuv pool, reading the caller's bytes in place (not
-  // copied: the caller must not modify them until the promise settles, as with fs.write).
-  // Inputs under INLINE_LIMIT are hashed right here.
+  // For large inputs: the native side copies the bytes at call time (into a reused buffer) and
+  // hashes the copy on the libuv pool, so the digest is of the bytes as they were when the call
+  // was made (as node:crypto and WebCrypto). Inputs under INLINE_LIMIT are hashed right here.
   digest.async = (data, options) =>
     runAsync(options && options.signal, async (token) => {
       const [format, len, key, salt, pers, ctx, explicitLen] = read(options, allowedAsync)
@@ -213,7 +204,7 @@ function makeHash(info) {
         nativeHashWith(id, data, out, key, salt, pers, ctx, explicitLen)
         return encode(out, format)
       }
-      return encode(await hashAsync(id, heldInput(data), key, salt, pers, ctx, explicitLen, token), format)
+      return encode(await hashAsync(id, data, key, salt, pers, ctx, explicitLen, token), format)
     })
   return describeAlgorithm(digest, info, name)
 }
@@ -265,7 +256,7 @@ function makeHmac(info) {
         nativeHmac(id, options.key, data, out)
         return encode(out, format)
       }
-      return encode(await hmacAsync(id, options.key, heldInput(data), token), format)
+      return encode(await hmacAsync(id, options.key, data, token), format)
     })
   return describeAlgorithm(mac, info, name)
 }

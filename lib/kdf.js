@@ -208,32 +208,54 @@ function phcString(hash) {
   return hash
 }
 
-const VERIFY_OPTIONS = new Set(['secret'])
-const VERIFY_ASYNC_OPTIONS = new Set(['secret', 'signal'])
+// Ceilings on the parameters of a stored (untrusted) hash string, checked natively before any
+// work (defaults in src/kdf/argon2.rs: 2 GiB, t <= 10, p <= 64; bcrypt cost <= 16).
+const LIMIT_OPTIONS = ['maxMemoryCost', 'maxTimeCost', 'maxParallelism']
 
-/** Checks a password against a PHC string; Promise<boolean>. Malformed strings reject with a TypeError. */
+/** The `{ maxMemoryCost, maxTimeCost, maxParallelism }` of `o` (absent ones: the defaults). */
+function argon2Limits(o) {
+  return {
+    maxMemoryCost: checkInt(o.maxMemoryCost, 'options.maxMemoryCost', 8, U32),
+    maxTimeCost: checkInt(o.maxTimeCost, 'options.maxTimeCost', 1, U32),
+    maxParallelism: checkInt(o.maxParallelism, 'options.maxParallelism', 1, 0xffffff),
+  }
+}
+
+const VERIFY_OPTIONS = new Set(['secret', ...LIMIT_OPTIONS])
+const VERIFY_ASYNC_OPTIONS = new Set([...VERIFY_OPTIONS, 'signal'])
+
+/**
+ * Checks a password against a PHC string; Promise<boolean>. Malformed strings reject with a
+ * TypeError; parameters above the ceilings (`maxMemoryCost`, `maxTimeCost`, `maxParallelism`)
+ * with a RangeError (ERR_OUT_OF_RANGE), before any work. `signal` stops a long hash between passes.
+ */
 argon2.verify = function verify(hash, password, options) {
   return runAsync(options && options.signal, (token) => {
     const o = checkOptions(options, VERIFY_ASYNC_OPTIONS, 'argon2.verify')
-    return native.argon2VerifyAsync(phcString(hash), requireBytes(password, 'password'), o.secret ?? undefined, token)
+    const pw = requireBytes(password, 'password')
+    return native.argon2VerifyAsync(phcString(hash), pw, o.secret ?? undefined, argon2Limits(o), token)
   })
 }
 
-/** Synchronous `argon2.verify`. Malformed strings throw a TypeError (ERR_INVALID_ARG_VALUE). */
+/** Synchronous `argon2.verify` (same errors and ceilings). */
 argon2.verifySync = function verifySync(hash, password, options) {
   const o = checkOptions(options, VERIFY_OPTIONS, 'argon2.verifySync')
-  return native.argon2Verify(phcString(hash), requireBytes(password, 'password'), o.secret ?? undefined)
+  const pw = requireBytes(password, 'password')
+  return native.argon2Verify(phcString(hash), pw, o.secret ?? undefined, argon2Limits(o))
 }
 
-const REHASH_OPTIONS = new Set(['timeCost', 'memoryCost', 'parallelism', 'keyLength', 'variant', 'version'])
+const REHASH_OPTIONS = new Set(['timeCost', 'memoryCost', 'parallelism', 'keyLength', 'variant', 'version',
+  ...LIMIT_OPTIONS])
+const PARSE_OPTIONS = new Set(LIMIT_OPTIONS)
 
 /**
  * True when `hash` was not made with the given (or default) variant, version, memoryCost,
  * timeCost, parallelism and keyLength: rehash the password at the next successful login.
  */
 argon2.needsRehash = function needsRehash(hash, options) {
-  const p = argon2Params(checkOptions(options, REHASH_OPTIONS, 'argon2.needsRehash'))
-  const got = native.argon2Parse(phcString(hash))
+  const o = checkOptions(options, REHASH_OPTIONS, 'argon2.needsRehash')
+  const p = argon2Params(o)
+  const got = native.argon2Parse(phcString(hash), argon2Limits(o))
   return (
     got.variant !== VARIANT_NAMES[p.variant] ||
     got.version !== p.version ||
@@ -244,8 +266,12 @@ argon2.needsRehash = function needsRehash(hash, options) {
   )
 }
 
-/** The parameters of a PHC string (variant, version, memoryCost, timeCost, parallelism, saltLength, keyLength). */
-argon2.parse = (hash) => native.argon2Parse(phcString(hash))
+/**
+ * The parameters of a PHC string (variant, version, memoryCost, timeCost, parallelism,
+ * saltLength, keyLength); the same ceilings as `verify`.
+ */
+argon2.parse = (hash, options) =>
+  native.argon2Parse(phcString(hash), argon2Limits(checkOptions(options, PARSE_OPTIONS, 'argon2.parse')))
 argon2.defaults = ARGON2_DEFAULTS
 
 // ---- bcrypt ---------------------------------------------------------------------------------
@@ -260,6 +286,10 @@ function bcryptArgs(password, options, allowed) {
   if (typeof truncate !== 'boolean') throw invalidArgType('options.truncate', 'of type boolean', truncate)
   return [requireBytes(password, 'password'), intOr(o.rounds, 'options.rounds', 4, 31, 10), o.salt ?? undefined, truncate]
 }
+
+const BCRYPT_VERIFY_OPTIONS = new Set(['maxRounds'])
+const BCRYPT_VERIFY_ASYNC_OPTIONS = new Set(['maxRounds', 'signal'])
+const maxRounds = (o) => checkInt(o.maxRounds, 'options.maxRounds', 4, 31)
 
 function bcryptString(hash) {
   if (typeof hash !== 'string') throw invalidArgType('hash', 'of type string', hash)
@@ -279,15 +309,19 @@ const bcrypt = {
       return native.bcryptHashAsync(pw, rounds, salt, truncate, token)
     })
   },
-  /** True when `password` matches a `$2a$`/`$2b$`/`$2y$` hash; malformed hashes throw a TypeError. */
-  verify(password, hash) {
-    return native.bcryptVerify(requireBytes(password, 'password'), bcryptString(hash))
+  /**
+   * True when `password` matches a `$2a$`/`$2b$`/`$2y$` hash; malformed hashes throw a TypeError,
+   * a cost above `maxRounds` (default 16) a RangeError, before any work.
+   */
+  verify(password, hash, options) {
+    const o = checkOptions(options, BCRYPT_VERIFY_OPTIONS, 'bcrypt.verify')
+    return native.bcryptVerify(requireBytes(password, 'password'), bcryptString(hash), maxRounds(o))
   },
   /** `verify` on the libuv pool. */
   verifyAsync(password, hash, options) {
     return runAsync(options && options.signal, (token) => {
-      checkOptions(options, new Set(['signal']), 'bcrypt.verifyAsync')
-      return native.bcryptVerifyAsync(requireBytes(password, 'password'), bcryptString(hash), token)
+      const o = checkOptions(options, BCRYPT_VERIFY_ASYNC_OPTIONS, 'bcrypt.verifyAsync')
+      return native.bcryptVerifyAsync(requireBytes(password, 'password'), bcryptString(hash), maxRounds(o), token)
     })
   },
   /** The cost of a bcrypt hash (TypeError when malformed). */

@@ -1,9 +1,13 @@
 //! JS values in, JS values out: the single conversion every entry point uses.
 //!
 //! Input: a string (hashed as UTF-8), a Buffer, any TypedArray, a DataView or an ArrayBuffer.
-//! Views hash exactly their own bytes (offset and length honoured); nothing is copied except
-//! strings, which have to be encoded. Output: hex strings are built here; binary results are
-//! written into buffers that JavaScript allocated (cheaper than creating a Buffer natively).
+//! Views hash exactly their own bytes (offset and length honoured). Synchronous calls read them
+//! in place (JS cannot run during the call); strings are encoded into an owned copy that is wiped
+//! when dropped. Work that leaves the JS thread never borrows: it takes a copy made at call time
+//! (`crate::staging`). Output: hex strings are built here; binary results are written into buffers
+//! that JavaScript allocated (cheaper than creating a Buffer natively). An input that overlaps the
+//! output buffer (e.g. a pooled Buffer's whole `.buffer` passed as data or AAD) is copied first
+//! ([`Bytes::unalias`]), so no `&[u8]` ever aliases the `&mut [u8]` being written.
 
 use std::ptr;
 
@@ -11,13 +15,22 @@ use napi::bindgen_prelude::Unknown;
 use napi::JsValue;
 use napi::{sys, Env};
 
+use zeroize::Zeroizing;
+
 use crate::error::{CryptoError, CryptoResult};
 
 /// Bytes read from a JS value: borrowed from the JS heap (valid for the current synchronous
-/// call only) or owned (strings, which must be UTF-8 encoded first).
+/// call only) or owned (strings, which must be UTF-8 encoded first; wiped on drop, since they
+/// may be keys or passwords).
 pub enum Bytes {
   Borrowed(*const u8, usize),
-  Owned(Vec<u8>),
+  Owned(Zeroizing<Vec<u8>>),
+}
+
+/// True when the two ranges share at least one byte.
+pub fn overlaps(a: &[u8], b: &[u8]) -> bool {
+  let (a0, b0) = (a.as_ptr() as usize, b.as_ptr() as usize);
+  !a.is_empty() && !b.is_empty() && a0 < b0 + b.len() && b0 < a0 + a.len()
 }
 
 impl Bytes {
@@ -34,12 +47,27 @@ impl Bytes {
     }
   }
 
-  /// An owned copy, for work that leaves the JS thread.
-  pub fn into_vec(self) -> Vec<u8> {
+  /// An owned copy (wiped on drop), for work that leaves the JS thread.
+  pub fn into_owned(self) -> Zeroizing<Vec<u8>> {
     match self {
       Bytes::Owned(v) => v,
-      b => b.as_slice().to_vec(),
+      b => Zeroizing::new(b.as_slice().to_vec()),
     }
+  }
+
+  /// Replaces borrowed bytes that overlap `out` with an owned copy, so that writing `out` can
+  /// neither change them nor alias them.
+  pub fn unalias(&mut self, out: &[u8]) {
+    if matches!(self, Bytes::Borrowed(..)) && overlaps(self.as_slice(), out) {
+      *self = Bytes::Owned(Zeroizing::new(self.as_slice().to_vec()));
+    }
+  }
+}
+
+/// [`Bytes::unalias`] for an optional input.
+pub fn unalias_opt(bytes: &mut Option<Bytes>, out: &[u8]) {
+  if let Some(b) = bytes {
+    b.unalias(out);
   }
 }
 
@@ -78,7 +106,7 @@ unsafe fn read_string(env: sys::napi_env, value: sys::napi_value) -> CryptoResul
     sys::napi_get_value_string_utf8(env, value, buf.as_mut_ptr().cast(), len + 1, &mut written);
     buf.set_len(written.min(len));
   }
-  Ok(Bytes::Owned(buf))
+  Ok(Bytes::Owned(Zeroizing::new(buf)))
 }
 
 unsafe fn read_object(
@@ -112,21 +140,35 @@ unsafe fn read_object(
         env, value, &mut kind, &mut len, &mut data, &mut ab, &mut off,
       )
     };
-    let width = match kind {
-      sys::TypedarrayType::int8_array
-      | sys::TypedarrayType::uint8_array
-      | sys::TypedarrayType::uint8_clamped_array => 1,
-      sys::TypedarrayType::int16_array | sys::TypedarrayType::uint16_array => 2,
-      sys::TypedarrayType::int32_array
-      | sys::TypedarrayType::uint32_array
-      | sys::TypedarrayType::float32_array => 4,
-      _ => 8,
-    };
-    return Ok(Bytes::Borrowed(data as *const u8, len * width));
+    let bytes = element_size(kind)
+      .and_then(|w| len.checked_mul(w))
+      .ok_or_else(|| {
+        CryptoError::arg_type(
+          name,
+          EXPECTED,
+          format!("a TypedArray of unknown kind {kind}"),
+        )
+      })?;
+    return Ok(Bytes::Borrowed(data as *const u8, bytes));
   }
   Err(CryptoError::arg_type(name, EXPECTED, unsafe {
     describe(env, value)
   }))
+}
+
+/// Bytes per element of an N-API typed-array kind; `None` for a kind this build does not know
+/// (refused rather than guessed: a wrong width would read past the end of the view).
+fn element_size(kind: sys::napi_typedarray_type) -> Option<usize> {
+  use sys::TypedarrayType as T;
+  /// `napi_float16_array` (js_native_api_types.h, NODE_API_HAS_FLOAT16_ARRAY); not yet in napi-sys.
+  const FLOAT16_ARRAY: sys::napi_typedarray_type = 11;
+  Some(match kind {
+    T::int8_array | T::uint8_array | T::uint8_clamped_array => 1,
+    T::int16_array | T::uint16_array | FLOAT16_ARRAY => 2,
+    T::int32_array | T::uint32_array | T::float32_array => 4,
+    T::float64_array | T::bigint64_array | T::biguint64_array => 8,
+    _ => return None,
+  })
 }
 
 /// "type number (5)", "null", "an instance of Object": the "Received ..." part of messages.

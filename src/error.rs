@@ -38,9 +38,8 @@ pub enum Code {
   /// An async operation was cancelled through its `AbortSignal` (`Error`; the JS layer
   /// rethrows it as an `AbortError`).
   Aborted,
-  /// An input changed under an operation that reads it in place (its ArrayBuffer was detached
-  /// or resized while an async hash ran) (`Error`).
-  InvalidState,
+  /// A kept key reached its usage limit (random-nonce encryptions) (`Error`).
+  KeyExhausted,
 }
 
 impl Code {
@@ -53,7 +52,7 @@ impl Code {
       Code::DecryptFailed => "ERR_CRYPTO_DECRYPT_FAILED",
       Code::Operation => "ERR_CRYPTO_OPERATION_FAILED",
       Code::Aborted => "ABORT_ERR",
-      Code::InvalidState => "ERR_INVALID_STATE",
+      Code::KeyExhausted => "ERR_CRYPTO_KEY_EXHAUSTED",
     }
   }
 
@@ -65,7 +64,7 @@ impl Code {
       | Code::DecryptFailed
       | Code::Operation
       | Code::Aborted
-      | Code::InvalidState => Kind::Plain,
+      | Code::KeyExhausted => Kind::Plain,
     }
   }
 }
@@ -103,6 +102,12 @@ impl CryptoError {
     )
   }
 
+  /// A bug in native code (a caught panic), never a property of the input.
+  pub fn internal() -> Self {
+    Self::new(Code::Operation, "internal error in native code")
+  }
+
+  /// `The argument "name" is invalid: expected <expected>. Received <received>`
   pub fn invalid_value(name: &str, expected: impl Display, received: impl Display) -> Self {
     Self::new(
       Code::InvalidArgValue,

@@ -1,6 +1,6 @@
 //! Hash and HMAC entry points: one-shot (raw N-API, one crossing, no copy of the input),
-//! incremental (the JS `Hasher` over a native state) and async one-shot (a copy of the input
-//! hashed on the libuv pool, for large inputs). All generic over the list in `algorithms.rs`.
+//! incremental (the JS `Hasher` over a native state) and async one-shot (a copy of the input,
+//! made at call time, hashed on the libuv pool). All generic over the list in `algorithms.rs`.
 
 use napi::bindgen_prelude::{AsyncTask, Unknown};
 use napi::{sys, Env, JsValue};
@@ -11,6 +11,7 @@ use crate::algorithms::{oneshot, Alg, HashCore, Hmac, Params, State};
 use crate::bytes::{self, Bytes};
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
 use crate::raw;
+use crate::staging::Staged;
 use crate::task::{Cancel, CancelToken, Job, Output, Work};
 
 /// Upper bound on a one-shot digest kept on the stack; longer XOF outputs go to the heap.
@@ -39,7 +40,12 @@ unsafe fn finish<H: HashCore>(
   }
   let target = unsafe { bytes::read_out(env, out) }?;
   check_out_len(target.len(), n)?;
-  oneshot(h, data, target);
+  if bytes::overlaps(data, target) {
+    // `data` lies in the output's memory (e.g. a pooled Buffer's whole `.buffer`).
+    oneshot(h, &Zeroizing::new(data.to_vec()), target);
+  } else {
+    oneshot(h, data, target);
+  }
   Ok(unsafe { raw::undefined(env) })
 }
 
@@ -325,74 +331,19 @@ pub unsafe extern "C" fn hasher_reset(env: raw::Env, info: raw::Info) -> raw::Va
 /// Bytes hashed between two cancellation checks (about 1-8 ms for most hashes here).
 const ASYNC_SLICE: usize = 4 << 20;
 
-/// The input of an async digest. Strings are encoded into an owned buffer; bytes are read in
-/// place on the worker (no copy: copying costs about as much as SHA-256 itself), with a
-/// reference keeping their JS object alive until the task settles. The JS layer documents that
-/// the caller must not modify them meanwhile, and copies resizable ArrayBuffers first.
-enum Input {
-  Owned(Vec<u8>),
-  Held {
-    ptr: *const u8,
-    len: usize,
-    keep: sys::napi_ref,
-  },
-}
-
-// SAFETY: `Held` is only dereferenced on the worker while the reference keeps the memory alive,
-// and the reference itself is only touched on the main thread (creation and `settle`).
-unsafe impl Send for Input {}
-
-impl Input {
-  unsafe fn read(env: sys::napi_env, value: sys::napi_value) -> CryptoResult<Self> {
-    match unsafe { bytes::read(env, value, "data") }? {
-      Bytes::Owned(v) => Ok(Input::Owned(v)),
-      Bytes::Borrowed(ptr, len) => {
-        let mut keep = std::ptr::null_mut();
-        if unsafe { sys::napi_create_reference(env, value, 1, &mut keep) } != sys::Status::napi_ok {
-          return Err(CryptoError::new(Code::Operation, "cannot reference data"));
-        }
-        Ok(Input::Held { ptr, len, keep })
-      }
-    }
-  }
-
-  fn as_slice(&self) -> &[u8] {
-    match self {
-      Input::Owned(v) => v,
-      Input::Held { len: 0, .. } => &[],
-      Input::Held { ptr, .. } if ptr.is_null() => &[],
-      // SAFETY: see `Input`.
-      Input::Held { ptr, len, .. } => unsafe { std::slice::from_raw_parts(*ptr, *len) },
-    }
-  }
-
-  /// Drops the reference; an error if the bytes moved or shrank while they were being read
-  /// (the ArrayBuffer was detached or resized), so no digest of unknown bytes is returned.
-  unsafe fn release(&mut self, env: sys::napi_env) -> CryptoResult<()> {
-    let Input::Held { ptr, len, keep } = std::mem::replace(self, Input::Owned(Vec::new())) else {
-      return Ok(());
-    };
-    let mut value = std::ptr::null_mut();
-    unsafe { sys::napi_get_reference_value(env, keep, &mut value) };
-    let same = !value.is_null()
-      && matches!(unsafe { bytes::read(env, value, "data") },
-        Ok(Bytes::Borrowed(p, n)) if n == len && (p == ptr || len == 0));
-    unsafe { sys::napi_delete_reference(env, keep) };
-    if same {
-      Ok(())
-    } else {
-      Err(CryptoError::new(
-        Code::InvalidState,
-        "The data was detached or resized while it was being hashed",
-      ))
-    }
+/// The input of an async digest: a private copy made at call time (see `crate::staging`), so
+/// the digest is of the bytes as they were when the call was made, whatever JS does meanwhile.
+unsafe fn staged_input(env: sys::napi_env, value: sys::napi_value) -> CryptoResult<Staged> {
+  match unsafe { bytes::read(env, value, "data") }? {
+    Bytes::Owned(v) => Ok(Staged::from_owned(v)),
+    b => Staged::copy_of(b.as_slice()),
   }
 }
 
 /// One hash or HMAC over the input, run on the libuv pool.
 pub struct DigestJob {
   engine: Option<Engine>,
-  data: Input,
+  data: Option<Staged>,
 }
 
 impl Job for DigestJob {
@@ -401,22 +352,30 @@ impl Job for DigestJob {
       .engine
       .take()
       .ok_or_else(|| CryptoError::new(Code::Operation, "digest job ran twice"))?;
-    for chunk in self.data.as_slice().chunks(ASYNC_SLICE) {
-      cancel.check()?;
+    let data = self
+      .data
+      .take()
+      .ok_or_else(|| CryptoError::new(Code::Operation, "digest job ran twice"))?;
+    for chunk in data.as_slice().chunks(ASYNC_SLICE) {
+      if cancel.is_cancelled() {
+        data.recycle();
+        return Err(crate::task::aborted());
+      }
       engine.update(chunk);
     }
-    let mut out = Zeroizing::new(vec![0u8; engine.output_len()]);
+    data.recycle();
+    let mut out = Zeroizing::new(Vec::new());
+    out
+      .try_reserve_exact(engine.output_len())
+      .map_err(|_| CryptoError::new(Code::Operation, "cannot allocate the digest"))?;
+    out.resize(engine.output_len(), 0);
     engine.finalize_into(&mut out);
     Ok(Output::Bytes(out))
-  }
-
-  fn settle(&mut self, env: &Env) -> CryptoResult<()> {
-    unsafe { self.data.release(env.raw()) }
   }
 }
 
 /// `hashAsync(alg, data, key?, salt?, personalization?, context?, outputLength?, token?)`: the
-/// digest as a Buffer. Options are checked before the work is queued; see [`Input`].
+/// digest as a Buffer. Options are checked and the input copied before the work is queued.
 #[napi]
 #[allow(clippy::too_many_arguments)]
 pub fn hash_async(
@@ -436,7 +395,7 @@ pub fn hash_async(
     let opts = unsafe { RawOptions::read(env.raw(), values, output_length.raw()) }?;
     Ok(DigestJob {
       engine: Some(Engine::Hash(State::with_params(alg, &opts.params())?)),
-      data: unsafe { Input::read(env.raw(), data.raw()) }?,
+      data: Some(unsafe { staged_input(env.raw(), data.raw()) }?),
     })
   })()
   .or_throw(&env)?;
@@ -457,7 +416,7 @@ pub fn hmac_async(
     let key = bytes::read_arg(&env, &key, "key")?;
     Ok(DigestJob {
       engine: Some(Engine::Hmac(Hmac::new(State::new(alg), key.as_slice())?)),
-      data: unsafe { Input::read(env.raw(), data.raw()) }?,
+      data: Some(unsafe { staged_input(env.raw(), data.raw()) }?),
     })
   })()
   .or_throw(&env)?;

@@ -9,8 +9,11 @@ mod error;
 mod hash;
 mod kdf;
 mod md;
+mod pool;
+mod random;
 mod raw;
 mod rmd160;
+mod staging;
 mod task;
 mod util;
 

@@ -53,13 +53,17 @@ pub unsafe fn call<const N: usize>(
   complete(env, || f(argv))
 }
 
-/// Runs `f`; on error throws it and returns null (N-API's "nothing" return).
+/// Runs `f`; on error throws it and returns null (N-API's "nothing" return). A panic (a bug:
+/// no user input is meant to reach one) is caught here and thrown as a JS `Error` instead of
+/// unwinding into N-API, which would abort the process.
 #[inline]
 pub fn complete(
   env: sys::napi_env,
   f: impl FnOnce() -> CryptoResult<sys::napi_value>,
 ) -> sys::napi_value {
-  match f() {
+  let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+    .unwrap_or_else(|_| Err(CryptoError::internal()));
+  match result {
     Ok(v) => v,
     Err(e) => {
       unsafe { e.throw(env) };

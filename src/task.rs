@@ -8,9 +8,15 @@
 //! caller passes an `AbortSignal` and calls `cancel()` from the signal's `abort` listener.
 //! - If the job has not started yet (still queued behind other work), `cancel()` returns true,
 //!   the JS promise is rejected at once, and the worker skips the job when it dequeues it.
-//! - If it is running, the job sees [`Cancel::is_cancelled`] at its next check (PBKDF2, scrypt
-//!   and bcrypt check every few milliseconds) and returns `ABORT_ERR`, which the JS layer turns
-//!   into an `AbortError`.
+//! - If it is running, the job sees [`Cancel::is_cancelled`] at its next check (hashing every
+//!   4 MiB, PBKDF2, scrypt and bcrypt every few milliseconds, Argon2 between passes when the hash
+//!   is long: `kdf/argon2.rs`) and returns `ABORT_ERR`, which the JS layer turns into an
+//!   `AbortError`.
+//!
+//! `worker.terminate()` waits for a worker's queued and running jobs: Node drains pending
+//! thread-pool work before it runs an environment's cleanup hooks (measured: a hook registered
+//! with `napi_add_env_cleanup_hook` ran only after the work ended), so no hook can cancel them.
+//! What bounds that wait is the callers' `signal` and the cost ceilings on stored hashes.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
@@ -42,6 +48,12 @@ impl Cancel {
       Some(s) => s.load(Ordering::Relaxed) >= CANCELLED_BEFORE_START,
       None => false,
     }
+  }
+
+  /// True when something can cancel the job (an async call with a `signal`).
+  #[inline]
+  pub fn can_cancel(&self) -> bool {
+    self.0.is_some()
   }
 
   /// `Err(ABORT_ERR)` when cancelled: `cancel.check()?` inside loops.
@@ -90,36 +102,38 @@ impl CancelToken {
   /// stops at its next check and the promise rejects with `ABORT_ERR`).
   #[napi]
   pub fn cancel(&self) -> bool {
-    match self.state.compare_exchange(
+    cancel_state(&self.state)
+  }
+}
+
+/// Cancels a job's state: a queued job will be skipped (returns true), a running one stops at
+/// its next check (returns false).
+fn cancel_state(state: &AtomicU8) -> bool {
+  let skipped = state
+    .compare_exchange(
       QUEUED,
       CANCELLED_BEFORE_START,
       Ordering::AcqRel,
       Ordering::Acquire,
-    ) {
-      Ok(_) => true,
-      Err(_) => {
-        let _ = self.state.compare_exchange(
-          RUNNING,
-          CANCEL_REQUESTED,
-          Ordering::AcqRel,
-          Ordering::Acquire,
-        );
-        false
-      }
-    }
+    )
+    .is_ok();
+  if !skipped {
+    let _ = state.compare_exchange(
+      RUNNING,
+      CANCEL_REQUESTED,
+      Ordering::AcqRel,
+      Ordering::Acquire,
+    );
   }
-}
-
-impl CancelToken {
-  pub fn watch(token: Option<&CancelToken>) -> Cancel {
-    Cancel(token.map(|t| t.state.clone()))
-  }
+  skipped
 }
 
 /// What a job produces; converted to a JS value on the main thread.
 pub enum Output {
   /// Secret bytes (wiped after they are copied into the JS Buffer).
   Bytes(Zeroizing<Vec<u8>>),
+  /// Bytes handed to JS as they are (no copy): ciphertext, plaintext the caller asked for.
+  Buffer(Vec<u8>),
   Text(String),
   Bool(bool),
 }
@@ -132,6 +146,7 @@ impl Output {
           let buf = Buffer::from(b.as_slice());
           Buffer::to_napi_value(env.raw(), buf)?
         }
+        Output::Buffer(v) => Buffer::to_napi_value(env.raw(), Buffer::from(v))?,
         Output::Text(s) => String::to_napi_value(env.raw(), s)?,
         Output::Bool(b) => bool::to_napi_value(env.raw(), b)?,
       }
@@ -166,10 +181,11 @@ pub struct Work<J: Job> {
 }
 
 impl<J: Job> Work<J> {
+  /// `job` as an AsyncTask, cancelled by `token` (the caller's signal) if there is one.
   pub fn new(job: J, token: Option<&CancelToken>) -> napi::bindgen_prelude::AsyncTask<Self> {
     napi::bindgen_prelude::AsyncTask::new(Work {
       job,
-      cancel: CancelToken::watch(token),
+      cancel: Cancel(token.map(|t| t.state.clone())),
     })
   }
 }
@@ -187,14 +203,8 @@ impl<'task, J: Job> ScopedTask<'task> for Work<J> {
     let job = &mut self.job;
     let cancel = &self.cancel;
     Ok(
-      std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.run(cancel))).unwrap_or_else(
-        |_| {
-          Err(CryptoError::new(
-            Code::Operation,
-            "internal error in native code",
-          ))
-        },
-      ),
+      std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.run(cancel)))
+        .unwrap_or_else(|_| Err(CryptoError::internal())),
     )
   }
 

@@ -1,10 +1,8 @@
-//! Utilities: the CSPRNG, constant-time comparison and the algorithm list for the JS layer.
+//! Utilities: constant-time comparison and the algorithm list for the JS layer.
 
 use napi::bindgen_prelude::Unknown;
-use napi::JsValue;
 use napi::{Env, Result};
 use napi_derive::napi;
-use ring::rand::SecureRandom;
 
 use crate::algorithms::{Alg, Family, HashCore, State, MAX_XOF_LEN};
 use crate::bytes;
@@ -45,21 +43,6 @@ pub fn algorithms() -> Vec<AlgorithmInfo> {
       }
     })
     .collect()
-}
-
-/// Fills `out` from the operating system's CSPRNG.
-#[napi]
-pub fn random_fill(env: Env, out: Unknown) -> Result<()> {
-  let target = unsafe { bytes::read_out(env.raw(), out.raw()) }.or_throw(&env)?;
-  ring::rand::SystemRandom::new()
-    .fill(target)
-    .map_err(|_| {
-      CryptoError::new(
-        Code::Operation,
-        "the operating system's random source failed",
-      )
-    })
-    .or_throw(&env)
 }
 
 /// Constant-time equality of two byte strings of the same length.

@@ -5,15 +5,16 @@
 //!   returns the number of bytes written. `key` is key bytes or a kept-key handle.
 //! - `cipherKey(family, key)` (raw): a kept-key handle, an External tagged as ours, caching one
 //!   expanded key per mode.
-//! - `cipherAsync(...)`: the same work on the libuv pool, on copies of the inputs.
-//! - `cipherModes()`: the mode table; `passphraseEncrypt/Decrypt`: the OpenSSL/crypto-js format.
+//! - `cipherAsync(...)`: the same work on the libuv pool (`crate::task`), on copies of the
+//!   inputs made at call time.
+//! - `cipherModes()`: the mode table; `passphraseCipher(Async)`: the OpenSSL/crypto-js format.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::ffi::c_void;
 use std::ptr;
 
-use napi::bindgen_prelude::{AbortSignal, AsyncTask, Buffer, Unknown};
-use napi::{sys, Env, JsValue, Result, Task};
+use napi::bindgen_prelude::{AsyncTask, Unknown};
+use napi::{sys, Env, JsValue, Result};
 use napi_derive::napi;
 use zeroize::Zeroizing;
 
@@ -21,6 +22,8 @@ use super::{openssl, run, Engine, Family, Mode, Op, MODES};
 use crate::bytes::{self, Bytes};
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
 use crate::raw;
+use crate::staging::Staged;
+use crate::task::{Cancel, CancelToken, Job, Output, Work};
 
 /// `op` bits besides the mode id (bits 0..7).
 const OP_DECRYPT: u32 = 1 << 8;
@@ -70,14 +73,47 @@ fn decode_op(bits: u32) -> CryptoResult<(Mode, bool, bool)> {
 // Kept keys
 // ------------------------------------------------------------------------------------------------
 
+/// Messages one kept key may encrypt under generated random 96-bit nonces: NIST SP 800-38D
+/// §8.3 bounds random-IV GCM at 2^32 invocations per key (nonce collision probability about
+/// 2^-32 there); the same bound is applied to CCM and ChaCha20-Poly1305 with 96-bit nonces.
+const RANDOM_NONCE_LIMIT: u64 = 1 << 32;
+
+/// Modes whose generated nonce is 96 random bits and whose security ends at a nonce collision.
+fn counts_random_nonces(mode: Mode) -> bool {
+  matches!(mode, Mode::Gcm | Mode::Ccm | Mode::ChaCha20Poly1305)
+}
+
 /// A key kept across calls, with the expanded key for each mode used so far.
 pub struct KeyHandle {
   family: Family,
   key: Zeroizing<Vec<u8>>,
   engines: RefCell<Vec<Option<Engine>>>,
+  /// Encryptions so far under generated random 96-bit nonces (see [`RANDOM_NONCE_LIMIT`]).
+  random_nonces: Cell<u64>,
 }
 
 impl KeyHandle {
+  /// Counts one encryption of `op` if it uses a generated 96-bit random nonce; refuses it once
+  /// the key has reached the limit.
+  fn count_use(&self, op: &Op) -> CryptoResult<()> {
+    if op.decrypt || op.iv.is_some() || !counts_random_nonces(op.mode) {
+      return Ok(());
+    }
+    let used = self.random_nonces.get();
+    if used >= RANDOM_NONCE_LIMIT {
+      return Err(CryptoError::new(
+        Code::KeyExhausted,
+        format!(
+          "This key has encrypted {used} messages under random 96-bit nonces, the most NIST SP \
+           800-38D allows for one key: use a new key (or XChaCha20-Poly1305, whose 192-bit \
+           nonces have no such limit)"
+        ),
+      ));
+    }
+    self.random_nonces.set(used + 1);
+    Ok(())
+  }
+
   fn with_engine<R>(
     &self,
     mode: Mode,
@@ -174,6 +210,7 @@ pub unsafe extern "C" fn cipher_key(env: raw::Env, info: raw::Info) -> raw::Valu
       family,
       key: Zeroizing::new(key.as_slice().to_vec()),
       engines: RefCell::new((0..MODES.len()).map(|_| None).collect()),
+      random_nonces: Cell::new(0),
     });
     let data = Box::into_raw(handle) as *mut c_void;
     let mut out = ptr::null_mut();
@@ -211,10 +248,21 @@ pub unsafe extern "C" fn cipher(env: raw::Env, info: raw::Info) -> raw::Value {
   raw::call(env, info, |[op, key, iv, data, aad, out, tag]| unsafe {
     let (mode, decrypt, padding) = decode_op(raw::opt_u32(env, op, "op")?.unwrap_or(u32::MAX))?;
     let tag_len = raw::opt_u32(env, tag, "options.tagLength")?.unwrap_or(16) as usize;
-    let iv = opt_bytes(env, iv, "options.iv")?;
-    let aad = opt_bytes(env, aad, "options.aad")?;
-    let data = bytes::read(env, data, "data")?;
+    let mut iv = opt_bytes(env, iv, "options.iv")?;
+    let mut aad = opt_bytes(env, aad, "options.aad")?;
+    let mut data = bytes::read(env, data, "data")?;
+    let handle = key_handle(env, key);
+    let mut key = match handle {
+      Some(_) => None,
+      None => Some(bytes::read(env, key, "options.key")?),
+    };
     let target = bytes::read_out(env, out)?;
+    // `out` comes from Node's Buffer pool, so an input given as a pooled Buffer's whole
+    // `.buffer` can contain it: such inputs are copied before anything is written.
+    data.unalias(target);
+    bytes::unalias_opt(&mut iv, target);
+    bytes::unalias_opt(&mut aad, target);
+    bytes::unalias_opt(&mut key, target);
     let op = Op {
       mode,
       decrypt,
@@ -224,23 +272,14 @@ pub unsafe extern "C" fn cipher(env: raw::Env, info: raw::Info) -> raw::Value {
       tag_len,
     };
     let input = data.as_slice();
-    // `out` is allocated by lib/cipher.js; refuse an output that overlaps the input (only a
-    // direct caller of the binding could pass one), since the modes read and write separately.
-    let (i0, o0) = (input.as_ptr() as usize, target.as_ptr() as usize);
-    if !input.is_empty() && !target.is_empty() && i0 < o0 + target.len() && o0 < i0 + input.len() {
-      return Err(CryptoError::invalid_value(
-        "out",
-        "a buffer that does not overlap data",
-        "an overlapping buffer",
-      ));
-    }
-    let n = match key_handle(env, key) {
-      Some(h) => h.with_engine(mode, |e| run(e, &op, input, target))?,
-      None => {
-        let key = bytes::read(env, key, "options.key")?;
-        let mut engine = Engine::new(mode, key.as_slice())?;
-        run(&mut engine, &op, input, target)?
-      }
+    let n = match (handle, &key) {
+      (Some(h), _) => h.with_engine(mode, |e| {
+        op.check()?;
+        h.count_use(&op)?;
+        run(e, &op, input, target)
+      })?,
+      (None, Some(key)) => run(&mut Engine::new(mode, key.as_slice())?, &op, input, target)?,
+      (None, None) => return Err(CryptoError::internal()),
     };
     let mut result = ptr::null_mut();
     sys::napi_create_double(env, n as f64, &mut result);
@@ -252,19 +291,21 @@ pub unsafe extern "C" fn cipher(env: raw::Env, info: raw::Info) -> raw::Value {
 // Asynchronous
 // ------------------------------------------------------------------------------------------------
 
-/// Owned copies of everything a cipher call needs, for the libuv pool.
-pub struct CipherTask {
+/// Copies of everything a cipher call needs, made at call time, for the libuv pool.
+pub struct CipherJob {
   bits: u32,
   key: Zeroizing<Vec<u8>>,
   iv: Option<Vec<u8>>,
   aad: Vec<u8>,
-  data: Zeroizing<Vec<u8>>,
+  data: Option<Staged>,
   tag_len: usize,
 }
 
-impl CipherTask {
-  fn work(&self) -> CryptoResult<Vec<u8>> {
+impl Job for CipherJob {
+  fn run(&mut self, cancel: &Cancel) -> CryptoResult<Output> {
+    cancel.check()?;
     let (mode, decrypt, padding) = decode_op(self.bits)?;
+    let data = self.data.take().ok_or_else(CryptoError::internal)?;
     let op = Op {
       mode,
       decrypt,
@@ -275,28 +316,21 @@ impl CipherTask {
     };
     op.check()?;
     let mut engine = Engine::new(mode, &self.key)?;
-    let mut out = vec![0u8; op.output_len(self.data.len())];
-    let n = run(&mut engine, &op, &self.data, &mut out)?;
-    out.truncate(n);
-    Ok(out)
+    let mut out = Vec::new();
+    let len = op.output_len(data.len());
+    out
+      .try_reserve_exact(len)
+      .map_err(|_| CryptoError::new(Code::Operation, "cannot allocate the output"))?;
+    out.resize(len, 0);
+    let result = run(&mut engine, &op, data.as_slice(), &mut out);
+    data.recycle();
+    out.truncate(result?);
+    Ok(Output::Buffer(out))
   }
 }
 
-impl Task for CipherTask {
-  type Output = CryptoResult<Vec<u8>>;
-  type JsValue = Buffer;
-
-  fn compute(&mut self) -> Result<Self::Output> {
-    Ok(self.work())
-  }
-
-  fn resolve(&mut self, env: Env, output: Self::Output) -> Result<Buffer> {
-    output.map(Buffer::from).or_throw(&env)
-  }
-}
-
-/// `cipherAsync(op, key, iv, data, aad, tagLength, signal)`: as `cipher`, off the event loop;
-/// resolves to a Buffer. Inputs are copied before the work is queued.
+/// `cipherAsync(op, key, iv, data, aad, tagLength, token?)`: as `cipher`, off the event loop;
+/// resolves to a Buffer.
 #[napi(ts_return_type = "Promise<Buffer>")]
 #[allow(clippy::too_many_arguments)]
 pub fn cipher_async(
@@ -307,58 +341,175 @@ pub fn cipher_async(
   data: Unknown,
   aad: Option<Unknown>,
   tag_length: Option<u32>,
-  signal: Option<AbortSignal>,
-) -> Result<AsyncTask<CipherTask>> {
-  let task = (|| -> CryptoResult<CipherTask> {
+  token: Option<&CancelToken>,
+) -> Result<AsyncTask<Work<CipherJob>>> {
+  let job = (|| -> CryptoResult<CipherJob> {
     let e = env.raw();
     let raw_of = |v: &Option<Unknown>| v.as_ref().map_or(ptr::null_mut(), |u| u.raw());
+    let iv = unsafe { opt_bytes(e, raw_of(&iv), "options.iv") }?.map(|b| b.as_slice().to_vec());
+    let aad = unsafe { opt_bytes(e, raw_of(&aad), "options.aad") }?
+      .map_or_else(Vec::new, |b| b.as_slice().to_vec());
+    let tag_len = tag_length.unwrap_or(16) as usize;
+    let (mode, decrypt, padding) = decode_op(op)?;
     let key = match unsafe { key_handle(e, key.raw()) } {
       Some(h) => {
-        let (mode, ..) = decode_op(op)?;
-        h.with_engine(mode, |_| Ok(()))?;
+        let plan = Op {
+          mode,
+          decrypt,
+          padding,
+          iv: iv.as_deref(),
+          aad: &aad,
+          tag_len,
+        };
+        h.with_engine(mode, |_| plan.check())?;
+        h.count_use(&plan)?;
         Zeroizing::new(h.key.to_vec())
       }
-      None => Zeroizing::new(bytes::read_arg(&env, &key, "options.key")?.into_vec()),
+      None => bytes::read_arg(&env, &key, "options.key")?.into_owned(),
     };
-    let iv = unsafe { opt_bytes(e, raw_of(&iv), "options.iv") }?.map(Bytes::into_vec);
-    let aad =
-      unsafe { opt_bytes(e, raw_of(&aad), "options.aad") }?.map_or_else(Vec::new, Bytes::into_vec);
-    let data = Zeroizing::new(bytes::read_arg(&env, &data, "data")?.into_vec());
-    Ok(CipherTask {
+    let data = match bytes::read_arg(&env, &data, "data")? {
+      Bytes::Owned(v) => Staged::from_owned(v),
+      b => Staged::copy_of(b.as_slice())?,
+    };
+    Ok(CipherJob {
       bits: op,
       key,
       iv,
       aad,
-      data,
-      tag_len: tag_length.unwrap_or(16) as usize,
+      data: Some(data),
+      tag_len,
     })
   })()
   .or_throw(&env)?;
-  Ok(AsyncTask::with_optional_signal(task, signal))
+  Ok(Work::new(job, token))
 }
 
 // ------------------------------------------------------------------------------------------------
 // OpenSSL `Salted__` format (crypto-js compatibility)
 // ------------------------------------------------------------------------------------------------
 
-/// `"Salted__" ‖ salt(8) ‖ AES-256-CBC(EVP_BytesToKey-MD5(passphrase, salt))`: what
-/// `CryptoJS.AES.encrypt(text, passphrase)` produces (before base64). Weak (one MD5 round):
-/// for migrating data only.
-#[napi]
-pub fn passphrase_encrypt(env: Env, data: Unknown, passphrase: Unknown) -> Result<Buffer> {
-  let data = bytes::read_arg(&env, &data, "data").or_throw(&env)?;
-  let pass = bytes::read_arg(&env, &passphrase, "options.passphrase").or_throw(&env)?;
-  openssl::encrypt(pass.as_slice(), data.as_slice())
-    .map(Buffer::from)
-    .or_throw(&env)
+/// A crypto-js / OpenSSL `Salted__` message (`crypto.cipher.legacy.cryptoJs`), on copies of its
+/// inputs: `"Salted__" ‖ salt(8) ‖ AES-256-CBC(EVP_BytesToKey-MD5(passphrase, salt))`, what
+/// `CryptoJS.AES.encrypt(text, passphrase)` produces before base64. Weak (one MD5 round, no MAC):
+/// for reading and migrating old data only.
+pub struct PassphraseJob {
+  decrypt: bool,
+  passphrase: Zeroizing<Vec<u8>>,
+  data: Zeroizing<Vec<u8>>,
 }
 
-/// Reads the `Salted__` format (raw bytes; the JS layer decodes base64).
+impl PassphraseJob {
+  fn new(env: &Env, decrypt: bool, data: Unknown, passphrase: Unknown) -> CryptoResult<Self> {
+    let passphrase = bytes::read_arg(env, &passphrase, "options.passphrase")?.into_owned();
+    if passphrase.is_empty() {
+      return Err(CryptoError::invalid_value(
+        "options.passphrase",
+        "a non-empty passphrase",
+        "an empty one",
+      ));
+    }
+    Ok(PassphraseJob {
+      decrypt,
+      passphrase,
+      data: bytes::read_arg(env, &data, "data")?.into_owned(),
+    })
+  }
+}
+
+impl Job for PassphraseJob {
+  fn run(&mut self, cancel: &Cancel) -> CryptoResult<Output> {
+    cancel.check()?;
+    let out = if self.decrypt {
+      openssl::decrypt(&self.passphrase, &self.data)?
+    } else {
+      openssl::encrypt(&self.passphrase, &self.data)?
+    };
+    Ok(Output::Buffer(out))
+  }
+}
+
+/// `passphraseCipher(decrypt, data, passphrase)`: the crypto-js format, synchronously.
 #[napi]
-pub fn passphrase_decrypt(env: Env, data: Unknown, passphrase: Unknown) -> Result<Buffer> {
-  let data = bytes::read_arg(&env, &data, "data").or_throw(&env)?;
-  let pass = bytes::read_arg(&env, &passphrase, "options.passphrase").or_throw(&env)?;
-  openssl::decrypt(pass.as_slice(), data.as_slice())
-    .map(Buffer::from)
-    .or_throw(&env)
+pub fn passphrase_cipher<'e>(
+  env: &'e Env,
+  decrypt: bool,
+  data: Unknown,
+  passphrase: Unknown,
+) -> Result<Unknown<'e>> {
+  let job = PassphraseJob::new(env, decrypt, data, passphrase).or_throw(env)?;
+  crate::task::run_sync(env, job)
+}
+
+/// `passphraseCipherAsync(decrypt, data, passphrase, token?)`: the same on the libuv pool.
+#[napi(ts_return_type = "Promise<Buffer>")]
+pub fn passphrase_cipher_async(
+  env: Env,
+  decrypt: bool,
+  data: Unknown,
+  passphrase: Unknown,
+  token: Option<&CancelToken>,
+) -> Result<AsyncTask<Work<PassphraseJob>>> {
+  let job = PassphraseJob::new(&env, decrypt, data, passphrase).or_throw(&env)?;
+  Ok(Work::new(job, token))
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  fn op(mode: Mode, decrypt: bool, iv: Option<&[u8]>) -> Op<'_> {
+    Op {
+      mode,
+      decrypt,
+      padding: true,
+      iv,
+      aad: &[],
+      tag_len: 16,
+    }
+  }
+
+  #[test]
+  fn kept_keys_refuse_random_nonce_encryptions_past_the_nist_bound() {
+    let handle = KeyHandle {
+      family: Family::Aes,
+      key: Zeroizing::new(vec![7u8; 32]),
+      engines: RefCell::new((0..MODES.len()).map(|_| None).collect()),
+      random_nonces: Cell::new(RANDOM_NONCE_LIMIT - 1),
+    };
+    // The last allowed one, then refusal.
+    handle.count_use(&op(Mode::Gcm, false, None)).unwrap();
+    let e = handle.count_use(&op(Mode::Gcm, false, None)).unwrap_err();
+    assert_eq!(e.code, Code::KeyExhausted);
+    assert_eq!(e.code.as_str(), "ERR_CRYPTO_KEY_EXHAUSTED");
+    assert_eq!(
+      handle
+        .count_use(&op(Mode::Ccm, false, None))
+        .unwrap_err()
+        .code,
+      Code::KeyExhausted
+    );
+    // Not counted, so still allowed: decryption, caller-chosen IVs, misuse-resistant or
+    // 192-bit-nonce modes, non-AEAD modes.
+    let iv = [0u8; 12];
+    handle.count_use(&op(Mode::Gcm, true, None)).unwrap();
+    handle.count_use(&op(Mode::Gcm, false, Some(&iv))).unwrap();
+    handle.count_use(&op(Mode::GcmSiv, false, None)).unwrap();
+    handle.count_use(&op(Mode::Cbc, false, None)).unwrap();
+    let chacha = KeyHandle {
+      family: Family::ChaCha,
+      key: Zeroizing::new(vec![7u8; 32]),
+      engines: RefCell::new((0..MODES.len()).map(|_| None).collect()),
+      random_nonces: Cell::new(RANDOM_NONCE_LIMIT),
+    };
+    assert_eq!(
+      chacha
+        .count_use(&op(Mode::ChaCha20Poly1305, false, None))
+        .unwrap_err()
+        .code,
+      Code::KeyExhausted
+    );
+    chacha
+      .count_use(&op(Mode::XChaCha20Poly1305, false, None))
+      .unwrap();
+  }
 }

@@ -33,7 +33,6 @@ use cipher::{
   InnerIvInit, KeyInit, StreamCipher,
 };
 use ring::aead::{Aad, LessSafeKey, Nonce, UnboundKey};
-use ring::rand::SecureRandom;
 use zeroize::Zeroizing;
 
 use crate::error::{Code, CryptoError, CryptoResult};
@@ -548,16 +547,6 @@ fn chacha_key(key: &[u8; 32]) -> CryptoResult<LessSafeKey> {
 // The one entry point
 // ------------------------------------------------------------------------------------------------
 
-/// Fills `buf` from the operating system's CSPRNG.
-pub fn random_fill(buf: &mut [u8]) -> CryptoResult<()> {
-  ring::rand::SystemRandom::new().fill(buf).map_err(|_| {
-    CryptoError::new(
-      Code::Operation,
-      "the operating system's random source failed",
-    )
-  })
-}
-
 /// Encrypts or decrypts `input` into `out` (at least `op.output_len(input.len())` bytes long)
 /// and returns the number of bytes written. Handles the generated, prepended IV.
 pub fn run(engine: &mut Engine, op: &Op, input: &[u8], out: &mut [u8]) -> CryptoResult<usize> {
@@ -577,7 +566,7 @@ pub fn run(engine: &mut Engine, op: &Op, input: &[u8], out: &mut [u8]) -> Crypto
     None if !op.decrypt => {
       let n = info.iv_default;
       let (prefix, body) = out.split_at_mut(n);
-      random_fill(prefix)?;
+      crate::random::fill(prefix)?;
       let mut iv = [0u8; 32];
       let iv = iv.get_mut(..n).ok_or_else(|| internal("IV size"))?;
       iv.copy_from_slice(prefix);

@@ -7,7 +7,7 @@ use digest::Digest;
 use md5::Md5;
 use zeroize::Zeroizing;
 
-use super::{decrypt_failed, random_fill, run, Engine, Mode, Op};
+use super::{decrypt_failed, run, Engine, Mode, Op};
 use crate::error::{CryptoError, CryptoResult};
 
 const MAGIC: &[u8; 8] = b"Salted__";
@@ -48,7 +48,7 @@ fn cbc(key_iv: &[u8; 48], decrypt: bool, input: &[u8], out: &mut [u8]) -> Crypto
 pub fn encrypt(pass: &[u8], data: &[u8]) -> CryptoResult<Vec<u8>> {
   let mut out = vec![0u8; 16 + (data.len() / 16 + 1) * 16];
   out[..8].copy_from_slice(MAGIC);
-  random_fill(&mut out[8..16])?;
+  crate::random::fill(&mut out[8..16])?;
   let key_iv = evp_bytes_to_key(pass, &out[8..16]);
   let n = cbc(&key_iv, false, data, &mut out[16..])?;
   out.truncate(16 + n);

@@ -12,15 +12,14 @@
 //! - The Argon2 memory (64 MiB at the default cost) lives in a small pool of reused hashers:
 //!   allocating and first-touching 64 MiB costs about 55 ms here, longer than half a hash. The
 //!   crate wipes the memory after every hash (`zeroize-memory`), at most
-//!   `UV_THREADPOOL_SIZE + 1` hashers are kept, and hashers idle for [`IDLE`] are freed by a
+//!   `UV_THREADPOOL_SIZE + 1` hashers are kept, and hashers idle for 5 s are freed by a
 //!   janitor thread that exits once the pool is empty, so RSS stays bounded and an idle
 //!   process gives the memory back.
 //! - PHC strings (`$argon2id$v=19$m=..,t=..,p=..$salt$hash`) are encoded and parsed here;
 //!   a malformed string given to `verify` is a `TypeError` (`ERR_INVALID_ARG_VALUE`).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use std::sync::OnceLock;
 
 use argon2_rust::params::{Memory, TagLen};
 use argon2_rust::{Algorithm, Argon2, Hasher, Version};
@@ -31,11 +30,10 @@ use zeroize::Zeroizing;
 
 use super::{opt_secret, secret, Secret, MAX_KEY_LEN, PHC_B64};
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
-use crate::task::{run_sync, Cancel, CancelToken, Job, Output, Work};
+use crate::pool::{IdlePool, Pooled};
+use crate::task::{aborted, run_sync, Cancel, CancelToken, Job, Output, Work};
 use crate::util::ct_eq;
 
-/// Pooled buffers unused for this long are freed.
-const IDLE: Duration = Duration::from_secs(5);
 /// Hashers holding more than this (1 GiB) are never pooled.
 const MAX_POOLED_BLOCKS: usize = 1 << 20;
 
@@ -140,6 +138,77 @@ impl Params {
   }
 }
 
+/// The longest PHC string `parse` reads (bounds the salt, tag and data it decodes).
+const MAX_PHC_LEN: usize = 4096;
+
+/// Default ceilings for parameters read from a stored hash. They accept every setting RFC 9106
+/// and OWASP recommend (m = 2 GiB t = 1; m = 64 MiB t = 3; m = 19 MiB t = 2; libsodium's
+/// "sensitive" t = 4..8) and refuse the rest before any work: one string with t = 2^32 - 1 would
+/// otherwise pin a core for hours.
+pub const DEFAULT_MAX_MEMORY_COST: u32 = 2 << 20;
+pub const DEFAULT_MAX_TIME_COST: u32 = 10;
+pub const DEFAULT_MAX_PARALLELISM: u32 = 64;
+
+/// Ceilings on the parameters of a stored (untrusted) PHC string; absent fields take the
+/// defaults above.
+#[napi(object)]
+#[derive(Default)]
+pub struct Argon2Limits {
+  /// Largest memoryCost (KiB) accepted; default 2097152 (2 GiB).
+  pub max_memory_cost: Option<u32>,
+  /// Largest timeCost accepted; default 10.
+  pub max_time_cost: Option<u32>,
+  /// Largest parallelism accepted; default 64.
+  pub max_parallelism: Option<u32>,
+}
+
+impl Argon2Limits {
+  /// `ERR_OUT_OF_RANGE` naming the parameter and the option that would allow it.
+  fn check(&self, p: &Params) -> CryptoResult<()> {
+    let limits = [
+      (
+        "memoryCost",
+        p.m,
+        self.max_memory_cost,
+        DEFAULT_MAX_MEMORY_COST,
+        "maxMemoryCost",
+      ),
+      (
+        "timeCost",
+        p.t,
+        self.max_time_cost,
+        DEFAULT_MAX_TIME_COST,
+        "maxTimeCost",
+      ),
+      (
+        "parallelism",
+        p.p,
+        self.max_parallelism,
+        DEFAULT_MAX_PARALLELISM,
+        "maxParallelism",
+      ),
+    ];
+    for (name, value, max, default, option) in limits {
+      let max = max.unwrap_or(default);
+      if value > max {
+        return Err(CryptoError::out_of_range(
+          name,
+          format!("<= {max} for a stored hash (raise options.{option} to accept it)"),
+          value,
+        ));
+      }
+    }
+    Ok(())
+  }
+}
+
+/// [`parse`], then the ceilings: what every entry point that reads a stored string uses.
+pub fn parse_bounded(phc: &str, limits: &Argon2Limits) -> CryptoResult<(Params, Vec<u8>)> {
+  let parsed = parse(phc)?;
+  limits.check(&parsed.0)?;
+  Ok(parsed)
+}
+
 fn malformed(why: impl std::fmt::Display) -> CryptoError {
   CryptoError::new(
     Code::InvalidArgValue,
@@ -162,6 +231,12 @@ fn number(s: &str, what: &str) -> CryptoResult<u32> {
 /// Parses a PHC string into its parameters and tag. Everything malformed, including values
 /// Argon2 cannot have (m < 8p, salt < 8 bytes, tag < 4 bytes), is `ERR_INVALID_ARG_VALUE`.
 pub fn parse(phc: &str) -> CryptoResult<(Params, Vec<u8>)> {
+  if phc.len() > MAX_PHC_LEN {
+    return Err(malformed(format_args!(
+      "Received a string of {} characters (at most {MAX_PHC_LEN})",
+      phc.len()
+    )));
+  }
   let mut parts = phc.split('$');
   if parts.next() != Some("") {
     return Err(malformed("Received a string that does not start with '$'"));
@@ -249,45 +324,23 @@ pub fn parse(phc: &str) -> CryptoResult<(Params, Vec<u8>)> {
 
 // ---- memory and threads ---------------------------------------------------------------------
 
-struct Pool {
-  free: Vec<(Instant, Hasher)>,
-  janitor: bool,
+/// A reusable Argon2 hasher, sized in 1 KiB blocks.
+struct Arena(Hasher);
+
+impl Pooled for Arena {
+  fn size(&self) -> usize {
+    self.0.reserved_blocks()
+  }
 }
 
-static POOL: Mutex<Pool> = Mutex::new(Pool {
-  free: Vec::new(),
-  janitor: false,
-});
-
-fn max_pooled() -> usize {
-  static N: OnceLock<usize> = OnceLock::new();
-  *N.get_or_init(|| {
-    let uv = std::env::var("UV_THREADPOOL_SIZE")
-      .ok()
-      .and_then(|s| s.trim().parse::<usize>().ok());
-    uv.unwrap_or(4).clamp(1, 1024) + 1
-  })
-}
-
-fn lock() -> std::sync::MutexGuard<'static, Pool> {
-  POOL.lock().unwrap_or_else(|e| e.into_inner())
-}
+static ARENAS: IdlePool<Arena> = IdlePool::new("cryptographer-argon2-janitor", MAX_POOLED_BLOCKS);
 
 /// A pooled hasher pointed at `argon2`, or a new one. Prefers the smallest arena that is large
 /// enough (so a one-off large hash's arena goes idle and is freed), else the largest one.
 fn take(argon2: Argon2) -> Hasher {
   let need = argon2.params().memory_blocks() as usize;
-  let pooled = {
-    let mut pool = lock();
-    let size = |i: usize| pool.free[i].1.reserved_blocks();
-    let fit = (0..pool.free.len())
-      .filter(|&i| size(i) >= need)
-      .min_by_key(|&i| size(i));
-    let best = fit.or_else(|| (0..pool.free.len()).max_by_key(|&i| size(i)));
-    best.map(|i| pool.free.swap_remove(i).1)
-  };
-  match pooled {
-    Some(mut h) => {
+  match ARENAS.take(need, true) {
+    Some(Arena(mut h)) => {
       h.set_argon2(argon2);
       h
     }
@@ -301,54 +354,7 @@ fn give_back(mut hasher: Hasher) {
     hasher.clear();
     return;
   }
-  let mut pool = lock();
-  pool.free.push((Instant::now(), hasher));
-  let mut evicted = None;
-  if pool.free.len() > max_pooled() {
-    // Drop the least recently used.
-    if let Some(i) = (0..pool.free.len()).min_by_key(|&i| pool.free[i].0) {
-      evicted = Some(pool.free.swap_remove(i));
-    }
-  }
-  let start_janitor = !pool.janitor;
-  pool.janitor = true;
-  drop(pool);
-  drop(evicted);
-  if start_janitor {
-    let spawned = std::thread::Builder::new()
-      .name("cryptographer-argon2-janitor".into())
-      .spawn(janitor);
-    if spawned.is_err() {
-      lock().janitor = false;
-    }
-  }
-}
-
-fn janitor() {
-  loop {
-    std::thread::sleep(IDLE / 5);
-    let stale: Vec<_> = {
-      let mut pool = lock();
-      let (keep, stale): (Vec<_>, Vec<_>) =
-        pool.free.drain(..).partition(|(t, _)| t.elapsed() < IDLE);
-      pool.free = keep;
-      if pool.free.is_empty() {
-        pool.janitor = false;
-        drop(pool);
-        drop(stale);
-        return;
-      }
-      stale
-    };
-    drop(stale);
-  }
-}
-
-/// Frees every pooled Argon2 memory buffer now; returns how many were freed.
-#[napi]
-pub fn argon2_release_memory() -> u32 {
-  let freed: Vec<_> = lock().free.drain(..).collect();
-  freed.len() as u32
+  ARENAS.give_back(Arena(hasher));
 }
 
 /// Argon2 jobs submitted and not yet finished (queued async ones included), which decides how
@@ -381,12 +387,19 @@ fn cores() -> u32 {
   })
 }
 
-/// Computes the tag into `out` (`params.key_length` bytes).
+/// Hashes whose block work (memory × passes) exceeds this many KiB run in the cancellable form
+/// when they can be cancelled (async calls): 512 MiB of block passes, about 0.4 s here. Smaller
+/// ones take a pooled arena (no first-touch cost) and are not interrupted: they end within that.
+const CANCELLABLE_WORK: u64 = 1 << 19;
+
+/// Computes the tag into `out` (`params.key_length` bytes). Long async hashes stop between
+/// passes once `cancel` is cancelled ([`compute_cancellable`]).
 pub fn compute(
   params: &Params,
   password: &[u8],
   secret: &[u8],
   out: &mut [u8],
+  cancel: &Cancel,
 ) -> CryptoResult<()> {
   params.check()?;
   let load = LOAD.load(Ordering::Acquire).max(1) as u32;
@@ -399,10 +412,69 @@ pub fn compute(
     .tag_len(TagLen::bytes(out.len() as u64))
     .build()
     .map_err(|e| CryptoError::new(Code::OutOfRange, format!("Invalid Argon2 parameters: {e}")))?;
+  if cancel.can_cancel() && u64::from(params.m) * u64::from(params.t) > CANCELLABLE_WORK {
+    return compute_cancellable(&p, params, password, secret, out, cancel);
+  }
   let mut hasher = take(Argon2::new(params.algorithm, params.version, p));
   let result = hasher.hash_into_with_ad(password, &params.salt, secret, &params.ad, out);
   give_back(hasher);
-  result.map_err(|e| CryptoError::new(Code::Operation, format!("Argon2 failed: {e}")))
+  result.map_err(failed)
+}
+
+fn failed(e: argon2_rust::Error) -> CryptoError {
+  CryptoError::new(Code::Operation, format!("Argon2 failed: {e}"))
+}
+
+/// The unwind payload that stops a cancelled hash.
+struct Cancelled;
+
+/// Argon2 through the crate's per-pass hook (`internal-api`, pinned to an exact version in
+/// Cargo.toml because that API is unstable): after each pass, with every lane thread parked, the
+/// hook checks `cancel` and unwinds out of the hash when it is set. The crate supports an
+/// unwinding hook (it releases its lane threads and wipes and frees the arena on the way out);
+/// `resume_unwind` raises no panic message. The arena is a fresh allocation, not a pooled one.
+fn compute_cancellable(
+  p: &argon2_rust::Params,
+  params: &Params,
+  password: &[u8],
+  secret: &[u8],
+  out: &mut [u8],
+  cancel: &Cancel,
+) -> CryptoResult<()> {
+  use argon2_rust::__internal::{hash_traced, Block};
+  let mut at_pass_end = |_pass: u32, _arena: &[Block]| {
+    if cancel.is_cancelled() {
+      std::panic::resume_unwind(Box::new(Cancelled));
+    }
+  };
+  let run = std::panic::AssertUnwindSafe(|| {
+    // SAFETY: the backend comes from the crate's own run-time detection, which only names an
+    // instruction set this CPU has (the one obligation of `hash_traced`).
+    unsafe {
+      hash_traced(
+        argon2_rust::detected_backend(),
+        params.algorithm,
+        params.version,
+        p,
+        password,
+        &params.salt,
+        secret,
+        &params.ad,
+        out,
+        Some(&mut at_pass_end),
+      )
+    }
+  });
+  match std::panic::catch_unwind(run) {
+    Ok(Ok(mut h0)) => {
+      // H0 (the pre-hash of the password) is one of the hook's outputs: wipe it.
+      zeroize::Zeroize::zeroize(&mut h0);
+      Ok(())
+    }
+    Ok(Err(e)) => Err(failed(e)),
+    Err(payload) if payload.is::<Cancelled>() => Err(aborted()),
+    Err(payload) => std::panic::resume_unwind(payload),
+  }
 }
 
 pub struct HashJob {
@@ -414,9 +486,10 @@ pub struct HashJob {
 }
 
 impl Job for HashJob {
-  fn run(&mut self, _: &Cancel) -> CryptoResult<Output> {
+  fn run(&mut self, cancel: &Cancel) -> CryptoResult<Output> {
+    cancel.check()?;
     let mut tag = Zeroizing::new(vec![0u8; self.params.key_length as usize]);
-    compute(&self.params, &self.password, &self.secret, &mut tag)?;
+    compute(&self.params, &self.password, &self.secret, &mut tag, cancel)?;
     Ok(if self.phc {
       Output::Text(self.params.encode(&tag))
     } else {
@@ -434,9 +507,10 @@ pub struct VerifyJob {
 }
 
 impl Job for VerifyJob {
-  fn run(&mut self, _: &Cancel) -> CryptoResult<Output> {
+  fn run(&mut self, cancel: &Cancel) -> CryptoResult<Output> {
+    cancel.check()?;
     let mut tag = Zeroizing::new(vec![0u8; self.tag.len()]);
-    compute(&self.params, &self.password, &self.secret, &mut tag)?;
+    compute(&self.params, &self.password, &self.secret, &mut tag, cancel)?;
     Ok(Output::Bool(ct_eq(&tag, &self.tag)))
   }
 }
@@ -468,16 +542,7 @@ fn hash_job(
 ) -> CryptoResult<HashJob> {
   let salt = match opt_secret(env, &salt, "salt")? {
     Some(s) => s.to_vec(),
-    None => {
-      let mut s = vec![0u8; 16];
-      ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut s).map_err(|_| {
-        CryptoError::new(
-          Code::Operation,
-          "the operating system's random source failed",
-        )
-      })?;
-      s
-    }
+    None => crate::random::bytes(16)?,
   };
   let params = Params {
     algorithm: algorithm(o.variant)?,
@@ -506,8 +571,9 @@ fn verify_job(
   phc: String,
   password: Unknown,
   secret_v: Option<Unknown>,
+  limits: Option<Argon2Limits>,
 ) -> CryptoResult<VerifyJob> {
-  let (params, tag) = parse(&phc)?;
+  let (params, tag) = parse_bounded(&phc, &limits.unwrap_or_default())?;
   Ok(VerifyJob {
     _load: Load::new(),
     params,
@@ -547,15 +613,17 @@ pub fn argon2_hash_async(
   Ok(Work::new(job, token))
 }
 
-/// Checks `password` against a PHC string (constant-time compare of the tags).
+/// Checks `password` against a PHC string (constant-time compare of the tags). Parameters above
+/// `limits` are refused before any work.
 #[napi]
 pub fn argon2_verify<'e>(
   env: &'e Env,
   phc: String,
   password: Unknown,
   secret: Option<Unknown>,
+  limits: Option<Argon2Limits>,
 ) -> napi::Result<Unknown<'e>> {
-  let job = verify_job(env, phc, password, secret).or_throw(env)?;
+  let job = verify_job(env, phc, password, secret, limits).or_throw(env)?;
   run_sync(env, job)
 }
 
@@ -566,9 +634,10 @@ pub fn argon2_verify_async(
   phc: String,
   password: Unknown,
   secret: Option<Unknown>,
+  limits: Option<Argon2Limits>,
   token: Option<&CancelToken>,
 ) -> napi::Result<AsyncTask<Work<VerifyJob>>> {
-  let job = verify_job(env, phc, password, secret).or_throw(env)?;
+  let job = verify_job(env, phc, password, secret, limits).or_throw(env)?;
   Ok(Work::new(job, token))
 }
 
@@ -585,10 +654,15 @@ pub struct Argon2Info {
   pub key_length: u32,
 }
 
-/// Parses a PHC string; malformed strings are a TypeError.
+/// Parses a PHC string; malformed strings are a TypeError, parameters above `limits` a
+/// RangeError.
 #[napi]
-pub fn argon2_parse(env: Env, phc: String) -> napi::Result<Argon2Info> {
-  let (p, tag) = parse(&phc).or_throw(&env)?;
+pub fn argon2_parse(
+  env: Env,
+  phc: String,
+  limits: Option<Argon2Limits>,
+) -> napi::Result<Argon2Info> {
+  let (p, tag) = parse_bounded(&phc, &limits.unwrap_or_default()).or_throw(&env)?;
   Ok(Argon2Info {
     variant: p.variant_name().to_string(),
     version: p.version.as_u32(),
@@ -611,7 +685,7 @@ mod tests {
       "$argon2i$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$wWKIMhR9lyDFvRz9YTZweHKfbftvj+qf+YFY4NeBbtA";
     let (params, tag) = parse(phc).unwrap();
     let mut out = vec![0u8; tag.len()];
-    compute(&params, b"password", b"", &mut out).unwrap();
+    compute(&params, b"password", b"", &mut out, &Cancel::NEVER).unwrap();
     assert_eq!(out, tag);
     assert_eq!(params.encode(&out), phc);
     // Parameters in another order (as the `argon2` npm package writes them) parse the same.

@@ -179,12 +179,7 @@ fn hash_job(
       .map_err(|_| CryptoError::out_of_range("salt.length", "16 bytes", s.len()))?,
     None => {
       let mut s = [0u8; 16];
-      ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut s).map_err(|_| {
-        CryptoError::new(
-          Code::Operation,
-          "the operating system's random source failed",
-        )
-      })?;
+      crate::random::fill(&mut s)?;
       s
     }
   };
@@ -195,8 +190,26 @@ fn hash_job(
   })
 }
 
-fn verify_job(env: &Env, password: Unknown, hash: String) -> CryptoResult<VerifyJob> {
+/// Default ceiling on the cost of a stored hash: accepts every cost in use (10-14 is the
+/// common range; each step doubles the work, cost 16 is about 5 s here) and refuses a string
+/// like `$2b$31$…` (about 44 hours of one core) before any work.
+pub const DEFAULT_MAX_ROUNDS: u32 = 16;
+
+fn verify_job(
+  env: &Env,
+  password: Unknown,
+  hash: String,
+  max_rounds: Option<u32>,
+) -> CryptoResult<VerifyJob> {
   let parsed = parse(&hash)?;
+  let max = max_rounds.unwrap_or(DEFAULT_MAX_ROUNDS);
+  if parsed.cost > max {
+    return Err(CryptoError::out_of_range(
+      "rounds",
+      format!("<= {max} for a stored hash (raise options.maxRounds to accept it)"),
+      parsed.cost,
+    ));
+  }
   Ok(VerifyJob {
     password: secret(env, &password, "password")?,
     parsed,
@@ -231,14 +244,16 @@ pub fn bcrypt_hash_async(
   Ok(Work::new(job, token))
 }
 
-/// Checks `password` against a `$2a$`/`$2b$`/`$2y$` hash (constant-time compare).
+/// Checks `password` against a `$2a$`/`$2b$`/`$2y$` hash (constant-time compare); a cost above
+/// `maxRounds` (default [`DEFAULT_MAX_ROUNDS`]) is refused before any work.
 #[napi]
 pub fn bcrypt_verify<'e>(
   env: &'e Env,
   password: Unknown,
   hash: String,
+  max_rounds: Option<u32>,
 ) -> napi::Result<Unknown<'e>> {
-  let job = verify_job(env, password, hash).or_throw(env)?;
+  let job = verify_job(env, password, hash, max_rounds).or_throw(env)?;
   run_sync(env, job)
 }
 
@@ -248,9 +263,10 @@ pub fn bcrypt_verify_async(
   env: Env,
   password: Unknown,
   hash: String,
+  max_rounds: Option<u32>,
   token: Option<&CancelToken>,
 ) -> napi::Result<AsyncTask<Work<VerifyJob>>> {
-  let job = verify_job(&env, password, hash).or_throw(&env)?;
+  let job = verify_job(&env, password, hash, max_rounds).or_throw(&env)?;
   Ok(Work::new(job, token))
 }
 

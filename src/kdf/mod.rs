@@ -24,9 +24,7 @@ pub type Secret = Zeroizing<Vec<u8>>;
 
 /// Copies a byte argument (string as UTF-8, Buffer, TypedArray, DataView, ArrayBuffer).
 pub fn secret(env: &Env, value: &Unknown, name: &str) -> CryptoResult<Secret> {
-  Ok(Zeroizing::new(
-    bytes::read_arg(env, value, name)?.into_vec(),
-  ))
+  Ok(bytes::read_arg(env, value, name)?.into_owned())
 }
 
 /// As [`secret`], but `undefined`/`null` (or an absent argument) give `None`.

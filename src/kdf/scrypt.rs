@@ -472,7 +472,10 @@ mod speed {
     for _ in 0..5 {
       let t = std::time::Instant::now();
       super::derive(b"pw", b"salt", p, &mut out, &crate::task::Cancel::NEVER).unwrap();
-      println!("scrypt 2^14, 8, 1: {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
+      println!(
+        "scrypt 2^14, 8, 1: {:.1} ms",
+        t.elapsed().as_secs_f64() * 1e3
+      );
     }
   }
 }
