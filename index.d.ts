@@ -39,8 +39,9 @@ export interface HashFunction<O extends object = {}> {
   create<F extends OutputFormat = 'hex'>(options?: O & FormatOption<F>): Hasher<F>
   /**
    * The same digest computed on the libuv thread pool, for large inputs: the event loop is not
-   * blocked. Bytes are read in place, not copied: do not modify them until the Promise settles
-   * (a detached or resized ArrayBuffer rejects with `ERR_INVALID_STATE`). `signal` cancels it.
+   * blocked by the hashing. The input is copied at call time (into a reused buffer), so the
+   * result is the digest of the bytes as they were when the call was made, whatever happens to
+   * them meanwhile (as node:crypto and WebCrypto). `signal` cancels it.
    */
   async<F extends OutputFormat = 'hex'>(data: Input, options?: O & FormatOption<F> & AbortOptions): Promise<Output<F>>
   /** Default digest length in bytes. */
@@ -181,11 +182,13 @@ export interface DesOptions<F extends string = OutputFormat> extends CipherOptio
 
 /**
  * crypto-js / OpenSSL passphrase format (`"Salted__"` ‖ salt ‖ AES-256-CBC, key and IV from
- * EVP_BytesToKey with one MD5 round). WEAK: a guessable passphrase is cheap to brute-force. For
- * reading or writing data that crypto-js made (`CryptoJS.AES.encrypt(text, passphrase).toString()`);
- * for new data use GCM with a random key (or an Argon2-derived one).
+ * EVP_BytesToKey with one MD5 round, no MAC). WEAK: a guessable passphrase is cheap to
+ * brute-force and the ciphertext is malleable. For reading data that crypto-js made
+ * (`CryptoJS.AES.encrypt(text, passphrase).toString()`) and migrating it; for new data use GCM with
+ * a random key (or an Argon2-derived one). Empty passphrases are refused.
  */
 export interface PassphraseOptions<F extends string = string> {
+  /** Non-empty. */
   passphrase: Input
   /** Encrypt: default `'base64'` (the crypto-js string). Decrypt: default `'buffer'`. */
   outputFormat?: F
@@ -210,10 +213,10 @@ export interface CipherNamespace<O extends CipherOptions<any>> {
 }
 
 export interface AesNamespace extends CipherNamespace<AesOptions<any>> {
-  /** crypto-js compatible: returns the OpenSSL `Salted__` base64 string. See {@link PassphraseOptions}. */
-  encrypt<F extends OutputFormat | undefined = undefined>(data: Input, options: PassphraseOptions<F & string>): F extends undefined ? string : CipherOutput<F>
-  encrypt<F extends OutputFormat | undefined = undefined>(data: Input, options: AesOptions<any> & { outputFormat?: F }): CipherOutput<F>
-  /** crypto-js compatible: reads the `Salted__` format (base64 string or its bytes). */
+  /**
+   * crypto-js compatible: reads the `Salted__` format (base64 string or its bytes). Encryption in
+   * that format is only under `cipher.legacy.cryptoJs.encrypt`: `encrypt` with `passphrase` throws.
+   */
   decrypt<F extends DecryptOutputFormat | undefined = undefined>(data: Input, options: PassphraseOptions<F & string>): CipherOutput<F>
   decrypt<F extends DecryptOutputFormat | undefined = undefined>(data: Input, options: AesOptions<any> & { outputFormat?: F }): CipherOutput<F>
 }
@@ -235,6 +238,21 @@ export interface CipherApi {
   xchacha20: CipherNamespace<CipherOptions<any>>
   /** Legacy DES / 3DES (EDE), ECB or CBC, PKCS#7. For old data only. */
   des: CipherNamespace<DesOptions<any>>
+  /** Weak formats of other libraries, kept to read old data and migrate it. */
+  legacy: {
+    /** The crypto-js / OpenSSL `Salted__` passphrase format. See {@link PassphraseOptions}. */
+    cryptoJs: CryptoJsNamespace
+  }
+}
+
+/** `cipher.legacy.cryptoJs`: the async forms run on the libuv pool. */
+export interface CryptoJsNamespace {
+  /** Returns the `Salted__` message: by default the base64 string `CryptoJS.AES.encrypt` returns. */
+  encrypt<F extends OutputFormat | undefined = undefined>(data: Input, options: PassphraseOptions<F & string>): F extends undefined ? string : CipherOutput<F>
+  /** Reads a `Salted__` message (base64 string or its bytes); default output a Buffer. */
+  decrypt<F extends DecryptOutputFormat | undefined = undefined>(data: Input, options: PassphraseOptions<F & string>): CipherOutput<F>
+  encryptAsync<F extends OutputFormat | undefined = undefined>(data: Input, options: PassphraseOptions<F & string> & AbortOptions): Promise<F extends undefined ? string : CipherOutput<F>>
+  decryptAsync<F extends DecryptOutputFormat | undefined = undefined>(data: Input, options: PassphraseOptions<F & string> & AbortOptions): Promise<CipherOutput<F>>
 }
 
 export declare const cipher: CipherApi
@@ -336,16 +354,37 @@ export interface Argon2Function {
   <F extends OutputFormat | 'phc' = 'phc'>(password: Input, options?: Argon2Options<F> & AbortOptions): Promise<Argon2Output<F>>
   /**
    * Checks a password against a PHC string (`$argon2id$`, `$argon2i$`, `$argon2d$`; v=16/19).
-   * Resolves false for a wrong password; rejects with a TypeError (`ERR_INVALID_ARG_VALUE`) for a malformed string.
+   * Resolves false for a wrong password; rejects with a TypeError (`ERR_INVALID_ARG_VALUE`) for a
+   * malformed string and a RangeError (`ERR_OUT_OF_RANGE`) for parameters above the ceilings
+   * ({@link Argon2Limits}), before any work. `signal` stops a long hash between passes.
    */
-  verify(hash: string, password: Input, options?: { secret?: Input } & AbortOptions): Promise<boolean>
-  /** Synchronous `verify` (blocks the event loop for a whole hash). Throws TypeError on a malformed string. */
-  verifySync(hash: string, password: Input, options?: { secret?: Input }): boolean
+  verify(hash: string, password: Input, options?: { secret?: Input } & Argon2Limits & AbortOptions): Promise<boolean>
+  /** Synchronous `verify` (blocks the event loop for a whole hash); same errors and ceilings. */
+  verifySync(hash: string, password: Input, options?: { secret?: Input } & Argon2Limits): boolean
   /** True when `hash` was made with other parameters than `options` (or the defaults): rehash at next login. */
-  needsRehash(hash: string, options?: Argon2Params): boolean
-  /** The parameters of a PHC string (TypeError when malformed). */
-  parse(hash: string): Argon2Info
+  needsRehash(hash: string, options?: Argon2Params & Argon2Limits): boolean
+  /** The parameters of a PHC string (TypeError when malformed, RangeError above the ceilings). */
+  parse(hash: string, options?: Argon2Limits): Argon2Info
   readonly defaults: Readonly<Required<Pick<Argon2Params, 'timeCost' | 'memoryCost' | 'parallelism' | 'keyLength'>>> & { variant: 'id' }
+}
+
+/**
+ * Ceilings on the parameters of a stored (possibly attacker-controlled) Argon2 hash string. The
+ * defaults accept every setting RFC 9106 and OWASP recommend and refuse absurd ones at once.
+ */
+export interface Argon2Limits {
+  /** Largest memoryCost in KiB. Default 2097152 (2 GiB). */
+  maxMemoryCost?: number
+  /** Largest timeCost. Default 10. */
+  maxTimeCost?: number
+  /** Largest parallelism. Default 64. */
+  maxParallelism?: number
+}
+
+/** Ceiling on the cost of a stored bcrypt hash. */
+export interface BcryptLimits {
+  /** Largest cost accepted (each step doubles the work). Default 16. */
+  maxRounds?: number
 }
 
 export interface BcryptOptions {
@@ -362,10 +401,13 @@ export interface BcryptNamespace {
   hash(password: Input, options?: BcryptOptions | number): string
   /** `hash` on the libuv pool. */
   hashAsync(password: Input, options?: (BcryptOptions & AbortOptions) | number): Promise<string>
-  /** Verifies `$2a$`, `$2b$` and `$2y$` hashes (first 72 password bytes). Malformed hashes throw a TypeError. */
-  verify(password: Input, hash: string): boolean
+  /**
+   * Verifies `$2a$`, `$2b$` and `$2y$` hashes (first 72 password bytes). Malformed hashes throw a
+   * TypeError; a cost above `maxRounds` a RangeError (`ERR_OUT_OF_RANGE`), before any work.
+   */
+  verify(password: Input, hash: string, options?: BcryptLimits): boolean
   /** `verify` on the libuv pool. */
-  verifyAsync(password: Input, hash: string, options?: AbortOptions): Promise<boolean>
+  verifyAsync(password: Input, hash: string, options?: BcryptLimits & AbortOptions): Promise<boolean>
   /** The cost of a bcrypt hash. */
   rounds(hash: string): number
 }

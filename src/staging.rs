@@ -20,8 +20,8 @@ use crate::pool::{IdlePool, Pooled};
 /// Inputs smaller than this are copied into a plain allocation (small allocations come from the
 /// allocator's warm free lists and gain nothing from the pool).
 const POOL_MIN: usize = 256 << 10;
-/// Staging buffers larger than this (128 MiB) are freed after use, not kept.
-const POOL_MAX: usize = 128 << 20;
+/// Staging buffers larger than this (512 MiB) are freed after use, not kept.
+const POOL_MAX: usize = 512 << 20;
 
 struct Buf(Vec<u8>);
 
