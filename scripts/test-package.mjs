@@ -69,7 +69,7 @@ try {
     /^(Cargo\.(toml|lock)|build\.rs|rustfmt\.toml|package-lock\.json|\.gitignore|\.gitattributes)$/.test(f),
   )
   check(unwanted.length === 0, 'no tests, benchmarks, Rust sources, binaries or build files in the root tarball', unwanted.join(', '))
-  for (const need of ['package.json', 'index.js', 'index.mjs', 'index.d.ts', 'binding.js', 'lib/native.js']) {
+  for (const need of ['package.json', 'index.js', 'index.mjs', 'index.d.ts', 'index.d.mts', 'binding.js', 'lib/native.js']) {
     check(files.includes(need), `root tarball has ${need}`)
   }
   // Every file index.js can require at runtime is in the tarball.
@@ -228,11 +228,15 @@ const wrong: string = crypto.sha.sha256('abc', { outputFormat: 'buffer' })
 crypto.hmac.sha256.async('data')
 export { hex, buf, b64, digest, equal, wrong, pending, pendingMac, pendingXof }
 `
+// ESM resolves to index.d.mts: the default export and the named exports index.mjs has.
 const USAGE_MTS = `import crypto from '${pkg.name}'
-import { sha, type OutputFormat } from '${pkg.name}'
+import { sha, kdf, cipher, randomBytes, type OutputFormat, type AbortError } from '${pkg.name}'
 const format: OutputFormat = 'hex'
 const named: string = sha.sha256('abc', { outputFormat: format })
-export { named }
+const sameObject: boolean = crypto.sha === sha && crypto.kdf === kdf && crypto.cipher === cipher
+const bytes: Buffer = randomBytes(4)
+const aborted = (e: unknown): e is AbortError => e instanceof kdf.AbortError
+export { named, sameObject, bytes, aborted }
 ${USAGE_BODY}`
 const USAGE_CTS = `import crypto = require('${pkg.name}')
 ${USAGE_BODY}`
