@@ -96,6 +96,12 @@ function main() {
       check(pkg.repository && pkg.repository.url === expectRepository, `repository.url is the repository this runs in (${expectRepository})`, `package.json has ${pkg.repository && pkg.repository.url}`)
     }
     check(!pkg.optionalDependencies, 'package.json lists no optionalDependencies (napi prepublish writes them at publish time)')
+    try {
+      run(process.execPath, [path.join(root, 'scripts', 'sync-binding-version.mjs'), '--check'])
+      check(true, `binding.js checks platform packages against version ${pkg.version}`)
+    } catch (err) {
+      check(false, 'binding.js version literals', String(err.stderr || err.message))
+    }
 
     // --- 1. stage --------------------------------------------------------------------------------
     const stage = path.join(work, 'stage')
