@@ -13,6 +13,8 @@ const { simulate } = require('./helpers/simulate-loader')
 const root = path.join(__dirname, '..')
 const PKG = 'cryptographer.js'
 const pkgJson = require('../package.json')
+// The platform packages: `<napi.packageName>-<platform-arch-abi>`, e.g. @cryptographer/native-linux-x64-gnu.
+const BIN = pkgJson.napi.packageName
 
 // Every target in package.json napi.targets, as (platform, arch, libc) → platform-arch-abi.
 const SUPPORTED = pkgJson.napi.targets.map((triple) => {
@@ -21,8 +23,8 @@ const SUPPORTED = pkgJson.napi.targets.map((triple) => {
 })
 
 const present = (name, value = { loaded: name }, version = pkgJson.version) => ({
-  [`${PKG}-${name}`]: value,
-  [`${PKG}-${name}/package.json`]: { version },
+  [`${BIN}-${name}`]: value,
+  [`${BIN}-${name}/package.json`]: { version },
 })
 
 test('the eight shipped targets are the ones the package declares', (t) => {
@@ -38,24 +40,44 @@ test('the eight shipped targets are the ones the package declares', (t) => {
   ])
 })
 
+test('the platform packages are scoped: @cryptographer/native-<target>, in binding.js and npm/<target>/', (t) => {
+  t.is(BIN, '@cryptographer/native')
+  const binding = fs.readFileSync(path.join(root, 'binding.js'), 'utf8')
+  for (const s of SUPPORTED) {
+    t.true(binding.includes(`require('${BIN}-${s.name}')`), `binding.js requires ${BIN}-${s.name}`)
+    const manifest = JSON.parse(fs.readFileSync(path.join(root, 'npm', s.name, 'package.json'), 'utf8'))
+    t.is(manifest.name, `${BIN}-${s.name}`)
+    t.is(manifest.version, pkgJson.version)
+  }
+  // No leftover of the old unscoped `cryptographer.js-<target>` names.
+  t.false(/require\('cryptographer\.js-/.test(binding))
+})
+
+test('a package under the old unscoped name is not loaded', (t) => {
+  const r = simulate({ platform: 'linux', arch: 'x64', libc: 'gnu', modules: { [`${PKG}-linux-x64-gnu`]: { loaded: 'old name' } } })
+  t.truthy(r.error)
+  t.false(r.requests.includes(`${PKG}-linux-x64-gnu`))
+  t.true(r.error.message.includes(`reinstall so npm installs the optional package "${BIN}-linux-x64-gnu"`), r.error.message)
+})
+
 for (const s of SUPPORTED) {
   const label = `${s.platform} ${s.arch}${s.libc ? ` ${s.libc}` : ''}`
 
-  test(`${label}: loads ${PKG}-${s.name} when it is installed`, (t) => {
+  test(`${label}: loads ${BIN}-${s.name} when it is installed`, (t) => {
     const r = simulate({ ...s, modules: present(s.name) })
     t.falsy(r.error, r.error && r.error.message)
     t.is(r.binding.loaded, s.name)
-    t.true(r.requests.includes(`${PKG}-${s.name}`))
+    t.true(r.requests.includes(`${BIN}-${s.name}`))
     // The local build next to binding.js is tried first, and no package of another libc/arch.
-    t.true(r.requests.indexOf(`./cryptographer.${s.name}.node`) < r.requests.indexOf(`${PKG}-${s.name}`))
-    const others = SUPPORTED.filter((o) => o.name !== s.name).map((o) => `${PKG}-${o.name}`)
+    t.true(r.requests.indexOf(`./cryptographer.${s.name}.node`) < r.requests.indexOf(`${BIN}-${s.name}`))
+    const others = SUPPORTED.filter((o) => o.name !== s.name).map((o) => `${BIN}-${o.name}`)
     t.deepEqual(r.requests.filter((id) => others.includes(id)), [])
   })
 
   test(`${label}: a local build beats the installed package`, (t) => {
     const r = simulate({ ...s, modules: { [`./cryptographer.${s.name}.node`]: { loaded: 'local' }, ...present(s.name) } })
     t.is(r.binding.loaded, 'local')
-    t.false(r.requests.includes(`${PKG}-${s.name}`))
+    t.false(r.requests.includes(`${BIN}-${s.name}`))
   })
 
   test(`${label}: without the package, one error naming the target, every attempt and the fix`, (t) => {
@@ -69,14 +91,14 @@ for (const s of SUPPORTED) {
     // Every attempt the loader made, in order, one line each.
     const attempts = message.split('\nAttempts:\n')[1].split('\nHow to fix:\n')[0].split('\n')
     const expected = [
-      ...(s.platform === 'darwin' ? [`./cryptographer.darwin-universal.node`, `${PKG}-darwin-universal`] : []),
+      ...(s.platform === 'darwin' ? [`./cryptographer.darwin-universal.node`, `${BIN}-darwin-universal`] : []),
       `./cryptographer.${s.name}.node`,
-      `${PKG}-${s.name}`,
+      `${BIN}-${s.name}`,
       './cryptographer.wasi.cjs',
-      `${PKG}-wasm32-wasi`,
+      `${BIN}-wasm32-wasi`,
     ].map((id) => `  - Cannot find module '${id}'`)
     t.deepEqual(attempts, expected)
-    t.true(message.includes(`reinstall so npm installs the optional package "${PKG}-${s.name}"`), message)
+    t.true(message.includes(`reinstall so npm installs the optional package "${BIN}-${s.name}"`), message)
     t.true(message.includes('--omit=optional'))
     t.true(message.includes('mark "cryptographer.js" as external'))
     t.true(message.includes('asarUnpack'))
@@ -95,8 +117,8 @@ for (const arch of ['x64', 'arm64']) {
         const name = `linux-${arch}-${libc}`
         t.is(simulate({ platform: 'linux', arch, libc, probes, modules: present(name) }).binding.loaded, name)
         const r = simulate({ platform: 'linux', arch, libc, probes })
-        t.true(r.requests.includes(`${PKG}-${name}`))
-        t.false(r.requests.includes(`${PKG}-linux-${arch}-${libc === 'gnu' ? 'musl' : 'gnu'}`))
+        t.true(r.requests.includes(`${BIN}-${name}`))
+        t.false(r.requests.includes(`${BIN}-linux-${arch}-${libc === 'gnu' ? 'musl' : 'gnu'}`))
         t.true(r.error.message.includes(`for ${name} (platform linux, arch ${arch}, libc ${libc},`), r.error.message)
       })
     }
@@ -105,13 +127,13 @@ for (const arch of ['x64', 'arm64']) {
 
 test('musl detection: with no probe answering, glibc is assumed (and said)', (t) => {
   const r = simulate({ platform: 'linux', arch: 'x64', libc: 'musl', probes: [] })
-  t.deepEqual(r.requests, ['./cryptographer.linux-x64-gnu.node', `${PKG}-linux-x64-gnu`])
+  t.deepEqual(r.requests, ['./cryptographer.linux-x64-gnu.node', `${BIN}-linux-x64-gnu`])
   t.true(r.error.message.includes('libc gnu'))
 })
 
 test('the error names the real load failure, e.g. a binary that needs a newer glibc', (t) => {
   const dlopen = new Error(`/lib/x86_64-linux-gnu/libc.so.6: version \`GLIBC_2.34' not found (required by .../cryptographer.linux-x64-gnu.node)`)
-  const r = simulate({ platform: 'linux', arch: 'x64', libc: 'gnu', modules: { ...present('linux-x64-gnu'), [`${PKG}-linux-x64-gnu`]: dlopen } })
+  const r = simulate({ platform: 'linux', arch: 'x64', libc: 'gnu', modules: { ...present('linux-x64-gnu'), [`${BIN}-linux-x64-gnu`]: dlopen } })
   t.true(r.error.message.includes("  - /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.34' not found"), r.error.message)
 })
 
@@ -125,9 +147,9 @@ test('a platform package of another version is reported when NAPI_RS_ENFORCE_VER
 // Platforms without a prebuilt binary.
 const UNSUPPORTED = [
   { platform: 'linux', arch: 'ia32', libc: 'gnu', name: 'linux-ia32-gnu', attempt: 'Unsupported architecture on Linux: ia32' },
-  { platform: 'linux', arch: 'arm', libc: 'musl', name: 'linux-arm-musl', attempt: `Cannot find module '${PKG}-linux-arm-musleabihf'` },
-  { platform: 'freebsd', arch: 'x64', name: 'freebsd-x64', attempt: `Cannot find module '${PKG}-freebsd-x64'` },
-  { platform: 'win32', arch: 'ia32', name: 'win32-ia32-msvc', attempt: `Cannot find module '${PKG}-win32-ia32-msvc'` },
+  { platform: 'linux', arch: 'arm', libc: 'musl', name: 'linux-arm-musl', attempt: `Cannot find module '${BIN}-linux-arm-musleabihf'` },
+  { platform: 'freebsd', arch: 'x64', name: 'freebsd-x64', attempt: `Cannot find module '${BIN}-freebsd-x64'` },
+  { platform: 'win32', arch: 'ia32', name: 'win32-ia32-msvc', attempt: `Cannot find module '${BIN}-win32-ia32-msvc'` },
   { platform: 'aix', arch: 'ppc64', name: 'aix-ppc64', attempt: 'Unsupported OS: aix, architecture: ppc64' },
 ]
 for (const u of UNSUPPORTED) {
@@ -145,7 +167,7 @@ for (const u of UNSUPPORTED) {
     t.true(message.includes('build it from source'))
     t.false(message.includes('reinstall so npm installs'))
     // Nothing of ours for a supported platform was asked for.
-    t.deepEqual(r.requests.filter((id) => SUPPORTED.some((s) => id === `${PKG}-${s.name}`)), [])
+    t.deepEqual(r.requests.filter((id) => SUPPORTED.some((s) => id === `${BIN}-${s.name}`)), [])
   })
 }
 

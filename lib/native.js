@@ -1,11 +1,13 @@
 'use strict'
 // Loads the native addon through the loader @napi-rs/cli generates (../binding.js): a local
-// build (`./cryptographer.<platform>.node`) first, then the `cryptographer.js-<platform>`
+// build (`./cryptographer.<platform>.node`) first, then the `@cryptographer/native-<platform>`
 // package, or only the file named by NAPI_RS_NATIVE_LIBRARY_PATH when that is set. When nothing
 // loads, this throws a single error that names the platform it looked for, every attempt that
 // failed and the fix. __test__/loader.spec.js runs this file with simulated platforms.
 
 const PACKAGE = 'cryptographer.js'
+// The platform packages are `${BINARY_PACKAGE}-<platform>` (package.json "napi.packageName").
+const BINARY_PACKAGE = '@cryptographer/native'
 
 // The targets we publish a prebuilt binary for, by the platform-arch-abi name napi-rs gives
 // them (package.json "napi.targets"; __test__/loader.spec.js checks that the two lists agree).
@@ -74,7 +76,7 @@ function explain(err) {
     )
   } else if (PREBUILT.includes(target)) {
     fix.push(
-      `reinstall so npm installs the optional package "${PACKAGE}-${target}": delete node_modules ` +
+      `reinstall so npm installs the optional package "${BINARY_PACKAGE}-${target}": delete node_modules ` +
         'and package-lock.json if the lock file was made on another platform, and do not install ' +
         'with --no-optional or --omit=optional;',
       `in a bundler, mark "${PACKAGE}" as external so the .node file is loaded from node_modules;`,

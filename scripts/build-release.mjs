@@ -7,8 +7,9 @@
 // newer glibc. Linux musl targets build with the same zig toolchain (`-x`). Other targets
 // (macOS, Windows) build natively with `napi build --release`.
 //
-// Zig and cargo-zigbuild come from PyPI (scripts/zig-requirements.txt): when `cargo-zigbuild`
-// is not on PATH, they are installed once into a virtualenv under target/zig-venv.
+// Zig and cargo-zigbuild come from PyPI (scripts/zig-requirements.txt, pinned by version and
+// SHA-256, installed with --require-hashes): when `cargo-zigbuild` is not on PATH, they are
+// installed once into a virtualenv under target/zig-venv.
 // The generated binding.js / binding.d.ts are rewritten like `npm run build` does.
 import { execFileSync, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -41,7 +42,11 @@ function zigEnv() {
   if (!haveZig(env)) {
     console.log(`installing zig + cargo-zigbuild from PyPI into ${path.relative(root, venv)}`)
     run(isWin ? 'python' : 'python3', ['-m', 'venv', venv])
-    run(path.join(bin, 'pip'), ['install', '--quiet', '-r', path.join(root, 'scripts', 'zig-requirements.txt')])
+    // Every file is checked against the SHA-256 listed in the requirements file; no sdist builds.
+    run(path.join(bin, 'pip'), [
+      'install', '--quiet', '--require-hashes', '--only-binary=:all:',
+      '-r', path.join(root, 'scripts', 'zig-requirements.txt'),
+    ])
   }
   if (!haveZig(env)) throw new Error('zig/cargo-zigbuild still not runnable after installing them')
   return env

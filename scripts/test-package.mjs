@@ -51,6 +51,8 @@ function hostTarget() {
 const target = hostTarget()
 const platformDir = path.join(root, 'npm', target)
 const binaryName = `${pkg.napi.binaryName}.${target}.node`
+// The platform package's npm name: `<napi.packageName>-<target>`, e.g. @cryptographer/native-linux-x64-gnu.
+const platformName = `${pkg.napi.packageName}-${target}`
 const binary = path.resolve(binaryArg || path.join(root, binaryName))
 
 function main() {
@@ -67,7 +69,7 @@ try {
     /^(Cargo\.(toml|lock)|build\.rs|rustfmt\.toml|package-lock\.json|\.gitignore|\.gitattributes)$/.test(f),
   )
   check(unwanted.length === 0, 'no tests, benchmarks, Rust sources, binaries or build files in the root tarball', unwanted.join(', '))
-  for (const need of ['package.json', 'index.js', 'index.mjs', 'index.d.ts', 'binding.js', 'lib/native.js']) {
+  for (const need of ['package.json', 'index.js', 'index.mjs', 'index.d.ts', 'index.d.mts', 'binding.js', 'lib/native.js']) {
     check(files.includes(need), `root tarball has ${need}`)
   }
   // Every file index.js can require at runtime is in the tarball.
@@ -93,10 +95,15 @@ try {
   fs.copyFileSync(binary, path.join(staged, binaryName))
   const platformPkg = JSON.parse(fs.readFileSync(path.join(staged, 'package.json'), 'utf8'))
   check(platformPkg.version === pkg.version, `platform package version ${platformPkg.version} matches the root's ${pkg.version}`)
+  check(platformPkg.name === platformName, `platform package is named ${platformName}`, `name: ${platformPkg.name}`)
+  check(
+    fs.readFileSync(path.join(staged, 'LICENSE'), 'utf8') === fs.readFileSync(path.join(root, 'LICENSE'), 'utf8'),
+    `npm/${target}/LICENSE is the repository's LICENSE`,
+  )
   const platformTgz = packTo(staged)
   check(
-    JSON.stringify(platformTgz.files) === JSON.stringify(['README.md', binaryName, 'package.json'].sort()),
-    `platform tarball ${path.basename(platformTgz.file)} holds only package.json, README.md and ${binaryName} (${platformTgz.size} bytes)`,
+    JSON.stringify(platformTgz.files) === JSON.stringify(['LICENSE', 'README.md', binaryName, 'package.json'].sort()),
+    `platform tarball ${path.basename(platformTgz.file)} holds only package.json, README.md, LICENSE and ${binaryName} (${platformTgz.size} bytes)`,
     platformTgz.files.join(', '),
   )
 
@@ -109,9 +116,12 @@ try {
     '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock',
     rootTgz.file, platformTgz.file,
   ], { cwd: app })
-  const installed = fs.readdirSync(path.join(app, 'node_modules')).filter((d) => !d.startsWith('.')).sort()
+  // Top-level entries, with a scope directory (@cryptographer) listed as @scope/name.
+  const modules = path.join(app, 'node_modules')
+  const installed = fs.readdirSync(modules).filter((d) => !d.startsWith('.'))
+    .flatMap((d) => (d.startsWith('@') ? fs.readdirSync(path.join(modules, d)).map((n) => `${d}/${n}`) : [d])).sort()
   check(
-    JSON.stringify(installed) === JSON.stringify([pkg.name, `${pkg.name}-${target}`].sort()),
+    JSON.stringify(installed) === JSON.stringify([pkg.name, platformName].sort()),
     `offline install from the two tarballs (node_modules: ${installed.join(', ')})`,
   )
 
@@ -126,7 +136,7 @@ try {
       continue
     }
     check(out.mismatches.length === 0, `${file}: ${out.checked} digests equal node:crypto's`, out.mismatches.join('; '))
-    const expected = path.join(fs.realpathSync(app), 'node_modules', `${pkg.name}-${target}`, binaryName)
+    const expected = path.join(fs.realpathSync(app), 'node_modules', ...platformName.split('/'), binaryName)
     check(
       out.loaded.length === 1 && out.loaded[0] === expected,
       `${file}: the addon was loaded from the platform package`,
@@ -218,11 +228,15 @@ const wrong: string = crypto.sha.sha256('abc', { outputFormat: 'buffer' })
 crypto.hmac.sha256.async('data')
 export { hex, buf, b64, digest, equal, wrong, pending, pendingMac, pendingXof }
 `
+// ESM resolves to index.d.mts: the default export and the named exports index.mjs has.
 const USAGE_MTS = `import crypto from '${pkg.name}'
-import { sha, type OutputFormat } from '${pkg.name}'
+import { sha, kdf, cipher, randomBytes, type OutputFormat, type AbortError } from '${pkg.name}'
 const format: OutputFormat = 'hex'
 const named: string = sha.sha256('abc', { outputFormat: format })
-export { named }
+const sameObject: boolean = crypto.sha === sha && crypto.kdf === kdf && crypto.cipher === cipher
+const bytes: Buffer = randomBytes(4)
+const aborted = (e: unknown): e is AbortError => e instanceof kdf.AbortError
+export { named, sameObject, bytes, aborted }
 ${USAGE_BODY}`
 const USAGE_CTS = `import crypto = require('${pkg.name}')
 ${USAGE_BODY}`

@@ -1,0 +1,27 @@
+/// <reference types="node" />
+// ESM types for index.mjs (the CommonJS entry's are index.d.ts). index.mjs exports the API object
+// as its default export plus the same objects under their own names; this file declares exactly
+// those, and re-exports every type of index.d.ts (type-only: `AbortError`, for instance, is a
+// value only as `kdf.AbortError`, as at run time).
+import type * as cjs from './index.js'
+
+export type * from './index.js'
+
+export declare const sha: typeof cjs.sha
+export declare const hash: typeof cjs.hash
+export declare const hmac: typeof cjs.hmac
+export declare const kdf: typeof cjs.kdf
+export declare const cipher: typeof cjs.cipher
+export declare const randomBytes: typeof cjs.randomBytes
+export declare const timingSafeEqual: typeof cjs.timingSafeEqual
+
+declare const crypto: {
+  sha: typeof cjs.sha
+  hash: typeof cjs.hash
+  hmac: typeof cjs.hmac
+  kdf: typeof cjs.kdf
+  randomBytes: typeof cjs.randomBytes
+  timingSafeEqual: typeof cjs.timingSafeEqual
+  cipher: typeof cjs.cipher
+}
+export default crypto
