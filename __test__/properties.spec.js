@@ -509,3 +509,209 @@ for (const name of Object.keys(hmac)) {
     },
   )
 }
+
+// ---- ciphers ----------------------------------------------------------------------------------
+
+const { aes, chacha20, xchacha20, des } = cipher
+/** node:assert validator: an Error with code ERR_CRYPTO_DECRYPT_FAILED. */
+const DECRYPT_FAILED = (err) => err instanceof Error && err.code === 'ERR_CRYPTO_DECRYPT_FAILED'
+const DECRYPT_FORMATS = [...FORMATS, 'utf8']
+
+/** node:crypto reference: ciphertext (‖ tag for AEADs). */
+function nodeEncrypt(name, key, iv, data, { aad, tagLength = 16, padding = true } = {}) {
+  // node's CCM fails ('tag not set') on an empty Buffer whose storage has been materialised
+  // (as reading it through N-API does): give it a fresh one.
+  if (data.length === 0) data = Buffer.alloc(0)
+  const aead = /gcm|ccm|poly1305/.test(name)
+  const c = nodeCrypto.createCipheriv(name, key, iv, aead ? { authTagLength: tagLength } : undefined)
+  if (!padding) c.setAutoPadding(false)
+  if (/ccm/.test(name)) c.setAAD(aad ?? Buffer.alloc(0), { plaintextLength: data.length })
+  else if (aad) c.setAAD(aad)
+  const out = [c.update(data), c.final()]
+  if (aead) out.push(c.getAuthTag())
+  return Buffer.concat(out)
+}
+
+function nodeDecrypt(name, key, iv, data, { aad, tagLength = 16, padding = true } = {}) {
+  const aead = /gcm|ccm|poly1305/.test(name)
+  const d = nodeCrypto.createDecipheriv(name, key, iv, aead ? { authTagLength: tagLength } : undefined)
+  if (!padding) d.setAutoPadding(false)
+  let body = data
+  if (aead) {
+    body = data.subarray(0, data.length - tagLength)
+    d.setAuthTag(data.subarray(data.length - tagLength))
+  }
+  if (/ccm/.test(name)) d.setAAD(aad ?? Buffer.alloc(0), { plaintextLength: body.length })
+  else if (aad) d.setAAD(aad)
+  return Buffer.concat([d.update(body), d.final()])
+}
+
+const same = (a, b, message) => assert.ok(Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0, `${message}: ${Buffer.from(a).toString('hex').slice(0, 80)} != ${Buffer.from(b).toString('hex').slice(0, 80)}`)
+
+/** A decrypt result in `format` compared with the plaintext. */
+function assertPlain(actual, plain, format, message) {
+  if (format === 'utf8') assert.equal(actual, plain.toString('utf8'), message)
+  else same(decodeFrom(actual, format, 'buffer'), plain, message)
+}
+
+/**
+ * Cipher configurations node:crypto also has. `nodeName(keyLength)` and `nodeKey(key)` give
+ * node's cipher for our key; `ivs` the IV lengths (null: no IV); `tags` the tag lengths (AEAD).
+ */
+const NODE_CIPHERS = []
+for (const mode of ['ecb', 'cbc', 'ctr', 'cfb', 'cfb8', 'ofb']) {
+  NODE_CIPHERS.push({
+    label: `aes ${mode}`, ns: aes, mode, keys: [16, 24, 32], nodeName: (k) => `aes-${k * 8}-${mode}`,
+    ivs: mode === 'ecb' ? null : fc.constant(16), defaultIv: mode === 'ecb' ? 0 : 16, block: mode === 'ecb' || mode === 'cbc' ? 16 : 0,
+  })
+}
+NODE_CIPHERS.push({
+  label: 'aes gcm', ns: aes, mode: 'gcm', keys: [16, 24, 32], nodeName: (k) => `aes-${k * 8}-gcm`,
+  ivs: fc.oneof(fc.constant(12), fc.integer({ min: 1, max: 64 })), defaultIv: 12, tags: [12, 13, 14, 15, 16],
+})
+NODE_CIPHERS.push({
+  label: 'aes ccm', ns: aes, mode: 'ccm', keys: [16, 24, 32], nodeName: (k) => `aes-${k * 8}-ccm`,
+  ivs: fc.integer({ min: 7, max: 13 }), defaultIv: 12, tags: [12, 14, 16], small: true,
+})
+NODE_CIPHERS.push({
+  label: 'chacha20 (ChaCha20-Poly1305)', ns: chacha20, keys: [32], nodeName: () => 'chacha20-poly1305',
+  ivs: fc.constant(12), defaultIv: 12, tags: [16],
+})
+for (const mode of ['ecb', 'cbc']) {
+  // DES = 3DES with one key three times; 16 bytes = two-key 3DES (des-ede), 24 = des-ede3.
+  NODE_CIPHERS.push({
+    label: `des ${mode} (DES as 3DES k‖k‖k, 2- and 3-key 3DES)`, ns: des, mode, keys: [8, 16, 24],
+    nodeName: (k) => `des-ede${k === 16 ? '' : '3'}${mode === 'cbc' ? '-cbc' : ''}`,
+    nodeKey: (key) => (key.length === 8 ? Buffer.concat([key, key, key]) : key),
+    ivs: mode === 'ecb' ? null : fc.constant(8), defaultIv: mode === 'ecb' ? 0 : 8, block: 8,
+  })
+}
+
+const CIPHER_RUNS = 50
+
+for (const c of NODE_CIPHERS) {
+  const aead = Boolean(c.tags)
+  property(
+    `cipher.${c.label}: equals node:crypto both ways (random key size, IV${aead ? ', AAD, tag length' : ''}${c.block ? ', padding' : ''}; generated IV prepended), kept key and async forms agree`,
+    CIPHER_RUNS,
+    fc.record({
+      keyLength: fc.constantFrom(...c.keys),
+      keySeed: bytesArb({ n: 0 }),
+      ivLength: c.ivs ?? fc.constant(0),
+      ivSeed: bytesArb({ n: 0 }),
+      giveIv: c.ivs ? fc.boolean() : fc.constant(false),
+      aad: aead ? optionalArb(bytesArb({ max: 100 })) : fc.constant(undefined),
+      tagLength: aead ? optionalArb(fc.constantFrom(...c.tags)) : fc.constant(undefined),
+      noPadding: c.block ? fc.boolean() : fc.constant(false),
+      data: bytesArb({ big: !c.small }),
+      format: formatArb,
+      decryptFormat: fc.constantFrom(...DECRYPT_FORMATS),
+      kind: fc.constantFrom(...VIEW_KINDS),
+    }),
+    async (v) => {
+      const key = make({ ...v.keySeed, n: v.keyLength })
+      const iv = make({ ...v.ivSeed, n: v.ivLength })
+      // Without padding, the data must be whole blocks.
+      const { input, bytes: plain } = make(v.noPadding ? { ...v.data, n: v.data.n - (v.data.n % c.block) } : v.data)
+      const aad = v.aad && make(v.aad)
+      const tagLength = v.tagLength ?? 16
+      const base = {
+        ...(c.mode ? { mode: c.mode } : {}),
+        ...(v.giveIv ? { iv: iv.input } : {}),
+        ...(aad ? { aad: aad.input } : {}),
+        ...(v.tagLength ? { tagLength: v.tagLength } : {}),
+        ...(v.noPadding ? { padding: 'none' } : {}),
+      }
+      const opts = { ...base, key: key.input }
+      const out = decodeFrom(c.ns.encrypt(input, withFormat(opts, v.format)), v.format, 'buffer')
+      const prepended = v.giveIv ? 0 : c.defaultIv
+      const usedIv = c.ivs ? (v.giveIv ? iv.bytes : out.subarray(0, prepended)) : null
+      const body = out.subarray(prepended)
+      const name = c.nodeName(v.keyLength)
+      const nodeKey = c.nodeKey ? c.nodeKey(key.bytes) : key.bytes
+      const nodeOpts = { aad: aad && aad.bytes, tagLength, padding: !v.noPadding }
+
+      // Ours = node's; node decrypts ours; ours decrypts node's (from another view kind).
+      const expected = nodeEncrypt(name, nodeKey, usedIv, plain, nodeOpts)
+      same(body, expected, `${name} ciphertext`)
+      same(nodeDecrypt(name, nodeKey, usedIv, body, nodeOpts), plain, `node decrypts ours (${name})`)
+      const theirs = wrap(prepended ? Buffer.concat([usedIv, expected]) : expected, v.kind, 3)
+      assertPlain(c.ns.decrypt(theirs, withFormat(opts, v.decryptFormat)), plain, v.decryptFormat, 'ours decrypts node\'s')
+
+      // A kept key: the same bytes as the one-shot call (given IV), and decrypts it.
+      const kept = c.ns.key(key.input)
+      if (v.giveIv || !c.ivs) same(kept.encrypt(input, base), out, 'kept key encrypt')
+      same(kept.decrypt(out, base), plain, 'kept key decrypt')
+
+      // Async forms.
+      const outAsync = await c.ns.encryptAsync(input, opts)
+      if (v.giveIv || !c.ivs) same(outAsync, out, 'encryptAsync')
+      same(await c.ns.decryptAsync(outAsync, opts), plain, 'decryptAsync')
+      same(await kept.decryptAsync(out, base), plain, 'kept key decryptAsync')
+    },
+  )
+}
+
+/** Every AEAD, including those node:crypto lacks: round trip, exact output length, any flipped bit fails. */
+const AEADS = [
+  { label: 'aes gcm', ns: aes, mode: 'gcm', keys: [16, 24, 32], ivs: fc.integer({ min: 1, max: 32 }), defaultIv: 12, tags: [12, 13, 14, 15, 16] },
+  { label: 'aes ccm', ns: aes, mode: 'ccm', keys: [16, 24, 32], ivs: fc.integer({ min: 7, max: 13 }), defaultIv: 12, tags: [12, 14, 16], small: true },
+  { label: 'aes gcm-siv', ns: aes, mode: 'gcm-siv', keys: [16, 32], ivs: fc.constant(12), defaultIv: 12, tags: [16] },
+  { label: 'aes siv', ns: aes, mode: 'siv', keys: [32, 64], ivs: fc.integer({ min: 0, max: 32 }), defaultIv: 16, tags: [16] },
+  { label: 'chacha20', ns: chacha20, keys: [32], ivs: fc.constantFrom(12, 24), defaultIv: 12, tags: [16] },
+  { label: 'xchacha20', ns: xchacha20, keys: [32], ivs: fc.constant(24), defaultIv: 24, tags: [16] },
+]
+
+property(
+  'AEADs (AES-GCM, CCM, GCM-SIV, SIV, ChaCha20-, XChaCha20-Poly1305): round trip, output length, kept key; flipping any bit of IV, ciphertext, tag or AAD fails with ERR_CRYPTO_DECRYPT_FAILED',
+  200,
+  fc.record({
+    which: fc.nat({ max: AEADS.length - 1 }),
+    keyPick: fc.nat(),
+    keySeed: bytesArb({ n: 0 }),
+    ivLength: fc.nat(),
+    ivSeed: bytesArb({ n: 0 }),
+    giveIv: fc.boolean(),
+    aad: optionalArb(bytesArb({ max: 100 })),
+    tagPick: optionalArb(fc.nat()),
+    data: bytesArb({ max: 2048 }),
+    flip: fc.nat(),
+    flipAad: fc.boolean(),
+  }).chain((v) => AEADS[v.which].ivs.map((ivLength) => ({ ...v, ivLength }))),
+  async (v) => {
+    const c = AEADS[v.which]
+    const key = make({ ...v.keySeed, n: c.keys[v.keyPick % c.keys.length] })
+    const iv = make({ ...v.ivSeed, n: v.ivLength })
+    const { input, bytes: plain } = make(v.data)
+    const aad = v.aad && make(v.aad)
+    const tagLength = v.tagPick === undefined ? undefined : c.tags[v.tagPick % c.tags.length]
+    const base = {
+      ...(c.mode ? { mode: c.mode } : {}),
+      ...(v.giveIv ? { iv: iv.input } : {}),
+      ...(aad ? { aad: aad.input } : {}),
+      ...(tagLength ? { tagLength } : {}),
+    }
+    const opts = { ...base, key: key.input }
+    const out = c.ns.encrypt(input, opts)
+    assert.equal(out.length, (v.giveIv ? 0 : c.defaultIv) + plain.length + (tagLength ?? 16), 'output length')
+    same(c.ns.decrypt(out, opts), plain, 'round trip')
+    const kept = c.ns.key(key.input)
+    if (v.giveIv) same(kept.encrypt(input, base), out, 'kept key = one-shot')
+    same(await kept.decryptAsync(out, base), plain, 'kept key decryptAsync')
+    if (c.ns === xchacha20 && v.giveIv) same(chacha20.encrypt(input, opts), out, 'xchacha20 = chacha20 with a 24-byte nonce')
+
+    if (v.flipAad && aad && aad.bytes.length > 0) {
+      const bad = Buffer.from(aad.bytes)
+      bad[(v.flip >>> 3) % bad.length] ^= 1 << (v.flip & 7)
+      assert.throws(() => c.ns.decrypt(out, { ...opts, aad: bad }), DECRYPT_FAILED, 'flipped AAD bit')
+    } else if (v.flipAad && !aad) {
+      assert.throws(() => c.ns.decrypt(out, { ...opts, aad: Buffer.from([v.flip & 255]) }), DECRYPT_FAILED, 'AAD added')
+    } else {
+      const bad = Buffer.from(out)
+      const bit = v.flip % (bad.length * 8)
+      bad[bit >>> 3] ^= 1 << (bit & 7)
+      assert.throws(() => c.ns.decrypt(bad, opts), DECRYPT_FAILED, `flipped bit ${bit} of ${bad.length * 8}`)
+      await assert.rejects(c.ns.decryptAsync(bad, opts), DECRYPT_FAILED, 'decryptAsync, flipped bit')
+    }
+  },
+)
