@@ -715,3 +715,284 @@ property(
     }
   },
 )
+
+// ---- KDFs -------------------------------------------------------------------------------------
+
+const KDF_HASHES = Object.keys(hmac)
+/** Other spellings `options.hash` accepts for some hashes (readHash lower-cases). */
+const HASH_SPELLINGS = {
+  sha1: ['sha-1', 'SHA1'], sha224: ['sha-224'], sha256: ['sha-256', 'SHA-256'], sha384: ['sha-384'], sha512: ['sha-512', 'SHA512'],
+  sha512_224: ['sha512-224', 'sha512/224'], sha512_256: ['sha512-256', 'SHA512/256'], sha3_224: ['sha3-224'],
+  sha3_256: ['sha3-256', 'SHA3-256'], sha3_384: ['sha3-384'], sha3_512: ['sha3-512'], ripemd160: ['rmd160', 'ripemd-160'],
+}
+const hashSpellingArb = fc.constantFrom(...KDF_HASHES).chain((name) =>
+  fc.constantFrom(name, ...(HASH_SPELLINGS[name] ?? [])).map((spelling) => ({ name, spelling })))
+
+/** RFC 8018 §5.2 PBKDF2 over referenceHmac (for hashes node:crypto lacks). */
+function rfc8018(name, password, salt, iterations, keyLength) {
+  const blocks = []
+  for (let i = 1; blocks.length * sha[name].outputLength < keyLength; i++) {
+    const index = Buffer.alloc(4)
+    index.writeUInt32BE(i)
+    let u = referenceHmac(name, password, Buffer.concat([salt, index]))
+    const t = Buffer.from(u)
+    for (let j = 1; j < iterations; j++) {
+      u = referenceHmac(name, password, u)
+      for (let k = 0; k < t.length; k++) t[k] ^= u[k]
+    }
+    blocks.push(t)
+  }
+  return Buffer.concat(blocks).subarray(0, keyLength)
+}
+
+/** RFC 5869 HKDF over referenceHmac (for hashes node:crypto lacks). */
+function rfc5869(name, ikm, salt, info, keyLength) {
+  const prk = referenceHmac(name, salt ?? Buffer.alloc(sha[name].outputLength), ikm)
+  const blocks = []
+  let t = Buffer.alloc(0)
+  for (let i = 1; blocks.length * sha[name].outputLength < keyLength; i++) {
+    t = referenceHmac(name, prk, Buffer.concat([t, info, Buffer.from([i])]))
+    blocks.push(t)
+  }
+  return Buffer.concat(blocks).subarray(0, keyLength)
+}
+
+property(
+  'kdf.pbkdf2 / pbkdf2Async: every hash (and its other spellings), iterations 1..50, key lengths 1..300, equal node:crypto pbkdf2Sync (RFC 8018 over the reference HMAC where node lacks the hash)',
+  100,
+  fc.record({
+    hash: hashSpellingArb,
+    password: bytesArb({ max: 200 }),
+    salt: bytesArb({ max: 100 }),
+    iterations: fc.integer({ min: 1, max: 50 }),
+    keyLength: optionalArb(fc.oneof(fc.integer({ min: 1, max: 300 }), fc.constantFrom(1, 20, 32, 64, 65, 128, 129))),
+    format: formatArb,
+  }),
+  async ({ hash, password, salt, iterations, keyLength, format }) => {
+    const pw = make(password)
+    const s = make(salt)
+    const len = keyLength ?? 32
+    const theirs = NODE_HASH[hash.name]
+    const expected = theirs
+      ? nodeCrypto.pbkdf2Sync(pw.bytes, s.bytes, iterations, len, theirs)
+      : rfc8018(hash.name, pw.bytes, s.bytes, iterations, len)
+    const options = { salt: s.input, iterations, hash: hash.spelling, ...(keyLength ? { keyLength } : {}) }
+    assertFormatted(kdf.pbkdf2(pw.input, withFormat(options, format)), expected, format, 'pbkdf2')
+    assertFormatted(await kdf.pbkdf2Async(pw.input, withFormat(options, format)), expected, format, 'pbkdf2Async')
+  },
+)
+
+property(
+  'kdf.hkdf / hkdfAsync: every hash, random salt (or none: HashLen zeros), info and key length, equal node:crypto hkdfSync (RFC 5869 over the reference HMAC where node lacks the hash)',
+  100,
+  fc.record({
+    hash: hashSpellingArb,
+    ikm: bytesArb({ max: 300 }),
+    salt: optionalArb(bytesArb({ max: 200 })),
+    info: optionalArb(bytesArb({ max: 200 })),
+    lengthPick: optionalArb(fc.nat()),
+    format: formatArb,
+  }),
+  async ({ hash, ikm, salt, info, lengthPick, format }) => {
+    const k = make(ikm)
+    const s = salt && make(salt)
+    const i = info && make(info)
+    const hashLen = sha[hash.name].outputLength
+    // Up to 255·HashLen, at most 2000 bytes here.
+    const keyLength = lengthPick === undefined ? undefined : 1 + (lengthPick % Math.min(255 * hashLen, 2000))
+    const len = keyLength ?? hashLen
+    const theirs = NODE_HASH[hash.name]
+    const infoBytes = i ? i.bytes : Buffer.alloc(0)
+    const expected = theirs
+      ? Buffer.from(nodeCrypto.hkdfSync(theirs, k.bytes, s ? s.bytes : Buffer.alloc(0), infoBytes, len))
+      : rfc5869(hash.name, k.bytes, s && s.bytes, infoBytes, len)
+    const options = { hash: hash.spelling, ...(s ? { salt: s.input } : {}), ...(i ? { info: i.input } : {}), ...(keyLength ? { keyLength } : {}) }
+    assertFormatted(kdf.hkdf(k.input, withFormat(options, format)), expected, format, 'hkdf')
+    assertFormatted(await kdf.hkdfAsync(k.input, withFormat(options, format)), expected, format, 'hkdfAsync')
+  },
+)
+
+property(
+  'kdf.scrypt / scryptAsync: N 2..64, r 1..4, p 1..2, random key lengths, equal node:crypto scryptSync',
+  40,
+  fc.record({
+    password: bytesArb({ max: 100 }),
+    salt: bytesArb({ max: 100 }),
+    logN: fc.integer({ min: 1, max: 6 }),
+    r: fc.integer({ min: 1, max: 4 }),
+    p: fc.integer({ min: 1, max: 2 }),
+    keyLength: optionalArb(fc.integer({ min: 1, max: 200 })),
+    format: formatArb,
+  }),
+  async ({ password, salt, logN, r, p, keyLength, format }) => {
+    const pw = make(password)
+    const s = make(salt)
+    const N = 2 ** logN
+    const expected = nodeCrypto.scryptSync(pw.bytes, s.bytes, keyLength ?? 64, { N, r, p })
+    const options = { salt: s.input, N, r, p, ...(keyLength ? { keyLength } : {}) }
+    assertFormatted(kdf.scrypt(pw.input, withFormat(options, format)), expected, format, 'scrypt')
+    assertFormatted(await kdf.scryptAsync(pw.input, withFormat(options, format)), expected, format, 'scryptAsync')
+  },
+)
+
+/** The npm package `argon2` (native), or null when it does not load here (checked in a child process). */
+const peerArgon2 = (() => {
+  const probe = "require('argon2').hash('x', { memoryCost: 1024 }).then(() => process.exit(0), () => process.exit(1))"
+  const r = spawnSync(process.execPath, ['-e', probe], { cwd: __dirname, timeout: 60000 })
+  if (r.status !== 0) {
+    console.warn('[properties] the npm package "argon2" does not load here: Argon2 is checked by its own round trips only')
+    return null
+  }
+  return require('argon2')
+})()
+const ARGON2_TYPES = { d: 0, i: 1, id: 2, argon2d: 0, argon2i: 1, argon2id: 2 }
+
+property(
+  `kdf.argon2 / argon2Sync / verify / verifySync: random variant, version, tiny m and t, lanes, salt, secret, associated data and tag length; raw tag ${peerArgon2 ? 'equals the npm argon2 package, whose PHC strings verify here and ours there' : 'sync = async'}; a wrong password does not verify`,
+  40,
+  fc.record({
+    password: bytesArb({ max: 64 }),
+    salt: bytesArb({ min: 8, max: 32 }),
+    secret: optionalArb(bytesArb({ min: 1, max: 32 })),
+    associatedData: optionalArb(bytesArb({ min: 1, max: 32 })),
+    variant: fc.constantFrom(...Object.keys(ARGON2_TYPES)),
+    version: fc.constantFrom(16, 19),
+    timeCost: fc.integer({ min: 1, max: 3 }),
+    parallelism: fc.integer({ min: 1, max: 3 }),
+    extraMemory: fc.nat({ max: 40 }),
+    keyLength: fc.integer({ min: 4, max: 80 }),
+    format: fc.constantFrom(...FORMATS.filter(Boolean)),
+  }),
+  async (v) => {
+    const pw = make(v.password)
+    const salt = make(v.salt)
+    const secret = v.secret && make(v.secret)
+    const ad = v.associatedData && make(v.associatedData)
+    const params = {
+      variant: v.variant, version: v.version, timeCost: v.timeCost, parallelism: v.parallelism,
+      memoryCost: 8 * v.parallelism + v.extraMemory, keyLength: v.keyLength,
+    }
+    const options = { ...params, salt: salt.input, ...(secret ? { secret: secret.input } : {}), ...(ad ? { associatedData: ad.input } : {}) }
+    const raw = kdf.argon2Sync(pw.input, { ...options, outputFormat: 'buffer' })
+    assert.equal(raw.length, v.keyLength)
+    assertFormatted(await kdf.argon2(pw.input, { ...options, outputFormat: v.format }), raw, v.format, 'argon2 (async)')
+    const phc = kdf.argon2Sync(pw.input, options)
+    assert.deepEqual(kdf.argon2.parse(phc), {
+      variant: `argon2${v.variant.replace('argon2', '')}`, version: v.version, memoryCost: params.memoryCost,
+      timeCost: v.timeCost, parallelism: v.parallelism, saltLength: salt.bytes.length, keyLength: v.keyLength,
+    })
+    assert.equal(kdf.argon2.needsRehash(phc, params), false)
+    const verifyOptions = secret ? { secret: secret.input } : undefined
+    assert.equal(kdf.argon2.verifySync(phc, pw.input, verifyOptions), true, 'verifySync')
+    assert.equal(await kdf.argon2.verify(phc, pw.input, verifyOptions), true, 'verify')
+    const wrong = Buffer.concat([pw.bytes, Buffer.from([1])])
+    assert.equal(kdf.argon2.verifySync(phc, wrong, verifyOptions), false, 'wrong password')
+    if (secret) assert.equal(kdf.argon2.verifySync(phc, pw.input), false, 'secret missing')
+
+    if (peerArgon2) {
+      const theirOptions = {
+        type: ARGON2_TYPES[v.variant], version: v.version, timeCost: v.timeCost, parallelism: v.parallelism,
+        memoryCost: params.memoryCost, hashLength: v.keyLength, salt: salt.bytes,
+        ...(secret ? { secret: secret.bytes } : {}), ...(ad ? { associatedData: ad.bytes } : {}),
+      }
+      same(await peerArgon2.hash(pw.bytes, { ...theirOptions, raw: true }), raw, 'npm argon2 raw tag')
+      assert.equal(await peerArgon2.verify(phc, pw.bytes, secret ? { secret: secret.bytes } : undefined), true, 'npm argon2 verifies ours')
+      const theirs = await peerArgon2.hash(pw.bytes, theirOptions)
+      assert.equal(kdf.argon2.verifySync(theirs, pw.input, verifyOptions), true, 'ours verifies npm argon2')
+    }
+  },
+)
+
+property(
+  'kdf.bcrypt: rounds 4..5, passwords 0..72 bytes (strings or their UTF-8 bytes), given or random salt: bcryptjs computes the same hash from our salt and verifies ours; ours verifies bcryptjs ($2b$, $2a$, $2y$); a wrong password does not verify; async forms agree',
+  30,
+  fc.record({
+    password: bytesArb({ max: 72 }),
+    rounds: fc.constantFrom(4, 5),
+    salt: optionalArb(bytesArb({ n: 16, kinds: VIEW_KINDS })),
+    asNumber: fc.boolean(),
+  }),
+  async (v) => {
+    // bcryptjs takes strings: the password is a well-formed string (bcryptjs has its own UTF-8
+    // encoder, which encodes lone surrogates differently from Buffer/TextEncoder) without U+0000
+    // (which C bcrypt cannot take), given to us as the string or as its UTF-8 bytes. U+FFFD
+    // replaces a lone surrogate: the same 3 bytes, so the length stays.
+    const text = stringOf(v.password.n, v.password.seed, true).toWellFormed()
+    const input = v.password.kind === 'string' ? text : wrap(Buffer.from(text), v.password.kind, v.password.offset)
+    const options = v.salt ? { rounds: v.rounds, salt: make(v.salt).input } : v.asNumber ? v.rounds : { rounds: v.rounds }
+    const ours = kdf.bcrypt.hash(input, options)
+    assert.match(ours, /^\$2b\$0[45]\$[./A-Za-z0-9]{53}$/)
+    assert.equal(kdf.bcrypt.rounds(ours), v.rounds)
+    assert.equal(bcryptjs.hashSync(text, ours.slice(0, 29)), ours, 'bcryptjs, same salt')
+    assert.equal(bcryptjs.compareSync(text, ours), true, 'bcryptjs verifies ours')
+    if (v.salt) assert.equal(await kdf.bcrypt.hashAsync(input, options), ours, 'hashAsync, same salt')
+
+    const theirs = bcryptjs.hashSync(text, v.rounds)
+    for (const prefix of ['$2b$', '$2a$', '$2y$']) {
+      assert.equal(kdf.bcrypt.verify(input, prefix + theirs.slice(4)), true, `ours verifies bcryptjs ${prefix}`)
+    }
+    assert.equal(await kdf.bcrypt.verifyAsync(input, theirs), true, 'verifyAsync')
+    const wrong = Buffer.from(text.length ? text : 'a')
+    wrong[0] ^= text.length ? 2 : 0
+    assert.equal(kdf.bcrypt.verify(wrong, ours), false, 'wrong password')
+    assert.equal(await kdf.bcrypt.verifyAsync(wrong, theirs), false, 'wrong password (async)')
+  },
+)
+
+property(
+  'kdf.bcrypt: passwords over 72 bytes throw RangeError, or with truncate hash as their first 72 bytes',
+  15,
+  fc.record({ password: bytesArb({ min: 73, max: 300, kinds: VIEW_KINDS }), salt: bytesArb({ n: 16, kinds: VIEW_KINDS }) }),
+  (v) => {
+    const pw = make(v.password)
+    const salt = make(v.salt).input
+    assert.throws(() => kdf.bcrypt.hash(pw.input, { rounds: 4, salt }), (e) => e instanceof RangeError)
+    assert.equal(kdf.bcrypt.hash(pw.input, { rounds: 4, salt, truncate: true }), kdf.bcrypt.hash(pw.bytes.subarray(0, 72), { rounds: 4, salt }))
+  },
+)
+
+// ---- randomBytes, timingSafeEqual ---------------------------------------------------------------
+
+property(
+  'timingSafeEqual equals node:crypto timingSafeEqual for equal, one-bit-different and unrelated inputs of every kind; different lengths throw RangeError',
+  200,
+  fc.record({
+    a: bytesArb({ max: 300 }),
+    relation: fc.constantFrom('equal', 'flip', 'other', 'length'),
+    bit: fc.nat(),
+    bKind: fc.constantFrom(...KINDS),
+    seed: fc.nat(),
+  }),
+  ({ a, relation, bit, bKind, seed }) => {
+    const x = make(a)
+    let bBytes
+    if (relation === 'equal') bBytes = Buffer.from(x.bytes)
+    else if (relation === 'other') bBytes = bytesOf(x.bytes.length, seed)
+    else if (relation === 'length') bBytes = bytesOf(x.bytes.length + 1 + (seed % 5), seed)
+    else {
+      bBytes = Buffer.from(x.bytes)
+      if (bBytes.length) bBytes[(bit >>> 3) % bBytes.length] ^= 1 << (bit & 7)
+    }
+    // A string only where the bytes are valid UTF-8 (then it encodes to exactly them).
+    const text = bBytes.toString('utf8')
+    const b = bKind === 'string' && Buffer.from(text).equals(bBytes) ? text : wrap(bBytes, bKind === 'string' ? 'dataview' : bKind, seed % 9)
+    if (relation === 'length') {
+      assert.throws(() => nodeCrypto.timingSafeEqual(x.bytes, bBytes), (e) => e instanceof RangeError)
+      assert.throws(() => timingSafeEqual(x.input, b), (e) => e instanceof RangeError)
+    } else {
+      assert.equal(timingSafeEqual(x.input, b), nodeCrypto.timingSafeEqual(x.bytes, bBytes))
+    }
+  },
+)
+
+property(
+  'randomBytes(n): a Buffer of exactly n bytes; two calls of 16+ bytes differ',
+  100,
+  lengthArb(0, 70000, true),
+  (n) => {
+    const a = randomBytes(n)
+    assert.ok(Buffer.isBuffer(a))
+    assert.equal(a.length, n)
+    if (n >= 16) assert.notEqual(a.toString('hex'), randomBytes(n).toString('hex'))
+  },
+)
