@@ -996,3 +996,128 @@ property(
     if (n >= 16) assert.notEqual(a.toString('hex'), randomBytes(n).toString('hex'))
   },
 )
+
+// ---- wrong types ------------------------------------------------------------------------------
+
+/** Values that are not bytes: numbers, bigints, booleans, null, undefined, symbols, objects (also
+ * ones that look like views), arrays, functions, boxed strings, dates, maps. */
+const notBytesArb = fc.oneof(
+  fc.integer(),
+  fc.double(),
+  fc.bigInt(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constant(undefined),
+  fc.string().map((s) => Symbol(s)),
+  fc.object({ maxDepth: 1 }),
+  fc.array(fc.anything({ maxDepth: 1 }), { maxLength: 5 }),
+  fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 5 }),
+  fc.func(fc.anything({ maxDepth: 0 })),
+  fc.string().map((s) => new String(s)), // eslint-disable-line no-new-wrappers
+  fc.record({ byteLength: fc.nat(64), byteOffset: fc.nat(8), length: fc.nat(64), buffer: fc.constant(new ArrayBuffer(64)) }, { requiredKeys: [] }),
+  fc.constant(new Date(0)),
+  fc.constant(new Map([[0, 1]])),
+)
+
+const KEY16 = Buffer.alloc(16, 7)
+const KEY32 = Buffer.alloc(32, 7)
+const BCRYPT_HASH = kdf.bcrypt.hash('pw', 4)
+const ARGON2_PHC = kdf.argon2Sync('pw', { memoryCost: 8, timeCost: 1, parallelism: 1 })
+
+/**
+ * Every place a public function takes bytes: [label, call(value), async?, optional?]. An optional
+ * option treats null/undefined as absent, so those two are not errors there.
+ */
+const BYTE_ARGUMENTS = []
+const arg = (label, call, { async = false, optional = false } = {}) => BYTE_ARGUMENTS.push({ label, call, async, optional })
+for (const name of Object.keys(sha)) {
+  arg(`sha.${name}(v)`, (v) => sha[name](v))
+  arg(`sha.${name}(v, { outputFormat: 'buffer' })`, (v) => sha[name](v, { outputFormat: 'buffer' }))
+  arg(`sha.${name}.create().update(v)`, (v) => sha[name].create().update(v))
+  arg(`sha.${name}.create().update(big).update(v)`, (v) => sha[name].create().update(Buffer.alloc(9000)).update(v))
+  arg(`sha.${name}.async(v)`, (v) => sha[name].async(v), { async: true })
+}
+for (const option of ['key', 'salt', 'personalization']) {
+  arg(`sha.blake2b('x', { ${option}: v })`, (v) => sha.blake2b('x', { [option]: v }), { optional: true })
+  arg(`sha.blake2s.create({ ${option}: v })`, (v) => sha.blake2s.create({ [option]: v }), { optional: true })
+}
+arg("sha.blake3('x', { key: v })", (v) => sha.blake3('x', { key: v }), { optional: true })
+arg("sha.blake3('x', { context: v })", (v) => sha.blake3('x', { context: v }), { optional: true })
+for (const name of Object.keys(hmac)) {
+  arg(`hmac.${name}(v, { key })`, (v) => hmac[name](v, { key: 'k' }))
+  arg(`hmac.${name}('x', { key: v })`, (v) => hmac[name]('x', { key: v }))
+  arg(`hmac.${name}.create({ key: v })`, (v) => hmac[name].create({ key: v }))
+  arg(`hmac.${name}.create({ key }).update(v)`, (v) => hmac[name].create({ key: 'k' }).update(v))
+  arg(`hmac.${name}.async(v, { key })`, (v) => hmac[name].async(v, { key: 'k' }), { async: true })
+}
+for (const [label, ns, key] of [['aes', aes, KEY16], ['chacha20', chacha20, KEY32], ['xchacha20', xchacha20, KEY32], ['des', des, KEY16]]) {
+  for (const op of ['encrypt', 'decrypt']) {
+    arg(`cipher.${label}.${op}(v, { key })`, (v) => ns[op](v, { key }))
+    arg(`cipher.${label}.${op}Async(v, { key })`, (v) => ns[`${op}Async`](v, { key }), { async: true })
+    arg(`cipher.${label}.key(key).${op}(v)`, (v) => ns.key(key)[op](v))
+  }
+  arg(`cipher.${label}.encrypt('x', { key: v })`, (v) => ns.encrypt('x', { key: v }))
+  arg(`cipher.${label}.key(v)`, (v) => ns.key(v))
+  arg(`cipher.${label}.encrypt('x', { key, iv: v })`, (v) => ns.encrypt('x', { key, iv: v }), { optional: true })
+}
+arg("cipher.aes.encrypt('x', { key, aad: v })", (v) => aes.encrypt('x', { key: KEY16, aad: v }), { optional: true })
+arg("cipher.chacha20.decrypt(ct, { key, aad: v })", (v) => chacha20.decrypt(Buffer.alloc(40), { key: KEY32, aad: v }), { optional: true })
+const PBKDF2 = { salt: 's', iterations: 1 }
+arg('kdf.pbkdf2(v, options)', (v) => kdf.pbkdf2(v, PBKDF2))
+arg("kdf.pbkdf2('pw', { salt: v })", (v) => kdf.pbkdf2('pw', { ...PBKDF2, salt: v }))
+arg('kdf.pbkdf2Async(v, options)', (v) => kdf.pbkdf2Async(v, PBKDF2), { async: true })
+const SCRYPT = { salt: 's', N: 2, r: 1, p: 1 }
+arg('kdf.scrypt(v, options)', (v) => kdf.scrypt(v, SCRYPT))
+arg("kdf.scrypt('pw', { salt: v })", (v) => kdf.scrypt('pw', { ...SCRYPT, salt: v }))
+arg('kdf.scryptAsync(v, options)', (v) => kdf.scryptAsync(v, SCRYPT), { async: true })
+arg('kdf.hkdf(v)', (v) => kdf.hkdf(v))
+arg("kdf.hkdf('ikm', { salt: v })", (v) => kdf.hkdf('ikm', { salt: v }), { optional: true })
+arg("kdf.hkdf('ikm', { info: v })", (v) => kdf.hkdf('ikm', { info: v }), { optional: true })
+arg('kdf.hkdfAsync(v)', (v) => kdf.hkdfAsync(v), { async: true })
+const ARGON2 = { memoryCost: 8, timeCost: 1, parallelism: 1 }
+arg('kdf.argon2Sync(v, options)', (v) => kdf.argon2Sync(v, ARGON2))
+for (const option of ['salt', 'secret', 'associatedData']) {
+  arg(`kdf.argon2Sync('pw', { ${option}: v })`, (v) => kdf.argon2Sync('pw', { ...ARGON2, [option]: v }), { optional: true })
+}
+arg('kdf.argon2(v, options)', (v) => kdf.argon2(v, ARGON2), { async: true })
+arg('kdf.argon2.verifySync(phc, v)', (v) => kdf.argon2.verifySync(ARGON2_PHC, v))
+arg('kdf.argon2.verify(phc, v)', (v) => kdf.argon2.verify(ARGON2_PHC, v), { async: true })
+arg('kdf.bcrypt.hash(v, 4)', (v) => kdf.bcrypt.hash(v, 4))
+arg("kdf.bcrypt.hash('pw', { rounds: 4, salt: v })", (v) => kdf.bcrypt.hash('pw', { rounds: 4, salt: v }), { optional: true })
+arg('kdf.bcrypt.hashAsync(v, 4)', (v) => kdf.bcrypt.hashAsync(v, 4), { async: true })
+arg('kdf.bcrypt.verify(v, hash)', (v) => kdf.bcrypt.verify(v, BCRYPT_HASH))
+arg('kdf.bcrypt.verifyAsync(v, hash)', (v) => kdf.bcrypt.verifyAsync(v, BCRYPT_HASH), { async: true })
+arg("timingSafeEqual(v, 'x')", (v) => timingSafeEqual(v, 'x'))
+arg("timingSafeEqual('x', v)", (v) => timingSafeEqual('x', v))
+
+const isArgTypeError = (err) => err instanceof TypeError && err.code === 'ERR_INVALID_ARG_TYPE'
+
+property(
+  'a value that is not bytes, wherever a public function takes bytes, throws (async forms: reject) TypeError ERR_INVALID_ARG_TYPE',
+  1000,
+  fc.record({ at: fc.nat({ max: BYTE_ARGUMENTS.length - 1 }), value: notBytesArb }).filter(({ at, value }) => !(BYTE_ARGUMENTS[at].optional && value == null)),
+  async ({ at, value }) => {
+    const { label, call, async } = BYTE_ARGUMENTS[at]
+    let result
+    try {
+      result = call(value)
+    } catch (err) {
+      assert.ok(!async, `${label}: threw synchronously instead of rejecting: ${err}`)
+      assert.ok(isArgTypeError(err), `${label}: threw ${err && err.name} ${err && err.code}: ${err && err.message}`)
+      return
+    }
+    assert.ok(async && result instanceof Promise, `${label}: returned ${typeof result} instead of throwing`)
+    await assert.rejects(result, (err) => {
+      assert.ok(isArgTypeError(err), `${label}: rejected with ${err && err.name} ${err && err.code}: ${err && err.message}`)
+      return true
+    })
+  },
+)
+
+test('the wrong-type property\'s list of byte arguments was written from this API surface', (t) => {
+  // The API surface the list was written from; a new public function must be added to it.
+  t.deepEqual(Object.keys(crypto).sort(), ['cipher', 'default', 'hash', 'hmac', 'kdf', 'randomBytes', 'sha', 'timingSafeEqual'])
+  t.deepEqual(Object.keys(cipher).sort(), ['aes', 'chacha20', 'des', 'xchacha20'])
+  t.deepEqual(Object.keys(kdf).sort(), ['AbortError', 'argon2', 'argon2Sync', 'bcrypt', 'hkdf', 'hkdfAsync', 'pbkdf2', 'pbkdf2Async', 'scrypt', 'scryptAsync'])
+  t.true(BYTE_ARGUMENTS.length > 200)
+})
