@@ -9,6 +9,8 @@ mod error;
 mod hash;
 mod kdf;
 mod md;
+#[cfg(test)]
+mod proptests;
 mod raw;
 mod rmd160;
 mod task;
