@@ -88,37 +88,45 @@ function bytesOf(n, seed) {
  */
 function stringOf(n, seed, noNul = false) {
   const rnd = bytesOf(4 * n + 8, seed)
-  let s = ''
+  // Code units collected in an array and joined once (appending to a string character by
+  // character makes V8 build and flatten cons strings: slow and page-fault heavy for 256 KiB).
+  const units = []
   let left = n
   let i = 0
+  let prevHigh = false
   while (left > 0) {
     const r = rnd.readUInt32LE((i++ * 4) % (rnd.length - 4))
     const cls = r & 15
+    let wasHigh = false
     if (cls <= 7 || left < 2) {
       const c = (r >>> 8) & 0x7f
-      s += String.fromCharCode(noNul && c === 0 ? 0x41 : c)
+      units.push(noNul && c === 0 ? 0x41 : c)
       left -= 1
     } else if (cls <= 10 || left < 3) {
-      s += String.fromCharCode(0x80 + ((r >>> 8) % 0x780))
+      units.push(0x80 + ((r >>> 8) % 0x780))
       left -= 2
     } else if (cls <= 12 || left < 4) {
       let c = 0x800 + ((r >>> 8) % 0xf800)
       if (c >= 0xd800 && c <= 0xdfff) c += 0x800
-      s += String.fromCharCode(c)
+      units.push(c)
       left -= 3
     } else if (cls <= 14) {
-      s += String.fromCodePoint(0x10000 + ((r >>> 8) % 0x100000))
+      const cp = 0x10000 + ((r >>> 8) % 0x100000)
+      units.push(0xd800 + ((cp - 0x10000) >> 10), 0xdc00 + ((cp - 0x10000) & 0x3ff))
       left -= 4
     } else {
-      // A lone surrogate (high or low); one followed by a low one forms a pair, counted as 4.
+      // A lone surrogate (high or low), encoded as U+FFFD (3 bytes). A low one right after a
+      // lone high one would pair with it: skipped.
       const c = 0xd800 + ((r >>> 8) % 0x800)
-      const prev = s.charCodeAt(s.length - 1)
-      if (c >= 0xdc00 && prev >= 0xd800 && prev <= 0xdbff) continue
-      s += String.fromCharCode(c)
+      if (c >= 0xdc00 && prevHigh) continue
+      units.push(c)
+      wasHigh = c < 0xdc00
       left -= 3
     }
+    prevHigh = wasHigh
   }
-  // A high surrogate followed by a low one added later never happens: lows after highs are skipped.
+  let s = ''
+  for (let k = 0; k < units.length; k += 8192) s += String.fromCharCode.apply(null, units.slice(k, k + 8192))
   return s
 }
 
@@ -392,7 +400,7 @@ function chunksOf(bytes, { cuts, kinds }, offset) {
   return out
 }
 
-const HASH_RUNS = 70
+const HASH_RUNS = 100
 
 for (const name of Object.keys(sha)) {
   const ref = name in NODE_HASH ? `node:crypto ${NODE_HASH[name]}` : name === 'keccak256' || name === 'blake3' ? '@noble/hashes' : null
@@ -587,7 +595,7 @@ for (const mode of ['ecb', 'cbc']) {
   })
 }
 
-const CIPHER_RUNS = 50
+const CIPHER_RUNS = 75
 
 for (const c of NODE_CIPHERS) {
   const aead = Boolean(c.tags)
