@@ -656,6 +656,9 @@ for (const c of NODE_CIPHERS) {
       if (v.giveIv || !c.ivs) same(outAsync, out, 'encryptAsync')
       same(await c.ns.decryptAsync(outAsync, opts), plain, 'decryptAsync')
       same(await kept.decryptAsync(out, base), plain, 'kept key decryptAsync')
+      const keptAsync = await kept.encryptAsync(input, base)
+      if (v.giveIv || !c.ivs) same(keptAsync, out, 'kept key encryptAsync')
+      else same(kept.decrypt(keptAsync, base), plain, 'kept key encryptAsync round trip')
     },
   )
 }
@@ -821,7 +824,7 @@ property(
 )
 
 property(
-  'kdf.scrypt / scryptAsync: N 2..64, r 1..4, p 1..2, random key lengths, equal node:crypto scryptSync',
+  'kdf.scrypt / scryptAsync: N 2..64, r 1..4, p 1..2, random key lengths, equal node:crypto scryptSync; maxmem is exactly 128·r·(N + 2 + p)',
   40,
   fc.record({
     password: bytesArb({ max: 100 }),
@@ -840,6 +843,11 @@ property(
     const options = { salt: s.input, N, r, p, ...(keyLength ? { keyLength } : {}) }
     assertFormatted(kdf.scrypt(pw.input, withFormat(options, format)), expected, format, 'scrypt')
     assertFormatted(await kdf.scryptAsync(pw.input, withFormat(options, format)), expected, format, 'scryptAsync')
+
+    // maxmem: exactly 128·r·(N + 2 + p) bytes is enough, one byte less a RangeError.
+    const need = 128 * r * (N + 2 + p)
+    same(kdf.scrypt(pw.input, { ...options, maxmem: need, outputFormat: 'buffer' }), expected, 'maxmem = need')
+    assert.throws(() => kdf.scrypt(pw.input, { ...options, maxmem: need - 1 }), (e) => e instanceof RangeError && e.code === 'ERR_OUT_OF_RANGE')
   },
 )
 
@@ -890,6 +898,8 @@ property(
       timeCost: v.timeCost, parallelism: v.parallelism, saltLength: salt.bytes.length, keyLength: v.keyLength,
     })
     assert.equal(kdf.argon2.needsRehash(phc, params), false)
+    assert.equal(kdf.argon2.needsRehash(phc, { ...params, timeCost: v.timeCost + 1 }), true, 'needsRehash, other timeCost')
+    assert.equal(kdf.argon2.needsRehash(phc, { ...params, memoryCost: params.memoryCost + 8 }), true, 'needsRehash, other memoryCost')
     const verifyOptions = secret ? { secret: secret.input } : undefined
     assert.equal(kdf.argon2.verifySync(phc, pw.input, verifyOptions), true, 'verifySync')
     assert.equal(await kdf.argon2.verify(phc, pw.input, verifyOptions), true, 'verify')
