@@ -10,6 +10,8 @@ mod hash;
 mod kdf;
 mod md;
 mod pool;
+#[cfg(test)]
+mod proptests;
 mod random;
 mod raw;
 mod rmd160;

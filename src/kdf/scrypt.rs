@@ -73,9 +73,9 @@ impl Params {
 /// Salsa20 word `5·i mod 16`, so each row of four is one SIMD vector. Word 0 stays in place,
 /// so Integerify reads the same word in either order.
 #[cfg(target_arch = "x86_64")]
-const LAYOUT: [usize; 16] = [0, 5, 10, 15, 4, 9, 14, 3, 8, 13, 2, 7, 12, 1, 6, 11];
+pub(crate) const LAYOUT: [usize; 16] = [0, 5, 10, 15, 4, 9, 14, 3, 8, 13, 2, 7, 12, 1, 6, 11];
 #[cfg(not(target_arch = "x86_64"))]
-const LAYOUT: [usize; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+pub(crate) const LAYOUT: [usize; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 
 /// Salsa20/8 on a block in [`LAYOUT`] order: SSE2 (part of the x86-64 baseline), or with
 /// `AVX512` each rotation is one `vprold` instead of two shifts and an extra XOR (AVX-512VL, on
@@ -84,7 +84,7 @@ const LAYOUT: [usize; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 1
 /// with SSE2 (the same as portable scalar code), 37 ms with AVX-512VL (node: 37 ms).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn salsa20_8<const AVX512: bool>(b: &mut [u32; 16]) {
+pub(crate) fn salsa20_8<const AVX512: bool>(b: &mut [u32; 16]) {
   use std::arch::x86_64::*;
   // SAFETY: SSE2 is always available on x86-64; loads and stores are unaligned and stay
   // within the 64-byte array.
@@ -135,14 +135,14 @@ fn salsa20_8<const AVX512: bool>(b: &mut [u32; 16]) {
 
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-fn salsa20_8<const AVX512: bool>(b: &mut [u32; 16]) {
+pub(crate) fn salsa20_8<const AVX512: bool>(b: &mut [u32; 16]) {
   salsa20_8_scalar(b)
 }
 
 /// Salsa20/8 core in natural word order (reference for the SIMD version and other targets).
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 #[inline(always)]
-fn salsa20_8_scalar(b: &mut [u32; 16]) {
+pub(crate) fn salsa20_8_scalar(b: &mut [u32; 16]) {
   let mut x = *b;
   macro_rules! qr {
     ($a:expr, $b:expr, $c:expr, $d:expr) => {

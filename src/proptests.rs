@@ -1,0 +1,336 @@
+//! Property tests (proptest) for the algorithms implemented in this crate rather than taken
+//! from a crate: MD4 and RIPEMD-160 (`md.rs`, `rmd160.rs`), the scalar BLAKE2b/2s (`blake2.rs`),
+//! scrypt and its Salsa20/8 cores (`kdf/scrypt.rs`) and the PBKDF2 fast path (`kdf/pbkdf2.rs`),
+//! each against an independent implementation: the RustCrypto crates (`md4`, `ripemd`, `blake2`,
+//! `scrypt`, `pbkdf2` + `hmac`), `blake2b_simd`/`blake2s_simd`, and a Salsa20/8 written here from
+//! RFC 7914 §3. Random inputs cross block boundaries; incremental updates at random split points
+//! must equal one-shot hashing.
+//!
+//! Budget: a fixed number of cases per property (see `cases`), a few seconds each in the dev
+//! profile (this crate unoptimised, dependencies optimised). A failure prints the minimal input
+//! and proptest records its seed in `proptest-regressions/proptests.txt` (commit that file: the
+//! seeds are replayed first on every later run). `PROPTEST_CASES=n` overrides the case counts.
+
+use digest::block_api::{Buffer, UpdateCore, VariableOutputCore};
+use digest::Digest;
+use proptest::prelude::*;
+
+use crate::algorithms::{Alg, HashCore};
+use crate::blake2::{Blake2bScalar, Blake2sScalar};
+use crate::kdf::scrypt::{salsa20_8, salsa20_8_scalar, LAYOUT};
+use crate::task::Cancel;
+
+/// The case count of a property, unless `PROPTEST_CASES` is set.
+fn cases(n: u32) -> ProptestConfig {
+  let env = std::env::var("PROPTEST_CASES")
+    .ok()
+    .and_then(|v| v.parse().ok());
+  ProptestConfig {
+    cases: env.unwrap_or(n),
+    ..ProptestConfig::default()
+  }
+}
+
+/// Bytes of a length that is often next to a multiple of the block size (`block`).
+fn message(block: usize, max_blocks: usize) -> impl Strategy<Value = Vec<u8>> {
+  let near_edge = (0..=max_blocks, -2i64..=2).prop_map(move |(k, d)| {
+    ((k * block) as i64 + d).clamp(0, (max_blocks * block) as i64) as usize
+  });
+  prop_oneof![0..=max_blocks * block, near_edge]
+    .prop_flat_map(|n| proptest::collection::vec(any::<u8>(), n))
+}
+
+/// Splits `data` at the given points (taken modulo its length + 1, in order).
+fn split<'a>(data: &'a [u8], cuts: &[usize]) -> Vec<&'a [u8]> {
+  let mut points: Vec<usize> = cuts.iter().map(|c| c % (data.len() + 1)).collect();
+  points.sort_unstable();
+  let mut parts = Vec::new();
+  let mut prev = 0;
+  for p in points.into_iter().chain(std::iter::once(data.len())) {
+    parts.push(&data[prev..p]);
+    prev = p;
+  }
+  parts
+}
+
+/// One of our `HashCore`s fed `parts` one by one.
+fn ours<H: HashCore + Default>(parts: &[&[u8]], out_len: usize) -> Vec<u8> {
+  let mut h = H::default();
+  for p in parts {
+    h.update(p);
+  }
+  let mut out = vec![0u8; out_len];
+  h.finalize_into(&mut out);
+  out
+}
+
+// ---- MD4, RIPEMD-160 --------------------------------------------------------------------------
+
+proptest! {
+  #![proptest_config(cases(1024))]
+
+  /// MD4 (`md.rs`) in random pieces equals the `md4` crate in one shot.
+  #[test]
+  fn md4_equals_rustcrypto(msg in message(64, 8), cuts in proptest::collection::vec(any::<usize>(), 0..6)) {
+    let got = ours::<crate::md::Md4>(&split(&msg, &cuts), 16);
+    prop_assert_eq!(got, md4::Md4::digest(&msg).to_vec());
+  }
+
+  /// RIPEMD-160 (`rmd160.rs`) in random pieces equals the `ripemd` crate in one shot.
+  #[test]
+  fn ripemd160_equals_rustcrypto(msg in message(64, 8), cuts in proptest::collection::vec(any::<usize>(), 0..6)) {
+    let got = ours::<crate::rmd160::Ripemd160>(&split(&msg, &cuts), 20);
+    prop_assert_eq!(got, ripemd::Ripemd160::digest(&msg).to_vec());
+  }
+}
+
+// ---- BLAKE2 -----------------------------------------------------------------------------------
+
+/// BLAKE2 through the RustCrypto `blake2` block core with the full parameter block: key block
+/// first (RFC 7693 §3.3), then the message; the core's lazy buffer holds back the last block.
+macro_rules! rustcrypto_blake2 {
+  ($fn:ident, $core:ty, $block:literal) => {
+    fn $fn(msg: &[u8], out_len: usize, key: &[u8], salt: &[u8], personal: &[u8]) -> Vec<u8> {
+      let mut core = <$core>::new_with_params(salt, personal, key.len(), out_len);
+      let mut buffer = Buffer::<$core>::default();
+      if !key.is_empty() {
+        let mut block = [0u8; $block];
+        block[..key.len()].copy_from_slice(key);
+        buffer.digest_blocks(&block, |b| core.update_blocks(b));
+      }
+      buffer.digest_blocks(msg, |b| core.update_blocks(b));
+      let mut full = digest::Output::<$core>::default();
+      core.finalize_variable_core(&mut buffer, &mut full);
+      full[..out_len].to_vec()
+    }
+  };
+}
+rustcrypto_blake2!(blake2b_rustcrypto, blake2::Blake2bVarCore, 128);
+rustcrypto_blake2!(blake2s_rustcrypto, blake2::Blake2sVarCore, 64);
+
+/// (output length, key, salt, personalization) within the limits of a BLAKE2 variant whose
+/// block is `block` bytes: out 1..=block/2, key 0..=block/2, salt and personal 0..=block/8.
+fn blake2_params(block: usize) -> impl Strategy<Value = (usize, Vec<u8>, Vec<u8>, Vec<u8>)> {
+  let bytes = |max: usize| proptest::collection::vec(any::<u8>(), 0..=max);
+  (
+    1..=block / 2,
+    bytes(block / 2),
+    bytes(block / 8),
+    bytes(block / 8),
+  )
+}
+
+proptest! {
+  #![proptest_config(cases(1024))]
+
+  /// The scalar BLAKE2b (`blake2.rs`, the backend on AMD CPUs) in random pieces, with random
+  /// key, salt, personalization and output length, equals the `blake2` crate and `blake2b_simd`.
+  #[test]
+  fn blake2b_scalar_equals_rustcrypto_and_simd(
+    msg in message(128, 6),
+    (out_len, key, salt, personal) in blake2_params(128),
+    cuts in proptest::collection::vec(any::<usize>(), 0..6),
+  ) {
+    let mut h = Blake2bScalar::new(out_len, &key, &salt, &personal);
+    prop_assert_eq!(h.output_len(), out_len);
+    for part in split(&msg, &cuts) {
+      h.update(part);
+    }
+    let mut got = vec![0u8; out_len];
+    h.finalize_into(&mut got);
+    prop_assert_eq!(&got, &blake2b_rustcrypto(&msg, out_len, &key, &salt, &personal));
+    let simd = blake2b_simd::Params::new().hash_length(out_len).key(&key).salt(&salt).personal(&personal).hash(&msg);
+    prop_assert_eq!(&got[..], simd.as_bytes());
+  }
+
+  /// The scalar BLAKE2s, likewise against the `blake2` crate and `blake2s_simd`.
+  #[test]
+  fn blake2s_scalar_equals_rustcrypto_and_simd(
+    msg in message(64, 8),
+    (out_len, key, salt, personal) in blake2_params(64),
+    cuts in proptest::collection::vec(any::<usize>(), 0..6),
+  ) {
+    let mut h = Blake2sScalar::new(out_len, &key, &salt, &personal);
+    for part in split(&msg, &cuts) {
+      h.update(part);
+    }
+    let mut got = vec![0u8; out_len];
+    h.finalize_into(&mut got);
+    prop_assert_eq!(&got, &blake2s_rustcrypto(&msg, out_len, &key, &salt, &personal));
+    let simd = blake2s_simd::Params::new().hash_length(out_len).key(&key).salt(&salt).personal(&personal).hash(&msg);
+    prop_assert_eq!(&got[..], simd.as_bytes());
+  }
+}
+
+// ---- Salsa20/8, scrypt ------------------------------------------------------------------------
+
+/// Salsa20/8 core exactly as RFC 7914 §3 writes it (C. Percival's reference), natural word order.
+fn salsa20_8_rfc7914(input: &[u32; 16]) -> [u32; 16] {
+  let r = |a: u32, b: u32| a.rotate_left(b);
+  let mut x = *input;
+  for _ in (2..=8).rev().step_by(2) {
+    x[4] ^= r(x[0].wrapping_add(x[12]), 7);
+    x[8] ^= r(x[4].wrapping_add(x[0]), 9);
+    x[12] ^= r(x[8].wrapping_add(x[4]), 13);
+    x[0] ^= r(x[12].wrapping_add(x[8]), 18);
+    x[9] ^= r(x[5].wrapping_add(x[1]), 7);
+    x[13] ^= r(x[9].wrapping_add(x[5]), 9);
+    x[1] ^= r(x[13].wrapping_add(x[9]), 13);
+    x[5] ^= r(x[1].wrapping_add(x[13]), 18);
+    x[14] ^= r(x[10].wrapping_add(x[6]), 7);
+    x[2] ^= r(x[14].wrapping_add(x[10]), 9);
+    x[6] ^= r(x[2].wrapping_add(x[14]), 13);
+    x[10] ^= r(x[6].wrapping_add(x[2]), 18);
+    x[3] ^= r(x[15].wrapping_add(x[11]), 7);
+    x[7] ^= r(x[3].wrapping_add(x[15]), 9);
+    x[11] ^= r(x[7].wrapping_add(x[3]), 13);
+    x[15] ^= r(x[11].wrapping_add(x[7]), 18);
+    x[1] ^= r(x[0].wrapping_add(x[3]), 7);
+    x[2] ^= r(x[1].wrapping_add(x[0]), 9);
+    x[3] ^= r(x[2].wrapping_add(x[1]), 13);
+    x[0] ^= r(x[3].wrapping_add(x[2]), 18);
+    x[6] ^= r(x[5].wrapping_add(x[4]), 7);
+    x[7] ^= r(x[6].wrapping_add(x[5]), 9);
+    x[4] ^= r(x[7].wrapping_add(x[6]), 13);
+    x[5] ^= r(x[4].wrapping_add(x[7]), 18);
+    x[11] ^= r(x[10].wrapping_add(x[9]), 7);
+    x[8] ^= r(x[11].wrapping_add(x[10]), 9);
+    x[9] ^= r(x[8].wrapping_add(x[11]), 13);
+    x[10] ^= r(x[9].wrapping_add(x[8]), 18);
+    x[12] ^= r(x[15].wrapping_add(x[14]), 7);
+    x[13] ^= r(x[12].wrapping_add(x[15]), 9);
+    x[14] ^= r(x[13].wrapping_add(x[12]), 13);
+    x[15] ^= r(x[14].wrapping_add(x[13]), 18);
+  }
+  std::array::from_fn(|i| x[i].wrapping_add(input[i]))
+}
+
+fn words(hex: &str) -> [u32; 16] {
+  let b: Vec<u8> = (0..64)
+    .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap())
+    .collect();
+  std::array::from_fn(|i| u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]]))
+}
+
+/// The reference above gives RFC 7914 §8's Salsa20/8 Core vector.
+#[test]
+fn salsa20_8_reference_matches_rfc7914_vector() {
+  let input = words(concat!(
+    "7e879a214f3ec9867ca940e641718f26baee555b8c61c1b50df846116dcd3b1d",
+    "ee24f319df9b3d8514121e4b5ac5aa3276021d2909c74829edebc68db8b8c25e"
+  ));
+  let output = words(concat!(
+    "a41f859c6608cc993b81cacb020cef05044b2181a2fd337dfd7b1c6396682f29",
+    "b4393168e3c9e6bcfe6bc5b7a06d96bae424cc102c91745c24ad673dc7618f81"
+  ));
+  assert_eq!(salsa20_8_rfc7914(&input), output);
+}
+
+/// A block in natural order → the crate's [`LAYOUT`] order, and back.
+fn to_layout(natural: &[u32; 16]) -> [u32; 16] {
+  std::array::from_fn(|i| natural[LAYOUT[i]])
+}
+fn from_layout(laid: &[u32; 16]) -> [u32; 16] {
+  let mut natural = [0u32; 16];
+  for (i, &w) in laid.iter().enumerate() {
+    natural[LAYOUT[i]] = w;
+  }
+  natural
+}
+
+#[cfg(target_arch = "x86_64")]
+fn has_avx512vl() -> bool {
+  std::arch::is_x86_feature_detected!("avx512f") && std::arch::is_x86_feature_detected!("avx512vl")
+}
+
+/// The AVX-512VL core, compiled with the features enabled (as `ro_mix_avx512` is).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vl")]
+unsafe fn salsa20_8_avx512(b: &mut [u32; 16]) {
+  salsa20_8::<true>(b)
+}
+
+proptest! {
+  #![proptest_config(cases(10000))]
+
+  /// The Salsa20/8 cores scrypt runs (SSE2 and, on CPUs with AVX-512VL, AVX-512, in the
+  /// diagonal word order; the portable scalar one) equal RFC 7914 §3 on random blocks.
+  #[test]
+  fn salsa20_8_cores_equal_rfc7914(block in proptest::array::uniform16(any::<u32>())) {
+    let want = salsa20_8_rfc7914(&block);
+    let mut scalar = block;
+    salsa20_8_scalar(&mut scalar);
+    prop_assert_eq!(scalar, want, "scalar core");
+    let mut laid = to_layout(&block);
+    salsa20_8::<false>(&mut laid);
+    prop_assert_eq!(from_layout(&laid), want, "baseline (SSE2 on x86-64) core");
+    #[cfg(target_arch = "x86_64")]
+    if has_avx512vl() {
+      let mut laid = to_layout(&block);
+      // SAFETY: the CPU has AVX-512F and AVX-512VL.
+      unsafe { salsa20_8_avx512(&mut laid) };
+      prop_assert_eq!(from_layout(&laid), want, "AVX-512VL core");
+    }
+  }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn salsa20_8_avx512_core_is_tested_here() {
+  if !has_avx512vl() {
+    eprintln!("no AVX-512VL on this CPU: salsa20_8_cores_equal_rfc7914 checks the SSE2 and scalar cores only");
+  }
+}
+
+proptest! {
+  #![proptest_config(cases(256))]
+
+  /// scrypt (`kdf/scrypt.rs`: ROMix with the dispatched core, PBKDF2-HMAC-SHA256 steps) equals
+  /// the `scrypt` crate for small N, r, p and random passwords, salts and output lengths.
+  #[test]
+  fn scrypt_equals_rustcrypto(
+    password in proptest::collection::vec(any::<u8>(), 0..100),
+    salt in proptest::collection::vec(any::<u8>(), 0..100),
+    log_n in 1u8..=6,
+    r in 1u32..=4,
+    p in 1u32..=3,
+    len in 1usize..=160,
+  ) {
+    let params = crate::kdf::scrypt::Params::new(f64::from(1u32 << log_n), r, p, len as u32, 1e9).unwrap();
+    let mut got = vec![0u8; len];
+    crate::kdf::scrypt::derive(&password, &salt, params, &mut got, &Cancel::NEVER).unwrap();
+    let mut want = vec![0u8; len];
+    scrypt::scrypt(&password, &salt, &scrypt::Params::new(log_n, r, p).unwrap(), &mut want).unwrap();
+    prop_assert_eq!(got, want);
+  }
+}
+
+// ---- PBKDF2 fast path -------------------------------------------------------------------------
+
+proptest! {
+  #![proptest_config(cases(512))]
+
+  /// PBKDF2 for every hash with a fast path (`kdf/pbkdf2.rs`: HMAC on the bare compression
+  /// function, SHA-1, SHA-224/256, SHA-384/512) equals the `pbkdf2` crate over `hmac`, for keys
+  /// shorter and longer than a block, iteration counts 1..50 and output lengths across blocks.
+  #[test]
+  fn pbkdf2_fast_path_equals_rustcrypto(
+    alg in prop_oneof![Just(Alg::Sha1), Just(Alg::Sha224), Just(Alg::Sha256), Just(Alg::Sha384), Just(Alg::Sha512)],
+    password in proptest::collection::vec(any::<u8>(), 0..300),
+    salt in proptest::collection::vec(any::<u8>(), 0..100),
+    iterations in 1u32..50,
+    len in 1usize..200,
+  ) {
+    let mut got = vec![0u8; len];
+    crate::kdf::pbkdf2::derive(alg, &password, &salt, iterations, &mut got, &Cancel::NEVER).unwrap();
+    let mut want = vec![0u8; len];
+    match alg {
+      Alg::Sha1 => pbkdf2::pbkdf2_hmac::<sha1::Sha1>(&password, &salt, iterations, &mut want),
+      Alg::Sha224 => pbkdf2::pbkdf2_hmac::<sha2::Sha224>(&password, &salt, iterations, &mut want),
+      Alg::Sha256 => pbkdf2::pbkdf2_hmac::<sha2::Sha256>(&password, &salt, iterations, &mut want),
+      Alg::Sha384 => pbkdf2::pbkdf2_hmac::<sha2::Sha384>(&password, &salt, iterations, &mut want),
+      _ => pbkdf2::pbkdf2_hmac::<sha2::Sha512>(&password, &salt, iterations, &mut want),
+    }
+    prop_assert_eq!(got, want, "{:?}", alg);
+  }
+}
