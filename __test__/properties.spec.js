@@ -1078,6 +1078,12 @@ for (const [label, ns, key] of [['aes', aes, KEY16], ['chacha20', chacha20, KEY3
   arg(`cipher.${label}.key(v)`, (v) => ns.key(v))
   arg(`cipher.${label}.encrypt('x', { key, iv: v })`, (v) => ns.encrypt('x', { key, iv: v }), { optional: true })
 }
+const { cryptoJs } = cipher.legacy
+for (const op of ['encrypt', 'decrypt']) {
+  arg(`cipher.legacy.cryptoJs.${op}(v, { passphrase })`, (v) => cryptoJs[op](v, { passphrase: 'p' }))
+  arg(`cipher.legacy.cryptoJs.${op}Async(v, { passphrase })`, (v) => cryptoJs[`${op}Async`](v, { passphrase: 'p' }), { async: true })
+  arg(`cipher.legacy.cryptoJs.${op}('x', { passphrase: v })`, (v) => cryptoJs[op]('x', { passphrase: v }))
+}
 arg("cipher.aes.encrypt('x', { key, aad: v })", (v) => aes.encrypt('x', { key: KEY16, aad: v }), { optional: true })
 arg("cipher.chacha20.decrypt(ct, { key, aad: v })", (v) => chacha20.decrypt(Buffer.alloc(40), { key: KEY32, aad: v }), { optional: true })
 const PBKDF2 = { salt: 's', iterations: 1 }
@@ -1135,7 +1141,8 @@ property(
 test('the wrong-type property\'s list of byte arguments was written from this API surface', (t) => {
   // The API surface the list was written from; a new public function must be added to it.
   t.deepEqual(Object.keys(crypto).sort(), ['cipher', 'default', 'hash', 'hmac', 'kdf', 'randomBytes', 'sha', 'timingSafeEqual'])
-  t.deepEqual(Object.keys(cipher).sort(), ['aes', 'chacha20', 'des', 'xchacha20'])
+  t.deepEqual(Object.keys(cipher).sort(), ['aes', 'chacha20', 'des', 'legacy', 'xchacha20'])
+  t.deepEqual(Object.keys(cipher.legacy), ['cryptoJs'])
   t.deepEqual(Object.keys(kdf).sort(), ['AbortError', 'argon2', 'argon2Sync', 'bcrypt', 'hkdf', 'hkdfAsync', 'pbkdf2', 'pbkdf2Async', 'scrypt', 'scryptAsync'])
   t.true(BYTE_ARGUMENTS.length > 200)
 })
