@@ -69,7 +69,7 @@ export interface Blake2Options {
 export interface Blake3Options {
   /** 32-byte key: keyed-hash mode (a MAC). Not with `context`. */
   key?: Input
-  /** Context string: derive-key mode (KDF). Not with `key`. */
+  /** Context string (UTF-8 text; bytes that are not valid UTF-8 are a TypeError, as BLAKE3 defines the context as a string): derive-key mode (KDF). Not with `key`. */
   context?: Input
   /** Output length in bytes (extended output); default 32. */
   outputLength?: number
