@@ -160,8 +160,11 @@ export declare function hkdfAsync(ikm: unknown, salt: unknown | undefined | null
 /** `hmacAsync(alg, key, data, token?)`: the MAC as a Buffer. */
 export declare function hmacAsync(alg: number, key: unknown, data: unknown, token?: CancelToken | undefined | null): Promise<unknown>
 
-/** `passphraseCipher(decrypt, data, passphrase)`: the crypto-js format, synchronously. */
-export declare function passphraseCipher(decrypt: boolean, data: unknown, passphrase: unknown): unknown
+/**
+ * `passphraseCipher(decrypt, data, passphrase)`: the crypto-js format, synchronously (inputs
+ * read in place).
+ */
+export declare function passphraseCipher(decrypt: boolean, data: unknown, passphrase: unknown): Buffer
 
 /** `passphraseCipherAsync(decrypt, data, passphrase, token?)`: the same on the libuv pool. */
 export declare function passphraseCipherAsync(decrypt: boolean, data: unknown, passphrase: unknown, token?: CancelToken | undefined | null): Promise<Buffer>

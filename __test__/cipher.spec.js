@@ -4,6 +4,7 @@
 // crypto-js interop both ways, async forms, kept keys, and the seed's calls.
 const test = require('ava')
 const nodeCrypto = require('node:crypto')
+const { nodeEncrypt, nodeDecrypt } = require('./helpers/node-reference')
 const CryptoJS = require('crypto-js')
 const { cipher, kdf } = require('..')
 
@@ -21,33 +22,7 @@ const has = (name) => nodeCrypto.getCiphers().includes(name) && (() => {
   }
 })()
 
-/** node:crypto reference: returns ciphertext (‖ tag for AEADs). */
-function nodeEncrypt(name, key, iv, data, { aad, tagLength, padding = true } = {}) {
-  // node's CCM fails ('tag not set') on an empty Buffer whose storage has been materialised
-  // (as reading it through N-API does): give it a fresh one.
-  if (data.length === 0) data = Buffer.alloc(0)
-  const aead = /gcm|ccm|poly1305/.test(name)
-  const c = nodeCrypto.createCipheriv(name, key, iv, aead ? { authTagLength: tagLength ?? 16 } : undefined)
-  if (!padding) c.setAutoPadding(false)
-  if (/ccm/.test(name)) c.setAAD(aad ?? Buffer.alloc(0), { plaintextLength: data.length })
-  else if (aad) c.setAAD(aad)
-  const out = [c.update(data), c.final()]
-  if (aead) out.push(c.getAuthTag())
-  return Buffer.concat(out)
-}
 
-function nodeDecrypt(name, key, iv, data, { aad, tagLength = 16 } = {}) {
-  const aead = /gcm|ccm|poly1305/.test(name)
-  const d = nodeCrypto.createDecipheriv(name, key, iv, aead ? { authTagLength: tagLength } : undefined)
-  let body = data
-  if (aead) {
-    body = data.subarray(0, data.length - tagLength)
-    d.setAuthTag(data.subarray(data.length - tagLength))
-  }
-  if (/ccm/.test(name)) d.setAAD(aad ?? Buffer.alloc(0), { plaintextLength: body.length })
-  else if (aad) d.setAAD(aad)
-  return Buffer.concat([d.update(body), d.final()])
-}
 
 // ---------------------------------------------------------------------------------------------
 // Differential tests vs node:crypto

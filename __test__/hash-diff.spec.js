@@ -4,6 +4,7 @@
 // offsets, every input type and output format, copy() forks.
 const test = require('ava')
 const nodeCrypto = require('node:crypto')
+const { nodeHas } = require('./helpers/node-reference')
 const { sha, hash, hmac } = require('..')
 
 // Our name -> node's name (and extra options). Only algorithms node has here are checked.
@@ -29,14 +30,6 @@ const NODE_NAMES = {
   whirlpool: 'whirlpool',
 }
 
-function nodeHas(alg) {
-  try {
-    nodeCrypto.createHash(alg).update('x').digest()
-    return true
-  } catch {
-    return false
-  }
-}
 
 // Deterministic PRNG so failures reproduce (seed printed in the assertion messages).
 function rng(seed) {

@@ -15,6 +15,7 @@ const test = require('ava')
 const fc = require('fast-check')
 const assert = require('node:assert/strict')
 const nodeCrypto = require('node:crypto')
+const { nodeEncrypt, nodeDecrypt, nodeHas } = require('./helpers/node-reference')
 const { spawnSync } = require('node:child_process')
 const { keccak_256 } = require('@noble/hashes/sha3')
 const { blake2b: nobleBlake2b, blake2s: nobleBlake2s } = require('@noble/hashes/blake2')
@@ -280,14 +281,6 @@ const withFormat = (options, format) => (format === undefined ? options : { ...o
 
 // ---- hashes -----------------------------------------------------------------------------------
 
-function nodeHas(name) {
-  try {
-    nodeCrypto.createHash(name).update('x').digest()
-    return true
-  } catch {
-    return false
-  }
-}
 
 /** node:crypto names of crypto.sha's algorithms (checked against getHashes() and a real call). */
 const NODE_NAMES = {
@@ -525,34 +518,7 @@ const { aes, chacha20, xchacha20, des } = cipher
 const DECRYPT_FAILED = (err) => err instanceof Error && err.code === 'ERR_CRYPTO_DECRYPT_FAILED'
 const DECRYPT_FORMATS = [...FORMATS, 'utf8']
 
-/** node:crypto reference: ciphertext (‖ tag for AEADs). */
-function nodeEncrypt(name, key, iv, data, { aad, tagLength = 16, padding = true } = {}) {
-  // node's CCM fails ('tag not set') on an empty Buffer whose storage has been materialised
-  // (as reading it through N-API does): give it a fresh one.
-  if (data.length === 0) data = Buffer.alloc(0)
-  const aead = /gcm|ccm|poly1305/.test(name)
-  const c = nodeCrypto.createCipheriv(name, key, iv, aead ? { authTagLength: tagLength } : undefined)
-  if (!padding) c.setAutoPadding(false)
-  if (/ccm/.test(name)) c.setAAD(aad ?? Buffer.alloc(0), { plaintextLength: data.length })
-  else if (aad) c.setAAD(aad)
-  const out = [c.update(data), c.final()]
-  if (aead) out.push(c.getAuthTag())
-  return Buffer.concat(out)
-}
 
-function nodeDecrypt(name, key, iv, data, { aad, tagLength = 16, padding = true } = {}) {
-  const aead = /gcm|ccm|poly1305/.test(name)
-  const d = nodeCrypto.createDecipheriv(name, key, iv, aead ? { authTagLength: tagLength } : undefined)
-  if (!padding) d.setAutoPadding(false)
-  let body = data
-  if (aead) {
-    body = data.subarray(0, data.length - tagLength)
-    d.setAuthTag(data.subarray(data.length - tagLength))
-  }
-  if (/ccm/.test(name)) d.setAAD(aad ?? Buffer.alloc(0), { plaintextLength: body.length })
-  else if (aad) d.setAAD(aad)
-  return Buffer.concat([d.update(body), d.final()])
-}
 
 const same = (a, b, message) => assert.ok(Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0, `${message}: ${Buffer.from(a).toString('hex').slice(0, 80)} != ${Buffer.from(b).toString('hex').slice(0, 80)}`)
 

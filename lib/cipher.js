@@ -108,9 +108,6 @@ function passphraseArgs(decrypt, data, o, allowed) {
       throw invalidArgValue(`options.${k}`, `one of the options of ${LEGACY} (${[...allowed].join(', ')})`, o[k])
     }
   }
-  if (typeof o.passphrase !== 'string' && !ArrayBuffer.isView(o.passphrase) && !(o.passphrase instanceof ArrayBuffer)) {
-    throw invalidArgType('options.passphrase', BYTES, o.passphrase)
-  }
   if (decrypt) return [typeof data === 'string' ? Buffer.from(data, 'base64') : toBytes(data), checkDecryptFormat(o.outputFormat)]
   // The crypto-js string form (base64) unless another format is asked for.
   return [toBytes(data), checkFormat(o.outputFormat ?? 'base64')]

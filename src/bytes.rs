@@ -28,12 +28,15 @@ pub enum Bytes {
 }
 
 /// True when the two ranges share at least one byte.
-pub fn overlaps(a: &[u8], b: &[u8]) -> bool {
+fn overlaps(a: &[u8], b: &[u8]) -> bool {
   let (a0, b0) = (a.as_ptr() as usize, b.as_ptr() as usize);
   !a.is_empty() && !b.is_empty() && a0 < b0 + b.len() && b0 < a0 + a.len()
 }
 
 impl Bytes {
+  /// No bytes.
+  pub const EMPTY: Bytes = Bytes::Borrowed(ptr::null(), 0);
+
   #[inline]
   pub fn as_slice(&self) -> &[u8] {
     match self {

@@ -21,7 +21,7 @@ const STACK_OUT: usize = 128;
 unsafe fn finish<H: HashCore>(
   env: sys::napi_env,
   h: H,
-  data: &[u8],
+  mut data: Bytes,
   out: sys::napi_value,
 ) -> CryptoResult<sys::napi_value> {
   let n = h.output_len();
@@ -35,17 +35,13 @@ unsafe fn finish<H: HashCore>(
       heap.resize(n, 0);
       &mut heap[..]
     };
-    oneshot(h, data, buf);
+    oneshot(h, data.as_slice(), buf);
     return unsafe { bytes::hex_string(env, buf) };
   }
   let target = unsafe { bytes::read_out(env, out) }?;
   check_out_len(target.len(), n)?;
-  if bytes::overlaps(data, target) {
-    // `data` lies in the output's memory (e.g. a pooled Buffer's whole `.buffer`).
-    oneshot(h, &Zeroizing::new(data.to_vec()), target);
-  } else {
-    oneshot(h, data, target);
-  }
+  data.unalias(target);
+  oneshot(h, data.as_slice(), target);
   Ok(unsafe { raw::undefined(env) })
 }
 
@@ -61,7 +57,7 @@ pub unsafe extern "C" fn hash(env: raw::Env, info: raw::Info) -> raw::Value {
   raw::call(env, info, |[alg, data, out]| unsafe {
     let alg = raw::alg(env, alg)?;
     let data = bytes::read(env, data, "data")?;
-    finish(env, State::new(alg), data.as_slice(), out)
+    finish(env, State::new(alg), data, out)
   })
 }
 
@@ -75,7 +71,7 @@ pub unsafe extern "C" fn hash_with(env: raw::Env, info: raw::Info) -> raw::Value
       let data = bytes::read(env, data, "data")?;
       let opts = RawOptions::read(env, [key, salt, pers, ctx], len)?;
       let state = State::with_params(alg, &opts.params())?;
-      finish(env, state, data.as_slice(), out)
+      finish(env, state, data, out)
     },
   )
 }
@@ -87,7 +83,7 @@ pub unsafe extern "C" fn hmac(env: raw::Env, info: raw::Info) -> raw::Value {
     let key = bytes::read(env, key, "key")?;
     let data = bytes::read(env, data, "data")?;
     let mac = Hmac::new(State::new(alg), key.as_slice())?;
-    finish(env, mac, data.as_slice(), out)
+    finish(env, mac, data, out)
   })
 }
 
@@ -295,7 +291,7 @@ pub unsafe extern "C" fn hasher_digest(env: raw::Env, info: raw::Info) -> raw::V
     if raw::is_nullish(env, out) {
       bytes::check_hex_len(n)?;
       let state = h.state.take().ok_or_else(finalized)?;
-      finish(env, state, &[], out)
+      finish(env, state, Bytes::EMPTY, out)
     } else {
       let target = bytes::read_out(env, out)?;
       check_out_len(target.len(), n)?;
@@ -348,14 +344,9 @@ pub struct DigestJob {
 
 impl Job for DigestJob {
   fn run(&mut self, cancel: &Cancel) -> CryptoResult<Output> {
-    let mut engine = self
-      .engine
-      .take()
-      .ok_or_else(|| CryptoError::new(Code::Operation, "digest job ran twice"))?;
-    let data = self
-      .data
-      .take()
-      .ok_or_else(|| CryptoError::new(Code::Operation, "digest job ran twice"))?;
+    let (Some(mut engine), Some(data)) = (self.engine.take(), self.data.take()) else {
+      return Err(CryptoError::internal());
+    };
     for chunk in data.as_slice().chunks(ASYNC_SLICE) {
       if cancel.is_cancelled() {
         data.recycle();

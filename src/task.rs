@@ -102,30 +102,24 @@ impl CancelToken {
   /// stops at its next check and the promise rejects with `ABORT_ERR`).
   #[napi]
   pub fn cancel(&self) -> bool {
-    cancel_state(&self.state)
-  }
-}
-
-/// Cancels a job's state: a queued job will be skipped (returns true), a running one stops at
-/// its next check (returns false).
-fn cancel_state(state: &AtomicU8) -> bool {
-  let skipped = state
-    .compare_exchange(
+    match self.state.compare_exchange(
       QUEUED,
       CANCELLED_BEFORE_START,
       Ordering::AcqRel,
       Ordering::Acquire,
-    )
-    .is_ok();
-  if !skipped {
-    let _ = state.compare_exchange(
-      RUNNING,
-      CANCEL_REQUESTED,
-      Ordering::AcqRel,
-      Ordering::Acquire,
-    );
+    ) {
+      Ok(_) => true,
+      Err(_) => {
+        let _ = self.state.compare_exchange(
+          RUNNING,
+          CANCEL_REQUESTED,
+          Ordering::AcqRel,
+          Ordering::Acquire,
+        );
+        false
+      }
+    }
   }
-  skipped
 }
 
 /// What a job produces; converted to a JS value on the main thread.

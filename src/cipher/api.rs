@@ -388,56 +388,58 @@ pub fn cipher_async(
 // OpenSSL `Salted__` format (crypto-js compatibility)
 // ------------------------------------------------------------------------------------------------
 
-/// A crypto-js / OpenSSL `Salted__` message (`crypto.cipher.legacy.cryptoJs`), on copies of its
-/// inputs: `"Salted__" ‖ salt(8) ‖ AES-256-CBC(EVP_BytesToKey-MD5(passphrase, salt))`, what
+/// A crypto-js / OpenSSL `Salted__` message (`crypto.cipher.legacy.cryptoJs`):
+/// `"Salted__" ‖ salt(8) ‖ AES-256-CBC(EVP_BytesToKey-MD5(passphrase, salt))`, what
 /// `CryptoJS.AES.encrypt(text, passphrase)` produces before base64. Weak (one MD5 round, no MAC):
-/// for reading and migrating old data only.
+/// for reading and migrating old data only. Empty passphrases are refused.
+fn passphrase_run(decrypt: bool, passphrase: &[u8], data: &[u8]) -> CryptoResult<Vec<u8>> {
+  check_passphrase(passphrase)?;
+  if decrypt {
+    openssl::decrypt(passphrase, data)
+  } else {
+    openssl::encrypt(passphrase, data)
+  }
+}
+
+fn check_passphrase(passphrase: &[u8]) -> CryptoResult<()> {
+  if passphrase.is_empty() {
+    return Err(CryptoError::invalid_value(
+      "options.passphrase",
+      "a non-empty passphrase",
+      "an empty one",
+    ));
+  }
+  Ok(())
+}
+
+/// `passphraseCipher(decrypt, data, passphrase)`: the crypto-js format, synchronously (inputs
+/// read in place).
+#[napi]
+pub fn passphrase_cipher(
+  env: Env,
+  decrypt: bool,
+  data: Unknown,
+  passphrase: Unknown,
+) -> Result<napi::bindgen_prelude::Buffer> {
+  let passphrase = bytes::read_arg(&env, &passphrase, "options.passphrase").or_throw(&env)?;
+  let data = bytes::read_arg(&env, &data, "data").or_throw(&env)?;
+  passphrase_run(decrypt, passphrase.as_slice(), data.as_slice())
+    .map(Into::into)
+    .or_throw(&env)
+}
+
+/// The async form's copies of its inputs, made at call time.
 pub struct PassphraseJob {
   decrypt: bool,
   passphrase: Zeroizing<Vec<u8>>,
   data: Zeroizing<Vec<u8>>,
 }
 
-impl PassphraseJob {
-  fn new(env: &Env, decrypt: bool, data: Unknown, passphrase: Unknown) -> CryptoResult<Self> {
-    let passphrase = bytes::read_arg(env, &passphrase, "options.passphrase")?.into_owned();
-    if passphrase.is_empty() {
-      return Err(CryptoError::invalid_value(
-        "options.passphrase",
-        "a non-empty passphrase",
-        "an empty one",
-      ));
-    }
-    Ok(PassphraseJob {
-      decrypt,
-      passphrase,
-      data: bytes::read_arg(env, &data, "data")?.into_owned(),
-    })
-  }
-}
-
 impl Job for PassphraseJob {
   fn run(&mut self, cancel: &Cancel) -> CryptoResult<Output> {
     cancel.check()?;
-    let out = if self.decrypt {
-      openssl::decrypt(&self.passphrase, &self.data)?
-    } else {
-      openssl::encrypt(&self.passphrase, &self.data)?
-    };
-    Ok(Output::Buffer(out))
+    passphrase_run(self.decrypt, &self.passphrase, &self.data).map(Output::Buffer)
   }
-}
-
-/// `passphraseCipher(decrypt, data, passphrase)`: the crypto-js format, synchronously.
-#[napi]
-pub fn passphrase_cipher<'e>(
-  env: &'e Env,
-  decrypt: bool,
-  data: Unknown,
-  passphrase: Unknown,
-) -> Result<Unknown<'e>> {
-  let job = PassphraseJob::new(env, decrypt, data, passphrase).or_throw(env)?;
-  crate::task::run_sync(env, job)
 }
 
 /// `passphraseCipherAsync(decrypt, data, passphrase, token?)`: the same on the libuv pool.
@@ -449,7 +451,16 @@ pub fn passphrase_cipher_async(
   passphrase: Unknown,
   token: Option<&CancelToken>,
 ) -> Result<AsyncTask<Work<PassphraseJob>>> {
-  let job = PassphraseJob::new(&env, decrypt, data, passphrase).or_throw(&env)?;
+  let job = (|| -> CryptoResult<PassphraseJob> {
+    let passphrase = bytes::read_arg(&env, &passphrase, "options.passphrase")?.into_owned();
+    check_passphrase(&passphrase)?;
+    Ok(PassphraseJob {
+      decrypt,
+      passphrase,
+      data: bytes::read_arg(&env, &data, "data")?.into_owned(),
+    })
+  })()
+  .or_throw(&env)?;
   Ok(Work::new(job, token))
 }
 

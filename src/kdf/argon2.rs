@@ -388,7 +388,8 @@ fn cores() -> u32 {
 }
 
 /// Hashes whose block work (memory × passes) exceeds this many KiB run in the cancellable form
-/// when they can be cancelled (async calls): 512 MiB of block passes, about 0.4 s here. Smaller
+/// when they can be cancelled (async calls): 512 MiB of block passes (64 MiB x 8 took 168 ms on one
+/// lane, 99 ms on four, on an AMD EPYC Zen 4 VM with AVX-512). Smaller
 /// ones take a pooled arena (no first-touch cost) and are not interrupted: they end within that.
 const CANCELLABLE_WORK: u64 = 1 << 19;
 
