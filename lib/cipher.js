@@ -90,7 +90,8 @@ function runSync(spec, decrypt, data, options, key) {
 function runAsync(spec, decrypt, data, options, key) {
   return runWithSignal(options.signal ?? undefined, async (token) => {
     const [bits, , bytes, fmt] = plan(spec, decrypt, data, options)
-    const out = await nativeCipherAsync(bits, key, options.iv, bytes, options.aad, options.tagLength, token)
+    const params = { iv: options.iv, aad: options.aad, tagLength: options.tagLength }
+    const out = await nativeCipherAsync(bits, key, bytes, params, token)
     return format(out, fmt)
   })
 }

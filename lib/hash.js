@@ -204,7 +204,8 @@ function makeHash(info) {
         nativeHashWith(id, data, out, key, salt, pers, ctx, explicitLen)
         return encode(out, format)
       }
-      return encode(await hashAsync(id, data, key, salt, pers, ctx, explicitLen, token), format)
+      const params = { key, salt, personalization: pers, context: ctx, outputLength: explicitLen }
+      return encode(await hashAsync(id, data, params, token), format)
     })
   return describeAlgorithm(digest, info, name)
 }

@@ -105,11 +105,13 @@ const [scrypt, scryptAsync] = rawKdf(
     return [
       password,
       salt,
-      intOr(o.N, 'options.N', 2, 2 ** 32, 16384),
-      intOr(o.r, 'options.r', 1, U32, 8),
-      intOr(o.p, 'options.p', 1, U32, 1),
-      intOr(o.keyLength, 'options.keyLength', 1, MAX_KEY, 64),
-      maxmem,
+      {
+        n: intOr(o.N, 'options.N', 2, 2 ** 32, 16384),
+        r: intOr(o.r, 'options.r', 1, U32, 8),
+        p: intOr(o.p, 'options.p', 1, U32, 1),
+        keyLength: intOr(o.keyLength, 'options.keyLength', 1, MAX_KEY, 64),
+        maxmem,
+      },
     ]
   },
   native.scrypt,

@@ -111,4 +111,3 @@ try {
 }
 
 module.exports = binding
-module.exports.explainLoadFailure = explain

@@ -23,14 +23,7 @@ pub fn prefer_scalar() -> bool {
   *SCALAR.get_or_init(|| {
     #[cfg(target_arch = "x86_64")]
     {
-      // CPUID leaf 0: the vendor string in EBX, EDX, ECX. (`__cpuid` is a safe function in
-      // newer Rust releases, unsafe in older ones.)
-      #[allow(unused_unsafe)]
-      let r = unsafe { std::arch::x86_64::__cpuid(0) };
-      let mut vendor = [0u8; 12];
-      vendor[..4].copy_from_slice(&r.ebx.to_le_bytes());
-      vendor[4..8].copy_from_slice(&r.edx.to_le_bytes());
-      vendor[8..].copy_from_slice(&r.ecx.to_le_bytes());
+      let vendor = crate::arch::cpu_vendor();
       &vendor == b"AuthenticAMD" || &vendor == b"HygonGenuine"
     }
     #[cfg(not(target_arch = "x86_64"))]

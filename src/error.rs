@@ -2,15 +2,13 @@
 //!
 //! Every error the addon raises is a JS `TypeError`, `RangeError` or `Error` carrying a stable
 //! `code` property (Node's own codes where one exists). Rust code builds a [`CryptoError`];
-//! the entry points turn it into a thrown exception (raw N-API functions) or a `napi::Error`
-//! that wraps the finished JS object (napi-rs functions and async tasks), so the class and the
-//! code survive either path.
+//! `src/js/error.rs` turns it into the JS error object, thrown by raw entry points or wrapped in
+//! a `napi::Error` (napi-rs functions and async tasks), so the class and the code survive either
+//! path.
 
-use std::ffi::CString;
 use std::fmt::Display;
 
-use napi::bindgen_prelude::Unknown;
-use napi::{sys, Env};
+use napi::Env;
 
 /// Which JS error class an error becomes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,69 +112,10 @@ impl CryptoError {
       format!("The argument \"{name}\" is invalid: expected {expected}. Received {received}"),
     )
   }
-
-  /// Builds the JS error object (class by code, `code` property set).
-  ///
-  /// # Safety
-  /// `env` must be the live environment of the calling JS thread.
-  pub unsafe fn to_js(&self, env: sys::napi_env) -> sys::napi_value {
-    let mut code = std::ptr::null_mut();
-    let mut msg = std::ptr::null_mut();
-    let mut err = std::ptr::null_mut();
-    let c = self.code.as_str();
-    unsafe {
-      sys::napi_create_string_utf8(env, c.as_ptr().cast(), c.len() as isize, &mut code);
-      sys::napi_create_string_utf8(
-        env,
-        self.message.as_ptr().cast(),
-        self.message.len() as isize,
-        &mut msg,
-      );
-      match self.code.kind() {
-        Kind::Type => sys::napi_create_type_error(env, code, msg, &mut err),
-        Kind::Range => sys::napi_create_range_error(env, code, msg, &mut err),
-        Kind::Plain => sys::napi_create_error(env, code, msg, &mut err),
-      };
-    }
-    err
-  }
-
-  /// Throws the error in `env` (for raw N-API entry points).
-  ///
-  /// # Safety
-  /// `env` must be the live environment of the calling JS thread.
-  pub unsafe fn throw(&self, env: sys::napi_env) {
-    let err = unsafe { self.to_js(env) };
-    if !err.is_null() {
-      unsafe { sys::napi_throw(env, err) };
-    } else {
-      // Creating the error object failed (the environment is shutting down): fall back to the
-      // simplest throw N-API has.
-      let c = CString::new(self.code.as_str()).unwrap_or_default();
-      let m = CString::new(self.message.replace('\0', " ")).unwrap_or_default();
-      unsafe { sys::napi_throw_error(env, c.as_ptr(), m.as_ptr()) };
-    }
-  }
-
-  /// Wraps the finished JS error object in a `napi::Error`, for napi-rs functions and tasks:
-  /// napi-rs throws (or rejects with) the wrapped object itself, class and `code` included.
-  pub fn into_napi(self, env: &Env) -> napi::Error {
-    let raw = unsafe { self.to_js(env.raw()) };
-    if raw.is_null() {
-      return napi::Error::from_reason(format!("{}: {}", self.code.as_str(), self.message));
-    }
-    napi::Error::from(unsafe { Unknown::from_raw_unchecked(env.raw(), raw) })
-  }
 }
 
-/// `result.or_throw(&env)?` in napi-rs functions.
+/// `result.or_throw(&env)?` in napi-rs functions (implemented in `js/error.rs`, with
+/// `CryptoError::into_napi` and the throwing of raw entry points).
 pub trait OrThrow<T> {
   fn or_throw(self, env: &Env) -> napi::Result<T>;
-}
-
-impl<T> OrThrow<T> for CryptoResult<T> {
-  #[inline]
-  fn or_throw(self, env: &Env) -> napi::Result<T> {
-    self.map_err(|e| e.into_napi(env))
-  }
 }

@@ -2,31 +2,69 @@
 //! incremental (the JS `Hasher` over a native state) and async one-shot (a copy of the input,
 //! made at call time, hashed on the libuv pool). All generic over the list in `algorithms.rs`.
 
+use std::cell::RefCell;
+
 use napi::bindgen_prelude::{AsyncTask, Unknown};
-use napi::{sys, Env, JsValue};
+use napi::Env;
 use napi_derive::napi;
 use zeroize::Zeroizing;
 
-use crate::algorithms::{oneshot, Alg, HashCore, Hmac, Params, State};
-use crate::bytes::{self, Bytes};
+use crate::algorithms::{oneshot, Alg, Family, HashCore, Hmac, Params, State, MAX_XOF_LEN};
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
-use crate::raw;
+use crate::js::{self, Args, Bytes, Cx, Kept, Tag, Value};
 use crate::staging::Staged;
 use crate::task::{Cancel, CancelToken, Job, Output, Work};
+
+/// One hash algorithm as the JS layer sees it.
+#[napi(object)]
+pub struct AlgorithmInfo {
+  pub name: String,
+  pub id: u32,
+  /// Default digest length in bytes.
+  pub output_length: u32,
+  /// Largest `outputLength` the algorithm accepts.
+  pub max_output_length: u32,
+  /// Block length in bytes; 0 for XOFs (no HMAC).
+  pub block_length: u32,
+  /// Option names the algorithm accepts besides `outputFormat`.
+  pub options: Vec<String>,
+}
+
+/// The hash list (`src/algorithms.rs`), in id order.
+#[napi]
+pub fn algorithms() -> Vec<AlgorithmInfo> {
+  Alg::ALL
+    .iter()
+    .map(|&a| {
+      let s = State::new(a);
+      AlgorithmInfo {
+        name: a.name().to_string(),
+        id: a as u32,
+        output_length: s.output_len() as u32,
+        max_output_length: match a.family() {
+          Family::Shake | Family::Blake3 => MAX_XOF_LEN,
+          Family::Fixed | Family::Blake2 => s.output_len() as u32,
+        },
+        block_length: s.block_len() as u32,
+        options: a.family().options().iter().map(|o| o.to_string()).collect(),
+      }
+    })
+    .collect()
+}
 
 /// Upper bound on a one-shot digest kept on the stack; longer XOF outputs go to the heap.
 const STACK_OUT: usize = 128;
 
 /// Finishes `h` over `data`: into `out` when JS passed a buffer, else as a hex string.
-unsafe fn finish<H: HashCore>(
-  env: sys::napi_env,
+fn finish<'js, H: HashCore>(
+  cx: Cx<'js>,
   h: H,
-  mut data: Bytes,
-  out: sys::napi_value,
-) -> CryptoResult<sys::napi_value> {
+  mut data: Bytes<'js>,
+  out: Value<'js>,
+) -> CryptoResult<Value<'js>> {
   let n = h.output_len();
-  if unsafe { raw::is_nullish(env, out) } {
-    bytes::check_hex_len(n)?;
+  if cx.is_nullish(out) {
+    js::check_hex_len(n)?;
     let mut stack = [0u8; STACK_OUT];
     let mut heap = Vec::new();
     let buf = if n <= STACK_OUT {
@@ -36,13 +74,13 @@ unsafe fn finish<H: HashCore>(
       &mut heap[..]
     };
     oneshot(h, data.as_slice(), buf);
-    return unsafe { bytes::hex_string(env, buf) };
+    return cx.hex(buf);
   }
-  let target = unsafe { bytes::read_out(env, out) }?;
-  check_out_len(target.len(), n)?;
-  data.unalias(target);
+  let mut out = cx.out(out)?;
+  check_out_len(out.len(), n)?;
+  let target = out.writable([Some(&mut data)]);
   oneshot(h, data.as_slice(), target);
-  Ok(unsafe { raw::undefined(env) })
+  Ok(Value::undefined())
 }
 
 fn check_out_len(got: usize, want: usize) -> CryptoResult<()> {
@@ -52,72 +90,74 @@ fn check_out_len(got: usize, want: usize) -> CryptoResult<()> {
   Ok(())
 }
 
-/// `hash(alg, data, out?)`: the hot path, no options.
-pub unsafe extern "C" fn hash(env: raw::Env, info: raw::Info) -> raw::Value {
-  raw::call(env, info, |[alg, data, out]| unsafe {
-    let alg = raw::alg(env, alg)?;
-    let data = bytes::read(env, data, "data")?;
-    finish(env, State::new(alg), data, out)
-  })
+fn alg(cx: Cx<'_>, v: Value<'_>) -> CryptoResult<Alg> {
+  known_alg(cx.id(v))
 }
 
-/// `hashWith(alg, data, out?, key?, salt?, personalization?, context?, outputLength?)`.
-pub unsafe extern "C" fn hash_with(env: raw::Env, info: raw::Info) -> raw::Value {
-  raw::call(
-    env,
-    info,
-    |[alg, data, out, key, salt, pers, ctx, len]| unsafe {
-      let alg = raw::alg(env, alg)?;
-      let data = bytes::read(env, data, "data")?;
-      let opts = RawOptions::read(env, [key, salt, pers, ctx], len)?;
-      let state = State::with_params(alg, &opts.params())?;
-      finish(env, state, data, out)
-    },
-  )
+fn known_alg(id: u32) -> CryptoResult<Alg> {
+  Alg::from_id(id).ok_or_else(|| CryptoError::invalid_value("algorithm", "a known hash id", id))
+}
+
+/// `hash(alg, data, out?)`: the hot path, no options.
+pub fn hash<'js>(cx: Cx<'js>, [alg_id, data, out, ..]: Args<'js>) -> CryptoResult<Value<'js>> {
+  let data = cx.bytes(data, "data")?;
+  finish(cx, State::new(alg(cx, alg_id)?), data, out)
+}
+
+/// `hashWith(alg, data, out?, key?, salt?, personalization?, context?, outputLength?)`: the
+/// options as positional arguments (a hot synchronous path: reading them as fields of an object
+/// would cost one N-API property read each).
+pub fn hash_with<'js>(
+  cx: Cx<'js>,
+  [alg_id, data, out, key, salt, pers, ctx, len]: Args<'js>,
+) -> CryptoResult<Value<'js>> {
+  let alg = alg(cx, alg_id)?;
+  let data = cx.bytes(data, "data")?;
+  let opts = HashOptions::positional(cx, [key, salt, pers, ctx, len])?;
+  finish(cx, State::with_params(alg, &opts.params())?, data, out)
 }
 
 /// `hmac(alg, key, data, out?)`.
-pub unsafe extern "C" fn hmac(env: raw::Env, info: raw::Info) -> raw::Value {
-  raw::call(env, info, |[alg, key, data, out]| unsafe {
-    let alg = raw::alg(env, alg)?;
-    let key = bytes::read(env, key, "key")?;
-    let data = bytes::read(env, data, "data")?;
-    let mac = Hmac::new(State::new(alg), key.as_slice())?;
-    finish(env, mac, data, out)
-  })
+pub fn hmac<'js>(cx: Cx<'js>, [alg_id, key, data, out, ..]: Args<'js>) -> CryptoResult<Value<'js>> {
+  let alg = alg(cx, alg_id)?;
+  let key = cx.bytes(key, "key")?;
+  let data = cx.bytes(data, "data")?;
+  let mac = Hmac::new(State::new(alg), key.as_slice())?;
+  finish(cx, mac, data, out)
 }
 
-/// The byte options of a parameterised hash, read from JS values.
-struct RawOptions {
-  fields: [Option<Bytes>; 4],
+/// The byte options of a parameterised hash (keyed BLAKE2/BLAKE3, salts, XOF lengths).
+struct HashOptions<'js> {
+  key: Option<Bytes<'js>>,
+  salt: Option<Bytes<'js>>,
+  personalization: Option<Bytes<'js>>,
+  context: Option<Bytes<'js>>,
   output_len: Option<u32>,
 }
 
-impl RawOptions {
-  const NAMES: [&'static str; 4] = ["key", "salt", "personalization", "context"];
+impl<'js> HashOptions<'js> {
+  /// The options as the positional arguments of `hashWith`/`hasherNew`.
+  fn positional(cx: Cx<'js>, [key, salt, pers, ctx, len]: [Value<'js>; 5]) -> CryptoResult<Self> {
+    Ok(HashOptions {
+      key: cx.opt_bytes(key, "key")?,
+      salt: cx.opt_bytes(salt, "salt")?,
+      personalization: cx.opt_bytes(pers, "personalization")?,
+      context: cx.opt_bytes(ctx, "context")?,
+      output_len: cx.opt_u32(len, "outputLength")?,
+    })
+  }
 
-  unsafe fn read(
-    env: sys::napi_env,
-    values: [sys::napi_value; 4],
-    len: sys::napi_value,
-  ) -> CryptoResult<Self> {
-    let mut fields: [Option<Bytes>; 4] = Default::default();
-    for ((slot, v), name) in fields.iter_mut().zip(values).zip(Self::NAMES) {
-      if !unsafe { raw::is_nullish(env, v) } {
-        *slot = Some(unsafe { bytes::read(env, v, name) }?);
-      }
-    }
-    let output_len = unsafe { raw::opt_u32(env, len, "outputLength") }?;
-    Ok(Self { fields, output_len })
+  /// The fields of an options object `{ key, salt, personalization, context, outputLength }`.
+  fn from_object(cx: Cx<'js>, o: &js::Object<'js>) -> CryptoResult<Self> {
+    Self::positional(cx, o.values([c"key", c"salt", c"personalization", c"context", c"outputLength"])?)
   }
 
   fn params(&self) -> Params<'_> {
-    let get = |i: usize| self.fields[i].as_ref().map(Bytes::as_slice);
     Params {
-      key: get(0),
-      salt: get(1),
-      personalization: get(2),
-      context: get(3),
+      key: self.key.as_ref().map(Bytes::as_slice),
+      salt: self.salt.as_ref().map(Bytes::as_slice),
+      personalization: self.personalization.as_ref().map(Bytes::as_slice),
+      context: self.context.as_ref().map(Bytes::as_slice),
       output_len: self.output_len,
     }
   }
@@ -159,86 +199,39 @@ impl HashCore for Engine {
   }
 }
 
-/// Incremental hash or HMAC state, held by the JS `Hasher` objects as an N-API external.
-///
-/// An external (with a type tag) is a fraction of the cost of a napi-rs class instance (about
-/// 1.7 µs per `create()` here), which matters for short streams.
+/// Incremental hash or HMAC state, held by the JS `Hasher` objects through a handle.
 struct Incremental {
   /// The state right after construction (key and options applied), for `reset()`.
   initial: Engine,
   /// `None` once `digest()` ran.
-  state: Option<Engine>,
+  state: RefCell<Option<Engine>>,
 }
 
-/// Marks our externals, so a foreign external is refused instead of misread.
-const TAG: sys::napi_type_tag = sys::napi_type_tag {
-  lower: 0x6372_7970_746f_6772,
-  upper: 0x6170_6865_722e_6861,
-};
-
-unsafe extern "C" fn drop_incremental(
-  _env: sys::napi_env,
-  data: *mut std::ffi::c_void,
-  _hint: *mut std::ffi::c_void,
-) {
-  if !data.is_null() {
-    drop(unsafe { Box::from_raw(data as *mut Incremental) });
-  }
+impl Kept for Incremental {
+  const TAG: Tag = Tag {
+    lower: 0x6372_7970_746f_6772,
+    upper: 0x6170_6865_722e_6861,
+  };
+  const WHAT: &'static str = "a hasher made by create()";
 }
 
 impl From<Engine> for Incremental {
   fn from(engine: Engine) -> Self {
     Incremental {
       initial: engine.clone(),
-      state: Some(engine),
+      state: RefCell::new(Some(engine)),
     }
   }
 }
 
-unsafe fn new_incremental(env: sys::napi_env, inc: Incremental) -> CryptoResult<sys::napi_value> {
-  let ptr = Box::into_raw(Box::new(inc));
-  let mut ext = std::ptr::null_mut();
-  let status = unsafe {
-    sys::napi_create_external(
-      env,
-      ptr.cast(),
-      Some(drop_incremental),
-      std::ptr::null_mut(),
-      &mut ext,
-    )
-  };
-  if status != sys::Status::napi_ok {
-    drop(unsafe { Box::from_raw(ptr) });
-    return Err(CryptoError::new(
-      Code::Operation,
-      "cannot allocate a hasher",
-    ));
-  }
-  unsafe { sys::napi_type_tag_object(env, ext, &TAG) };
-  Ok(ext)
-}
-
-/// The state behind a JS hasher handle.
-unsafe fn incremental<'a>(
-  env: sys::napi_env,
-  v: sys::napi_value,
-) -> CryptoResult<&'a mut Incremental> {
-  let mut ours = false;
-  unsafe { sys::napi_check_object_type_tag(env, v, &TAG, &mut ours) };
-  let mut data = std::ptr::null_mut();
-  if !ours
-    || unsafe { sys::napi_get_value_external(env, v, &mut data) } != sys::Status::napi_ok
-    || data.is_null()
-  {
-    return Err(CryptoError::arg_type(
-      "hasher",
-      "a hasher made by create()",
-      unsafe { bytes::describe(env, v) },
-    ));
-  }
-  // SAFETY: tagged externals are only made by `new_incremental`; JS is single-threaded and these
-  // entry points do not re-enter JS, so this is the only live reference.
-  Ok(unsafe { &mut *(data as *mut Incremental) })
+/// The state of the hasher handle `v`, borrowed for this call.
+fn state<'js>(
+  cx: Cx<'js>,
+  v: Value<'js>,
+) -> CryptoResult<(&'js Incremental, std::cell::RefMut<'js, Option<Engine>>)> {
+  let h = cx.kept_arg::<Incremental>(v, "hasher")?;
+  let state = h.state.try_borrow_mut().map_err(|_| CryptoError::internal())?;
+  Ok((h, state))
 }
 
 fn finalized() -> CryptoError {
@@ -249,92 +242,72 @@ fn finalized() -> CryptoError {
 }
 
 /// `hasherNew(alg, key?, salt?, personalization?, context?, outputLength?)`.
-pub unsafe extern "C" fn hasher_new(env: raw::Env, info: raw::Info) -> raw::Value {
-  raw::call(env, info, |[alg, key, salt, pers, ctx, len]| unsafe {
-    let alg = raw::alg(env, alg)?;
-    let opts = RawOptions::read(env, [key, salt, pers, ctx], len)?;
-    new_incremental(
-      env,
-      Engine::Hash(State::with_params(alg, &opts.params())?).into(),
-    )
-  })
+pub fn hasher_new<'js>(
+  cx: Cx<'js>,
+  [alg_id, key, salt, pers, ctx, len, ..]: Args<'js>,
+) -> CryptoResult<Value<'js>> {
+  let alg = alg(cx, alg_id)?;
+  let opts = HashOptions::positional(cx, [key, salt, pers, ctx, len])?;
+  let engine = Engine::Hash(State::with_params(alg, &opts.params())?);
+  cx.keep(Incremental::from(engine))
 }
 
 /// `hmacNew(alg, key)`.
-pub unsafe extern "C" fn hmac_new(env: raw::Env, info: raw::Info) -> raw::Value {
-  raw::call(env, info, |[alg, key]| unsafe {
-    let alg = raw::alg(env, alg)?;
-    let key = bytes::read(env, key, "key")?;
-    new_incremental(
-      env,
-      Engine::Hmac(Hmac::new(State::new(alg), key.as_slice())?).into(),
-    )
-  })
+pub fn hmac_new<'js>(cx: Cx<'js>, [alg_id, key, ..]: Args<'js>) -> CryptoResult<Value<'js>> {
+  let alg = alg(cx, alg_id)?;
+  let key = cx.bytes(key, "key")?;
+  let engine = Engine::Hmac(Hmac::new(State::new(alg), key.as_slice())?);
+  cx.keep(Incremental::from(engine))
 }
 
 /// `hasherUpdate(hasher, data)`.
-pub unsafe extern "C" fn hasher_update(env: raw::Env, info: raw::Info) -> raw::Value {
-  raw::call(env, info, |[h, data]| unsafe {
-    let h = incremental(env, h)?;
-    let state = h.state.as_mut().ok_or_else(finalized)?;
-    state.update(bytes::read(env, data, "data")?.as_slice());
-    Ok(raw::undefined(env))
-  })
+pub fn hasher_update<'js>(cx: Cx<'js>, [h, data, ..]: Args<'js>) -> CryptoResult<Value<'js>> {
+  let (_, mut state) = state(cx, h)?;
+  let engine = state.as_mut().ok_or_else(finalized)?;
+  engine.update(cx.bytes(data, "data")?.as_slice());
+  Ok(Value::undefined())
 }
 
 /// `hasherDigest(hasher, out?)`: into `out` (exactly the digest length), or lower-case hex.
 /// A refused call (wrong `out`, hex too long) leaves the state as it was.
-pub unsafe extern "C" fn hasher_digest(env: raw::Env, info: raw::Info) -> raw::Value {
-  raw::call(env, info, |[h, out]| unsafe {
-    let h = incremental(env, h)?;
-    let n = h.state.as_ref().ok_or_else(finalized)?.output_len();
-    if raw::is_nullish(env, out) {
-      bytes::check_hex_len(n)?;
-      let state = h.state.take().ok_or_else(finalized)?;
-      finish(env, state, Bytes::EMPTY, out)
-    } else {
-      let target = bytes::read_out(env, out)?;
-      check_out_len(target.len(), n)?;
-      h.state.take().ok_or_else(finalized)?.finalize_into(target);
-      Ok(raw::undefined(env))
-    }
-  })
+pub fn hasher_digest<'js>(cx: Cx<'js>, [h, out, ..]: Args<'js>) -> CryptoResult<Value<'js>> {
+  let (_, mut state) = state(cx, h)?;
+  let n = state.as_ref().ok_or_else(finalized)?.output_len();
+  if cx.is_nullish(out) {
+    js::check_hex_len(n)?;
+    let engine = state.take().ok_or_else(finalized)?;
+    finish(cx, engine, Bytes::EMPTY, out)
+  } else {
+    let mut out = cx.out(out)?;
+    check_out_len(out.len(), n)?;
+    let engine = state.take().ok_or_else(finalized)?;
+    engine.finalize_into(out.writable([]));
+    Ok(Value::undefined())
+  }
 }
 
 /// `hasherCopy(hasher)`: an independent copy (a finalised hasher copies as finalised).
-pub unsafe extern "C" fn hasher_copy(env: raw::Env, info: raw::Info) -> raw::Value {
-  raw::call(env, info, |[h]| unsafe {
-    let h = incremental(env, h)?;
-    let copy = Incremental {
-      initial: h.initial.clone(),
-      state: h.state.clone(),
-    };
-    new_incremental(env, copy)
-  })
+pub fn hasher_copy<'js>(cx: Cx<'js>, [h, ..]: Args<'js>) -> CryptoResult<Value<'js>> {
+  let (h, state) = state(cx, h)?;
+  let copy = Incremental {
+    initial: h.initial.clone(),
+    state: RefCell::new(state.clone()),
+  };
+  drop(state);
+  cx.keep(copy)
 }
 
 /// `hasherReset(hasher)`: back to the state right after construction.
-pub unsafe extern "C" fn hasher_reset(env: raw::Env, info: raw::Info) -> raw::Value {
-  raw::call(env, info, |[h]| unsafe {
-    let h = incremental(env, h)?;
-    h.state = Some(h.initial.clone());
-    Ok(raw::undefined(env))
-  })
+pub fn hasher_reset<'js>(cx: Cx<'js>, [h, ..]: Args<'js>) -> CryptoResult<Value<'js>> {
+  let (h, mut state) = state(cx, h)?;
+  *state = Some(h.initial.clone());
+  Ok(Value::undefined())
 }
 
 // ---- async one-shot ------------------------------------------------------------------------
 
 /// Bytes hashed between two cancellation checks (about 1-8 ms for most hashes here).
 const ASYNC_SLICE: usize = 4 << 20;
-
-/// The input of an async digest: a private copy made at call time (see `crate::staging`), so
-/// the digest is of the bytes as they were when the call was made, whatever JS does meanwhile.
-unsafe fn staged_input(env: sys::napi_env, value: sys::napi_value) -> CryptoResult<Staged> {
-  match unsafe { bytes::read(env, value, "data") }? {
-    Bytes::Owned(v) => Ok(Staged::from_owned(v)),
-    b => Staged::copy_of(b.as_slice()),
-  }
-}
 
 /// One hash or HMAC over the input, run on the libuv pool.
 pub struct DigestJob {
@@ -365,55 +338,48 @@ impl Job for DigestJob {
   }
 }
 
-/// `hashAsync(alg, data, key?, salt?, personalization?, context?, outputLength?, token?)`: the
-/// digest as a Buffer. Options are checked and the input copied before the work is queued.
-#[napi]
-#[allow(clippy::too_many_arguments)]
-pub fn hash_async(
-  env: Env,
+/// `hashAsync(alg, data, options?, token?)`: the digest as a Buffer; `options` is
+/// `{ key, salt, personalization, context, outputLength }`. Options are checked and the input
+/// copied (the digest is of the bytes as they were at call time, whatever JS does meanwhile)
+/// before the work is queued.
+#[napi(ts_return_type = "Promise<Buffer>")]
+pub fn hash_async<'js>(
+  env: &'js Env,
   alg: u32,
-  data: Unknown,
-  key: Unknown,
-  salt: Unknown,
-  personalization: Unknown,
-  context: Unknown,
-  output_length: Unknown,
+  data: Unknown<'js>,
+  options: Option<Unknown<'js>>,
   token: Option<&CancelToken>,
 ) -> napi::Result<AsyncTask<Work<DigestJob>>> {
   let job = (|| -> CryptoResult<DigestJob> {
     let alg = known_alg(alg)?;
-    let values = [key.raw(), salt.raw(), personalization.raw(), context.raw()];
-    let opts = unsafe { RawOptions::read(env.raw(), values, output_length.raw()) }?;
+    let options = js::Object::new(env, options.as_ref())?;
+    let opts = HashOptions::from_object(Cx::from(env), &options)?;
     Ok(DigestJob {
       engine: Some(Engine::Hash(State::with_params(alg, &opts.params())?)),
-      data: Some(unsafe { staged_input(env.raw(), data.raw()) }?),
+      data: Some(js::read_arg(env, &data, "data")?.into_staged()?),
     })
   })()
-  .or_throw(&env)?;
+  .or_throw(env)?;
   Ok(Work::new(job, token))
 }
 
 /// `hmacAsync(alg, key, data, token?)`: the MAC as a Buffer.
-#[napi]
-pub fn hmac_async(
-  env: Env,
+#[napi(ts_return_type = "Promise<Buffer>")]
+pub fn hmac_async<'js>(
+  env: &'js Env,
   alg: u32,
-  key: Unknown,
-  data: Unknown,
+  key: Unknown<'js>,
+  data: Unknown<'js>,
   token: Option<&CancelToken>,
 ) -> napi::Result<AsyncTask<Work<DigestJob>>> {
   let job = (|| -> CryptoResult<DigestJob> {
     let alg = known_alg(alg)?;
-    let key = bytes::read_arg(&env, &key, "key")?;
+    let key = js::read_arg(env, &key, "key")?;
     Ok(DigestJob {
       engine: Some(Engine::Hmac(Hmac::new(State::new(alg), key.as_slice())?)),
-      data: Some(unsafe { staged_input(env.raw(), data.raw()) }?),
+      data: Some(js::read_arg(env, &data, "data")?.into_staged()?),
     })
   })()
-  .or_throw(&env)?;
+  .or_throw(env)?;
   Ok(Work::new(job, token))
-}
-
-fn known_alg(id: u32) -> CryptoResult<Alg> {
-  Alg::from_id(id).ok_or_else(|| CryptoError::invalid_value("algorithm", "a known hash id", id))
 }

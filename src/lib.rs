@@ -1,61 +1,69 @@
-//! cryptographer.js native core. Module wiring only; each family lives in its own module.
+//! cryptographer.js native core.
+//!
+//! Where things live. The N-API boundary is `js/` (argument reading, byte views, result buffers,
+//! handles to native state, errors into JS): the only module with `unsafe` for N-API, beside
+//! `arch.rs` (SIMD kernels and CPU checks); the rest of the crate denies `unsafe_code`.
+//! Algorithms are listed once per family, and everything else is generic over that list:
+//! - a hash: one row in `hash_algorithms!` (`algorithms.rs`, about 1 line, plus a `HashCore`
+//!   impl of ~20 lines if its backend is not a RustCrypto `Digest`) gives the one-shot,
+//!   incremental, async, HMAC, PBKDF2 and HKDF forms (`hash.rs`, `kdf/`), and the JS API
+//!   (`lib/hash.js`) reads the list through `algorithms()`;
+//! - a cipher mode: one row in `MODES` and one arm in `Engine` (`cipher/mod.rs`); `cipher/api.rs`
+//!   and `lib/cipher.js` read the table through `cipherModes()`;
+//! - a KDF: one file in `kdf/` with a `task::Job` (the async form, cancellation and the sync form
+//!   come from `task.rs`) and its `#[napi]` entry points, plus its wrapper in `lib/kdf.js`;
+//! - a key type (kept native state): a type implementing `js::Kept` (a tag and a name), held by
+//!   JavaScript through `Cx::keep`/`Cx::kept`.
+//!
+//! Shared pieces, one copy each: `error.rs` (codes and messages), `task.rs` (async work and
+//! cancellation), `staging.rs` and `pool.rs` (copies of async inputs, reusable buffers),
+//! `random.rs` (the CSPRNG), `ct.rs` (constant-time comparison), `md.rs` (the Merkle–Damgård
+//! layer of the hashes written here: `blake2.rs`, `rmd160.rs`).
 #![deny(clippy::all)]
+#![deny(unsafe_code)]
+// Test builds do not register the `#[napi]` entry points, which then look unused.
+#![cfg_attr(test, allow(dead_code))]
 
 mod algorithms;
+#[allow(unsafe_code)]
+mod arch;
 mod blake2;
-mod bytes;
 mod cipher;
+mod ct;
 mod error;
 mod hash;
+#[allow(unsafe_code)]
+mod js;
 mod kdf;
 mod md;
 mod pool;
 #[cfg(test)]
 mod proptests;
 mod random;
-mod raw;
 mod rmd160;
 mod staging;
 mod task;
-mod util;
 
 use napi::bindgen_prelude::Object;
-use napi::{sys, Env, JsValue, Result};
+use napi::{Env, Result};
 use napi_derive::napi;
 
-/// Entry points written directly against N-API (the hot one-shot paths), by JS name.
-const RAW_EXPORTS: &[(&std::ffi::CStr, sys::napi_callback)] = &[
-  (c"hash", Some(hash::hash)),
-  (c"hashWith", Some(hash::hash_with)),
-  (c"hmac", Some(hash::hmac)),
-  (c"hasherNew", Some(hash::hasher_new)),
-  (c"hmacNew", Some(hash::hmac_new)),
-  (c"hasherUpdate", Some(hash::hasher_update)),
-  (c"hasherDigest", Some(hash::hasher_digest)),
-  (c"hasherCopy", Some(hash::hasher_copy)),
-  (c"hasherReset", Some(hash::hasher_reset)),
-  (c"cipher", Some(cipher::api::cipher)),
-  (c"cipherKey", Some(cipher::api::cipher_key)),
+/// Entry points written directly against N-API (the hot synchronous paths), by JS name.
+static RAW_EXPORTS: [(&std::ffi::CStr, js::Entry); 11] = [
+  (c"hash", hash::hash),
+  (c"hashWith", hash::hash_with),
+  (c"hmac", hash::hmac),
+  (c"hasherNew", hash::hasher_new),
+  (c"hmacNew", hash::hmac_new),
+  (c"hasherUpdate", hash::hasher_update),
+  (c"hasherDigest", hash::hasher_digest),
+  (c"hasherCopy", hash::hasher_copy),
+  (c"hasherReset", hash::hasher_reset),
+  (c"cipher", cipher::api::cipher),
+  (c"cipherKey", cipher::api::cipher_key),
 ];
 
 #[napi(module_exports)]
 pub fn register_raw(exports: Object, env: Env) -> Result<()> {
-  for (name, cb) in RAW_EXPORTS {
-    let mut f = std::ptr::null_mut();
-    let status = unsafe {
-      sys::napi_create_function(
-        env.raw(),
-        name.as_ptr(),
-        name.to_bytes().len() as isize,
-        *cb,
-        std::ptr::null_mut(),
-        &mut f,
-      )
-    };
-    if status != sys::Status::napi_ok {
-      return Err(napi::Error::from_reason(format!("cannot create {name:?}")));
-    }
-    unsafe { sys::napi_set_named_property(env.raw(), exports.raw(), name.as_ptr(), f) };
-  }
-  Ok(())
+  js::register(&env, &exports, &RAW_EXPORTS)
 }

@@ -17,7 +17,8 @@ use proptest::prelude::*;
 
 use crate::algorithms::{Alg, HashCore};
 use crate::blake2::{Blake2bScalar, Blake2sScalar};
-use crate::kdf::scrypt::{salsa20_8, salsa20_8_scalar, LAYOUT};
+use crate::arch::{Avx512Vl, Baseline, Salsa20Core};
+use crate::kdf::scrypt::{salsa20_8_scalar, LAYOUT};
 use crate::task::Cancel;
 
 /// The case count of a property, unless `PROPTEST_CASES` is set.
@@ -238,18 +239,6 @@ fn from_layout(laid: &[u32; 16]) -> [u32; 16] {
   natural
 }
 
-#[cfg(target_arch = "x86_64")]
-fn has_avx512vl() -> bool {
-  std::arch::is_x86_feature_detected!("avx512f") && std::arch::is_x86_feature_detected!("avx512vl")
-}
-
-/// The AVX-512VL core, compiled with the features enabled (as `ro_mix_avx512` is).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512vl")]
-unsafe fn salsa20_8_avx512(b: &mut [u32; 16]) {
-  salsa20_8::<true>(b)
-}
-
 proptest! {
   #![proptest_config(cases(10000))]
 
@@ -262,13 +251,11 @@ proptest! {
     salsa20_8_scalar(&mut scalar);
     prop_assert_eq!(scalar, want, "scalar core");
     let mut laid = to_layout(&block);
-    salsa20_8::<false>(&mut laid);
+    Baseline.salsa20_8(&mut laid);
     prop_assert_eq!(from_layout(&laid), want, "baseline (SSE2 on x86-64) core");
-    #[cfg(target_arch = "x86_64")]
-    if has_avx512vl() {
+    if let Some(core) = Avx512Vl::detect() {
       let mut laid = to_layout(&block);
-      // SAFETY: the CPU has AVX-512F and AVX-512VL.
-      unsafe { salsa20_8_avx512(&mut laid) };
+      core.salsa20_8(&mut laid);
       prop_assert_eq!(from_layout(&laid), want, "AVX-512VL core");
     }
   }
@@ -277,7 +264,7 @@ proptest! {
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn salsa20_8_avx512_core_is_tested_here() {
-  if !has_avx512vl() {
+  if Avx512Vl::detect().is_none() {
     eprintln!("no AVX-512VL on this CPU: salsa20_8_cores_equal_rfc7914 checks the SSE2 and scalar cores only");
   }
 }

@@ -1,12 +1,12 @@
 //! The operating system's CSPRNG (through `ring`): the one random source of the crate.
 
 use napi::bindgen_prelude::Unknown;
-use napi::{Env, JsValue, Result};
+use napi::{Env, Result};
 use napi_derive::napi;
 use ring::rand::SecureRandom;
 
-use crate::bytes;
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
+use crate::js::{Cx, Value};
 
 /// Fills `buf` from the operating system's CSPRNG.
 pub fn fill(buf: &mut [u8]) -> CryptoResult<()> {
@@ -27,7 +27,7 @@ pub fn bytes(n: usize) -> CryptoResult<Vec<u8>> {
 
 /// Fills `out` (any ArrayBufferView) from the operating system's CSPRNG.
 #[napi]
-pub fn random_fill(env: Env, out: Unknown) -> Result<()> {
-  let target = unsafe { bytes::read_out(env.raw(), out.raw()) }.or_throw(&env)?;
-  fill(target).or_throw(&env)
+pub fn random_fill(env: &Env, out: Unknown) -> Result<()> {
+  let mut out = Cx::from(env).out(Value::from(&out)).or_throw(env)?;
+  fill(out.writable([])).or_throw(env)
 }

@@ -1,4 +1,4 @@
-//! The one async-task helper every expensive operation uses (KDFs, async hashing).
+//! The one async-task helper every expensive operation uses (KDFs, async hashing and ciphers).
 //!
 //! A [`Job`] is plain Rust work over owned inputs (the entry point copies everything out of the
 //! JS heap before building it). [`Work`] runs it as a napi `AsyncTask` on the libuv thread pool
@@ -21,7 +21,7 @@
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
 
-use napi::bindgen_prelude::{Buffer, ToNapiValue, Unknown};
+use napi::bindgen_prelude::Unknown;
 use napi::{Env, ScopedTask};
 use napi_derive::napi;
 use zeroize::Zeroizing;
@@ -122,7 +122,7 @@ impl CancelToken {
   }
 }
 
-/// What a job produces; converted to a JS value on the main thread.
+/// What a job produces; converted to a JS value on the main thread (`src/js/task.rs`).
 pub enum Output {
   /// Secret bytes (wiped after they are copied into the JS Buffer).
   Bytes(Zeroizing<Vec<u8>>),
@@ -130,23 +130,6 @@ pub enum Output {
   Buffer(Vec<u8>),
   Text(String),
   Bool(bool),
-}
-
-impl Output {
-  pub fn into_js(self, env: &Env) -> napi::Result<Unknown<'_>> {
-    let raw = unsafe {
-      match self {
-        Output::Bytes(b) => {
-          let buf = Buffer::from(b.as_slice());
-          Buffer::to_napi_value(env.raw(), buf)?
-        }
-        Output::Buffer(v) => Buffer::to_napi_value(env.raw(), Buffer::from(v))?,
-        Output::Text(s) => String::to_napi_value(env.raw(), s)?,
-        Output::Bool(b) => bool::to_napi_value(env.raw(), b)?,
-      }
-    };
-    Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), raw) })
-  }
 }
 
 /// Expensive work over owned inputs, runnable on any thread.

@@ -5,23 +5,20 @@
 //!   returns the number of bytes written. `key` is key bytes or a kept-key handle.
 //! - `cipherKey(family, key)` (raw): a kept-key handle, an External tagged as ours, caching one
 //!   expanded key per mode.
-//! - `cipherAsync(...)`: the same work on the libuv pool (`crate::task`), on copies of the
-//!   inputs made at call time.
+//! - `cipherAsync(op, key, data, { iv, aad, tagLength }, token?)`: the same work on the libuv
+//!   pool (`crate::task`), on copies of the inputs made at call time.
 //! - `cipherModes()`: the mode table; `passphraseCipher(Async)`: the OpenSSL/crypto-js format.
 
 use std::cell::{Cell, RefCell};
-use std::ffi::c_void;
-use std::ptr;
 
 use napi::bindgen_prelude::{AsyncTask, Unknown};
-use napi::{sys, Env, JsValue, Result};
+use napi::{Env, Result};
 use napi_derive::napi;
 use zeroize::Zeroizing;
 
 use super::{openssl, run, Engine, Family, Mode, Op, MODES};
-use crate::bytes::{self, Bytes};
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
-use crate::raw;
+use crate::js::{self, Args, Bytes, Cx, Kept, Tag, Value};
 use crate::staging::Staged;
 use crate::task::{Cancel, CancelToken, Job, Output, Work};
 
@@ -143,35 +140,12 @@ impl KeyHandle {
   }
 }
 
-/// Marks externals made by `cipherKey`, so no other External is taken for a key handle.
-const KEY_TAG: sys::napi_type_tag = sys::napi_type_tag {
-  lower: 0x6372_7970_746f_6b65,
-  upper: 0x7931_6369_7068_6572,
-};
-
-unsafe extern "C" fn finalize_key(_env: sys::napi_env, data: *mut c_void, _hint: *mut c_void) {
-  if !data.is_null() {
-    drop(unsafe { Box::from_raw(data as *mut KeyHandle) });
-  }
-}
-
-/// The kept key behind `value`, if it is one of ours.
-unsafe fn key_handle<'a>(env: sys::napi_env, value: sys::napi_value) -> Option<&'a KeyHandle> {
-  let mut ty = 0;
-  unsafe { sys::napi_typeof(env, value, &mut ty) };
-  if ty != sys::ValueType::napi_external {
-    return None;
-  }
-  let mut ours = false;
-  unsafe { sys::napi_check_object_type_tag(env, value, &KEY_TAG, &mut ours) };
-  if !ours {
-    return None;
-  }
-  let mut data = ptr::null_mut();
-  unsafe { sys::napi_get_value_external(env, value, &mut data) };
-  // SAFETY: tagged externals are only created by `cipher_key` around a leaked Box<KeyHandle>,
-  // freed by the finalizer once JS can no longer reach the External.
-  unsafe { (data as *const KeyHandle).as_ref() }
+impl Kept for KeyHandle {
+  const TAG: Tag = Tag {
+    lower: 0x6372_7970_746f_6b65,
+    upper: 0x7931_6369_7068_6572,
+  };
+  const WHAT: &'static str = "a key made by cipher.key()";
 }
 
 fn family_of(id: u32) -> CryptoResult<Family> {
@@ -184,47 +158,32 @@ fn family_of(id: u32) -> CryptoResult<Family> {
 }
 
 /// `cipherKey(family, key)`: a kept-key handle (family 0 = AES, 1 = ChaCha20, 2 = DES).
-pub unsafe extern "C" fn cipher_key(env: raw::Env, info: raw::Info) -> raw::Value {
-  raw::call(env, info, |[family, key]| unsafe {
-    let family = family_of(raw::opt_u32(env, family, "family")?.unwrap_or(u32::MAX))?;
-    let key = bytes::read(env, key, "key")?;
-    let len = key.as_slice().len();
-    let mut accepted: Vec<usize> = MODES
-      .iter()
-      .filter(|m| m.family == family)
-      .flat_map(|m| m.keys.iter().copied())
-      .collect();
-    accepted.sort_unstable();
-    accepted.dedup();
-    if !accepted.contains(&len) {
-      return Err(CryptoError::new(
-        Code::OutOfRange,
-        format!(
-          "Invalid key length for {}: it must be {} bytes. Received {len}",
-          family.name(),
-          super::list(&accepted)
-        ),
-      ));
-    }
-    let handle = Box::new(KeyHandle {
-      family,
-      key: Zeroizing::new(key.as_slice().to_vec()),
-      engines: RefCell::new((0..MODES.len()).map(|_| None).collect()),
-      random_nonces: Cell::new(0),
-    });
-    let data = Box::into_raw(handle) as *mut c_void;
-    let mut out = ptr::null_mut();
-    if sys::napi_create_external(env, data, Some(finalize_key), ptr::null_mut(), &mut out)
-      != sys::Status::napi_ok
-    {
-      drop(Box::from_raw(data as *mut KeyHandle));
-      return Err(CryptoError::new(
-        Code::Operation,
-        "cannot create the key object",
-      ));
-    }
-    sys::napi_type_tag_object(env, out, &KEY_TAG);
-    Ok(out)
+pub fn cipher_key<'js>(cx: Cx<'js>, [family, key, ..]: Args<'js>) -> CryptoResult<Value<'js>> {
+  let family = family_of(cx.opt_u32(family, "family")?.unwrap_or(u32::MAX))?;
+  let key = cx.bytes(key, "key")?;
+  let len = key.as_slice().len();
+  let mut accepted: Vec<usize> = MODES
+    .iter()
+    .filter(|m| m.family == family)
+    .flat_map(|m| m.keys.iter().copied())
+    .collect();
+  accepted.sort_unstable();
+  accepted.dedup();
+  if !accepted.contains(&len) {
+    return Err(CryptoError::new(
+      Code::OutOfRange,
+      format!(
+        "Invalid key length for {}: it must be {} bytes. Received {len}",
+        family.name(),
+        super::list(&accepted)
+      ),
+    ));
+  }
+  cx.keep(KeyHandle {
+    family,
+    key: key.into_owned(),
+    engines: RefCell::new((0..MODES.len()).map(|_| None).collect()),
+    random_nonces: Cell::new(0),
   })
 }
 
@@ -232,59 +191,45 @@ pub unsafe extern "C" fn cipher_key(env: raw::Env, info: raw::Info) -> raw::Valu
 // Synchronous one-shot
 // ------------------------------------------------------------------------------------------------
 
-unsafe fn opt_bytes(
-  env: sys::napi_env,
-  v: sys::napi_value,
-  name: &str,
-) -> CryptoResult<Option<Bytes>> {
-  if unsafe { raw::is_nullish(env, v) } {
-    return Ok(None);
-  }
-  unsafe { bytes::read(env, v, name) }.map(Some)
-}
-
-/// `cipher(op, key, iv, data, aad, out, tagLength) -> bytes written`.
-pub unsafe extern "C" fn cipher(env: raw::Env, info: raw::Info) -> raw::Value {
-  raw::call(env, info, |[op, key, iv, data, aad, out, tag]| unsafe {
-    let (mode, decrypt, padding) = decode_op(raw::opt_u32(env, op, "op")?.unwrap_or(u32::MAX))?;
-    let tag_len = raw::opt_u32(env, tag, "options.tagLength")?.unwrap_or(16) as usize;
-    let mut iv = opt_bytes(env, iv, "options.iv")?;
-    let mut aad = opt_bytes(env, aad, "options.aad")?;
-    let mut data = bytes::read(env, data, "data")?;
-    let handle = key_handle(env, key);
-    let mut key = match handle {
-      Some(_) => None,
-      None => Some(bytes::read(env, key, "options.key")?),
-    };
-    let target = bytes::read_out(env, out)?;
-    // `out` comes from Node's Buffer pool, so an input given as a pooled Buffer's whole
-    // `.buffer` can contain it: such inputs are copied before anything is written.
-    data.unalias(target);
-    bytes::unalias_opt(&mut iv, target);
-    bytes::unalias_opt(&mut aad, target);
-    bytes::unalias_opt(&mut key, target);
-    let op = Op {
-      mode,
-      decrypt,
-      padding,
-      iv: iv.as_ref().map(Bytes::as_slice),
-      aad: aad.as_ref().map_or(&[][..], Bytes::as_slice),
-      tag_len,
-    };
-    let input = data.as_slice();
-    let n = match (handle, &key) {
-      (Some(h), _) => h.with_engine(mode, |e| {
-        op.check()?;
-        h.count_use(&op)?;
-        run(e, &op, input, target)
-      })?,
-      (None, Some(key)) => run(&mut Engine::new(mode, key.as_slice())?, &op, input, target)?,
-      (None, None) => return Err(CryptoError::internal()),
-    };
-    let mut result = ptr::null_mut();
-    sys::napi_create_double(env, n as f64, &mut result);
-    Ok(result)
-  })
+/// `cipher(op, key, iv, data, aad, out, tagLength) -> bytes written` (positional: the hot
+/// synchronous path).
+pub fn cipher<'js>(
+  cx: Cx<'js>,
+  [op, key, iv, data, aad, out, tag, ..]: Args<'js>,
+) -> CryptoResult<Value<'js>> {
+  let (mode, decrypt, padding) = decode_op(cx.opt_u32(op, "op")?.unwrap_or(u32::MAX))?;
+  let tag_len = cx.opt_u32(tag, "options.tagLength")?.unwrap_or(16) as usize;
+  let mut iv = cx.opt_bytes(iv, "options.iv")?;
+  let mut aad = cx.opt_bytes(aad, "options.aad")?;
+  let mut data = cx.bytes(data, "data")?;
+  let handle = cx.kept::<KeyHandle>(key);
+  let mut key = match handle {
+    Some(_) => None,
+    None => Some(cx.bytes(key, "options.key")?),
+  };
+  let mut out = cx.out(out)?;
+  // `out` comes from Node's Buffer pool, so an input given as a pooled Buffer's whole
+  // `.buffer` can contain it: such inputs are copied before anything is written.
+  let target = out.writable([Some(&mut data), iv.as_mut(), aad.as_mut(), key.as_mut()]);
+  let op = Op {
+    mode,
+    decrypt,
+    padding,
+    iv: iv.as_ref().map(Bytes::as_slice),
+    aad: aad.as_ref().map_or(&[][..], Bytes::as_slice),
+    tag_len,
+  };
+  let input = data.as_slice();
+  let n = match (handle, &key) {
+    (Some(h), _) => h.with_engine(mode, |e| {
+      op.check()?;
+      h.count_use(&op)?;
+      run(e, &op, input, target)
+    })?,
+    (None, Some(key)) => run(&mut Engine::new(mode, key.as_slice())?, &op, input, target)?,
+    (None, None) => return Err(CryptoError::internal()),
+  };
+  cx.number(n as f64)
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -329,29 +274,25 @@ impl Job for CipherJob {
   }
 }
 
-/// `cipherAsync(op, key, iv, data, aad, tagLength, token?)`: as `cipher`, off the event loop;
-/// resolves to a Buffer.
+/// `cipherAsync(op, key, data, { iv, aad, tagLength }, token?)`: as `cipher`, off the event
+/// loop; resolves to a Buffer.
 #[napi(ts_return_type = "Promise<Buffer>")]
-#[allow(clippy::too_many_arguments)]
-pub fn cipher_async(
-  env: Env,
+pub fn cipher_async<'js>(
+  env: &'js Env,
   op: u32,
-  key: Unknown,
-  iv: Option<Unknown>,
-  data: Unknown,
-  aad: Option<Unknown>,
-  tag_length: Option<u32>,
+  key: Unknown<'js>,
+  data: Unknown<'js>,
+  options: Option<Unknown<'js>>,
   token: Option<&CancelToken>,
 ) -> Result<AsyncTask<Work<CipherJob>>> {
   let job = (|| -> CryptoResult<CipherJob> {
-    let e = env.raw();
-    let raw_of = |v: &Option<Unknown>| v.as_ref().map_or(ptr::null_mut(), |u| u.raw());
-    let iv = unsafe { opt_bytes(e, raw_of(&iv), "options.iv") }?.map(|b| b.as_slice().to_vec());
-    let aad = unsafe { opt_bytes(e, raw_of(&aad), "options.aad") }?
-      .map_or_else(Vec::new, |b| b.as_slice().to_vec());
-    let tag_len = tag_length.unwrap_or(16) as usize;
+    let cx = Cx::from(env);
+    let [iv, aad, tag] = js::Object::new(env, options.as_ref())?.values([c"iv", c"aad", c"tagLength"])?;
+    let iv = cx.opt_bytes(iv, "options.iv")?.map(|b| b.as_slice().to_vec());
+    let aad = cx.opt_bytes(aad, "options.aad")?.map_or_else(Vec::new, |b| b.as_slice().to_vec());
+    let tag_len = cx.opt_u32(tag, "options.tagLength")?.unwrap_or(16) as usize;
     let (mode, decrypt, padding) = decode_op(op)?;
-    let key = match unsafe { key_handle(e, key.raw()) } {
+    let key = match cx.kept::<KeyHandle>(Value::from(&key)) {
       Some(h) => {
         let plan = Op {
           mode,
@@ -365,22 +306,18 @@ pub fn cipher_async(
         h.count_use(&plan)?;
         Zeroizing::new(h.key.to_vec())
       }
-      None => bytes::read_arg(&env, &key, "options.key")?.into_owned(),
-    };
-    let data = match bytes::read_arg(&env, &data, "data")? {
-      Bytes::Owned(v) => Staged::from_owned(v),
-      b => Staged::copy_of(b.as_slice())?,
+      None => js::read_arg(env, &key, "options.key")?.into_owned(),
     };
     Ok(CipherJob {
       bits: op,
       key,
       iv,
       aad,
-      data: Some(data),
+      data: Some(js::read_arg(env, &data, "data")?.into_staged()?),
       tag_len,
     })
   })()
-  .or_throw(&env)?;
+  .or_throw(env)?;
   Ok(Work::new(job, token))
 }
 
@@ -421,8 +358,8 @@ pub fn passphrase_cipher(
   data: Unknown,
   passphrase: Unknown,
 ) -> Result<napi::bindgen_prelude::Buffer> {
-  let passphrase = bytes::read_arg(&env, &passphrase, "options.passphrase").or_throw(&env)?;
-  let data = bytes::read_arg(&env, &data, "data").or_throw(&env)?;
+  let passphrase = js::read_arg(&env, &passphrase, "options.passphrase").or_throw(&env)?;
+  let data = js::read_arg(&env, &data, "data").or_throw(&env)?;
   passphrase_run(decrypt, passphrase.as_slice(), data.as_slice())
     .map(Into::into)
     .or_throw(&env)
@@ -452,12 +389,12 @@ pub fn passphrase_cipher_async(
   token: Option<&CancelToken>,
 ) -> Result<AsyncTask<Work<PassphraseJob>>> {
   let job = (|| -> CryptoResult<PassphraseJob> {
-    let passphrase = bytes::read_arg(&env, &passphrase, "options.passphrase")?.into_owned();
+    let passphrase = js::read_arg(&env, &passphrase, "options.passphrase")?.into_owned();
     check_passphrase(&passphrase)?;
     Ok(PassphraseJob {
       decrypt,
       passphrase,
-      data: bytes::read_arg(&env, &data, "data")?.into_owned(),
+      data: js::read_arg(&env, &data, "data")?.into_owned(),
     })
   })()
   .or_throw(&env)?;

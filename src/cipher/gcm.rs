@@ -113,7 +113,7 @@ pub fn open<C: BlockCipherEncrypt<BlockSize = U16>>(
   let (h, j0) = setup(c, iv);
   let t = tag(c, &h, &j0, aad, ct);
   let expected = t.get(..tag_len).ok_or_else(|| internal("tag size"))?;
-  if !crate::util::ct_eq(expected, given) {
+  if !crate::ct::eq(expected, given) {
     return Err(decrypt_failed());
   }
   let out = out.get_mut(..n).ok_or_else(|| internal("output size"))?;

@@ -32,7 +32,7 @@ use super::{opt_secret, secret, Secret, MAX_KEY_LEN, PHC_B64};
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
 use crate::pool::{IdlePool, Pooled};
 use crate::task::{aborted, run_sync, Cancel, CancelToken, Job, Output, Work};
-use crate::util::ct_eq;
+use crate::ct;
 
 /// Hashers holding more than this (1 GiB) are never pooled.
 const MAX_POOLED_BLOCKS: usize = 1 << 20;
@@ -442,29 +442,14 @@ fn compute_cancellable(
   out: &mut [u8],
   cancel: &Cancel,
 ) -> CryptoResult<()> {
-  use argon2_rust::__internal::{hash_traced, Block};
+  use argon2_rust::__internal::Block;
   let mut at_pass_end = |_pass: u32, _arena: &[Block]| {
     if cancel.is_cancelled() {
       std::panic::resume_unwind(Box::new(Cancelled));
     }
   };
   let run = std::panic::AssertUnwindSafe(|| {
-    // SAFETY: the backend comes from the crate's own run-time detection, which only names an
-    // instruction set this CPU has (the one obligation of `hash_traced`).
-    unsafe {
-      hash_traced(
-        argon2_rust::detected_backend(),
-        params.algorithm,
-        params.version,
-        p,
-        password,
-        &params.salt,
-        secret,
-        &params.ad,
-        out,
-        Some(&mut at_pass_end),
-      )
-    }
+    crate::arch::argon2_traced(params, p, password, secret, out, &mut at_pass_end)
   });
   match std::panic::catch_unwind(run) {
     Ok(Ok(mut h0)) => {
@@ -512,7 +497,7 @@ impl Job for VerifyJob {
     cancel.check()?;
     let mut tag = Zeroizing::new(vec![0u8; self.tag.len()]);
     compute(&self.params, &self.password, &self.secret, &mut tag, cancel)?;
-    Ok(Output::Bool(ct_eq(&tag, &self.tag)))
+    Ok(Output::Bool(ct::eq(&tag, &self.tag)))
   }
 }
 

@@ -18,7 +18,7 @@ use zeroize::Zeroizing;
 use super::{opt_secret, secret, Secret, BCRYPT_B64};
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
 use crate::task::{run_sync, Cancel, CancelToken, Job, Output, Work};
-use crate::util::ct_eq;
+use crate::ct;
 
 pub const MIN_COST: u32 = 4;
 pub const MAX_COST: u32 = 31;
@@ -154,7 +154,7 @@ impl Job for VerifyJob {
   fn run(&mut self, cancel: &Cancel) -> CryptoResult<Output> {
     let p = &self.parsed;
     let tag = raw(p.cost, &p.salt, &self.password, cancel)?;
-    Ok(Output::Bool(ct_eq(&tag, &p.tag)))
+    Ok(Output::Bool(ct::eq(&tag, &p.tag)))
   }
 }
 
@@ -281,7 +281,7 @@ mod tests {
     let h = "$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW";
     let p = parse(h).unwrap();
     let tag = raw(p.cost, &p.salt, b"U*U", &Cancel::NEVER).unwrap();
-    assert!(ct_eq(&tag, &p.tag));
+    assert!(ct::eq(&tag, &p.tag));
     assert_eq!(&format(p.cost, &p.salt, &tag)[4..], &h[4..]);
   }
 

@@ -12,26 +12,26 @@ pub mod pbkdf2;
 pub mod scrypt;
 
 use napi::bindgen_prelude::Unknown;
-use napi::{Env, JsValue};
+use napi::Env;
 use zeroize::Zeroizing;
 
 use crate::algorithms::{Alg, Family};
-use crate::bytes;
 use crate::error::{CryptoError, CryptoResult};
+use crate::js::{self, Cx, Value};
 
 /// An owned copy of secret input bytes, wiped on drop.
 pub type Secret = Zeroizing<Vec<u8>>;
 
 /// Copies a byte argument (string as UTF-8, Buffer, TypedArray, DataView, ArrayBuffer).
 pub fn secret(env: &Env, value: &Unknown, name: &str) -> CryptoResult<Secret> {
-  Ok(bytes::read_arg(env, value, name)?.into_owned())
+  Ok(js::read_arg(env, value, name)?.into_owned())
 }
 
 /// As [`secret`], but `undefined`/`null` (or an absent argument) give `None`.
 pub fn opt_secret(env: &Env, value: &Option<Unknown>, name: &str) -> CryptoResult<Option<Secret>> {
   match value {
     None => Ok(None),
-    Some(v) if unsafe { crate::raw::is_nullish(env.raw(), v.raw()) } => Ok(None),
+    Some(v) if Cx::from(env).is_nullish(Value::from(v)) => Ok(None),
     Some(v) => secret(env, v, name).map(Some),
   }
 }

@@ -9,6 +9,7 @@ use zeroize::{Zeroize, Zeroizing};
 
 use super::{check_range, secret, Secret, MAX_KEY_LEN};
 use crate::algorithms::Alg;
+use crate::arch::Salsa20Core;
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
 use crate::task::{run_sync, Cancel, CancelToken, Job, Output, Work};
 
@@ -77,68 +78,6 @@ pub(crate) const LAYOUT: [usize; 16] = [0, 5, 10, 15, 4, 9, 14, 3, 8, 13, 2, 7, 
 #[cfg(not(target_arch = "x86_64"))]
 pub(crate) const LAYOUT: [usize; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 
-/// Salsa20/8 on a block in [`LAYOUT`] order: SSE2 (part of the x86-64 baseline), or with
-/// `AVX512` each rotation is one `vprold` instead of two shifts and an extra XOR (AVX-512VL, on
-/// 128-bit vectors). Only instantiated with `AVX512` inside [`ro_mix_avx512`], which enables
-/// the feature once the CPU is known to have it. Measured for N = 2^14, r = 8 on Zen 4: 47 ms
-/// with SSE2 (the same as portable scalar code), 37 ms with AVX-512VL (node: 37 ms).
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-pub(crate) fn salsa20_8<const AVX512: bool>(b: &mut [u32; 16]) {
-  use std::arch::x86_64::*;
-  // SAFETY: SSE2 is always available on x86-64; loads and stores are unaligned and stay
-  // within the 64-byte array.
-  unsafe {
-    let p = b.as_mut_ptr().cast::<__m128i>();
-    let (b0, b1, b2, b3) = (
-      _mm_loadu_si128(p),
-      _mm_loadu_si128(p.add(1)),
-      _mm_loadu_si128(p.add(2)),
-      _mm_loadu_si128(p.add(3)),
-    );
-    let (mut x0, mut x1, mut x2, mut x3) = (b0, b1, b2, b3);
-    macro_rules! step {
-      ($dst:ident, $a:ident, $b:ident, $l:literal, $r:literal) => {
-        let t = _mm_add_epi32($a, $b);
-        if AVX512 {
-          $dst = _mm_xor_si128($dst, _mm_rol_epi32::<$l>(t));
-        } else {
-          $dst = _mm_xor_si128($dst, _mm_slli_epi32::<$l>(t));
-          $dst = _mm_xor_si128($dst, _mm_srli_epi32::<$r>(t));
-        }
-      };
-    }
-    for _ in 0..4 {
-      // Columns.
-      step!(x1, x0, x3, 7, 25);
-      step!(x2, x1, x0, 9, 23);
-      step!(x3, x2, x1, 13, 19);
-      step!(x0, x3, x2, 18, 14);
-      x1 = _mm_shuffle_epi32(x1, 0x93);
-      x2 = _mm_shuffle_epi32(x2, 0x4E);
-      x3 = _mm_shuffle_epi32(x3, 0x39);
-      // Rows.
-      step!(x3, x0, x1, 7, 25);
-      step!(x2, x3, x0, 9, 23);
-      step!(x1, x2, x3, 13, 19);
-      step!(x0, x1, x2, 18, 14);
-      x1 = _mm_shuffle_epi32(x1, 0x39);
-      x2 = _mm_shuffle_epi32(x2, 0x4E);
-      x3 = _mm_shuffle_epi32(x3, 0x93);
-    }
-    _mm_storeu_si128(p, _mm_add_epi32(b0, x0));
-    _mm_storeu_si128(p.add(1), _mm_add_epi32(b1, x1));
-    _mm_storeu_si128(p.add(2), _mm_add_epi32(b2, x2));
-    _mm_storeu_si128(p.add(3), _mm_add_epi32(b3, x3));
-  }
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-pub(crate) fn salsa20_8<const AVX512: bool>(b: &mut [u32; 16]) {
-  salsa20_8_scalar(b)
-}
-
 /// Salsa20/8 core in natural word order (reference for the SIMD version and other targets).
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 #[inline(always)]
@@ -169,12 +108,12 @@ pub(crate) fn salsa20_8_scalar(b: &mut [u32; 16]) {
 
 /// BlockMix_{Salsa20/8, r}: `input` (2r 64-byte blocks as words) → `out`.
 #[inline(always)]
-fn block_mix<const AVX512: bool>(input: &[u32], out: &mut [u32], r: usize) {
+fn block_mix(core: impl Salsa20Core, input: &[u32], out: &mut [u32], r: usize) {
   let mut x = [0u32; 16];
   x.copy_from_slice(&input[(2 * r - 1) * 16..2 * r * 16]);
   for (i, blk) in input.chunks_exact(16).enumerate() {
     x.iter_mut().zip(blk).for_each(|(x, b)| *x ^= b);
-    salsa20_8::<AVX512>(&mut x);
+    core.salsa20_8(&mut x);
     // Even blocks go to the first half, odd ones to the second.
     let pos = (i / 2 + (i % 2) * r) * 16;
     out[pos..pos + 16].copy_from_slice(&x);
@@ -182,39 +121,11 @@ fn block_mix<const AVX512: bool>(input: &[u32], out: &mut [u32], r: usize) {
   x.zeroize();
 }
 
-/// ROMix on one 128·r-byte block, in place. `v` holds N·32·r words.
-/// ROMix with the Salsa20/8 core this CPU runs fastest.
-fn ro_mix(
-  block: &mut [u8],
-  v: &mut [u32],
-  n: usize,
-  r: usize,
-  cancel: &Cancel,
-) -> CryptoResult<()> {
-  #[cfg(target_arch = "x86_64")]
-  if std::arch::is_x86_feature_detected!("avx512f")
-    && std::arch::is_x86_feature_detected!("avx512vl")
-  {
-    // SAFETY: the CPU has the features `ro_mix_avx512` is compiled for.
-    return unsafe { ro_mix_avx512(block, v, n, r, cancel) };
-  }
-  ro_mix_with::<false>(block, v, n, r, cancel)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512vl")]
-unsafe fn ro_mix_avx512(
-  block: &mut [u8],
-  v: &mut [u32],
-  n: usize,
-  r: usize,
-  cancel: &Cancel,
-) -> CryptoResult<()> {
-  ro_mix_with::<true>(block, v, n, r, cancel)
-}
-
+/// ROMix on one 128·r-byte block, in place, with the Salsa20/8 `core` (`crate::arch::ro_mix`
+/// picks the fastest one this CPU has). `v` holds N·32·r words.
 #[inline(always)]
-fn ro_mix_with<const AVX512: bool>(
+pub(crate) fn ro_mix_with(
+  core: impl Salsa20Core,
   block: &mut [u8],
   v: &mut [u32],
   n: usize,
@@ -232,7 +143,7 @@ fn ro_mix_with<const AVX512: bool>(
   }
   for (i, vi) in v.chunks_exact_mut(words).enumerate() {
     vi.copy_from_slice(&x);
-    block_mix::<AVX512>(vi, &mut x, r);
+    block_mix(core, vi, &mut x, r);
     if i % SLICE == SLICE - 1 {
       cancel.check()?;
     }
@@ -244,7 +155,7 @@ fn ro_mix_with<const AVX512: bool>(
     y.iter_mut()
       .zip(x.iter().zip(vj))
       .for_each(|(y, (a, b))| *y = a ^ b);
-    block_mix::<AVX512>(&y, &mut x, r);
+    block_mix(core, &y, &mut x, r);
     if i % SLICE == SLICE - 1 {
       cancel.check()?;
     }
@@ -273,10 +184,10 @@ pub fn derive(
   let mut b = Zeroizing::new(b);
   super::pbkdf2::derive(Alg::Sha256, password, salt, 1, &mut b, cancel)?;
   let vlen = n.checked_mul(32 * r).ok_or_else(too_big)?;
-  let v = zeroed_u32(vlen)?;
+  let v = crate::arch::zeroed_u32(vlen).ok_or_else(too_big)?;
   let mut v = Wiped(v);
   for chunk in b.chunks_exact_mut(128 * r) {
-    ro_mix(chunk, &mut v, n, r, cancel)?;
+    crate::arch::ro_mix(chunk, &mut v, n, r, cancel)?;
   }
   super::pbkdf2::derive(Alg::Sha256, password, &b, 1, out, cancel)
 }
@@ -306,23 +217,6 @@ impl Drop for Wiped {
   }
 }
 
-/// `vec![0u32; n]`, fallible, via `alloc_zeroed` (fresh pages from the kernel are already zero,
-/// so no memset pass over the 16 MiB+ vector).
-fn zeroed_u32(n: usize) -> CryptoResult<Vec<u32>> {
-  if n == 0 {
-    return Ok(Vec::new());
-  }
-  let layout = std::alloc::Layout::array::<u32>(n).map_err(|_| too_big())?;
-  // SAFETY: `layout` has a non-zero size; a null result is handled.
-  let p = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<u32>();
-  if p.is_null() {
-    return Err(too_big());
-  }
-  // SAFETY: allocated by the global allocator with the layout of a `Vec<u32>` of capacity `n`,
-  // and every element is initialised (zero).
-  Ok(unsafe { Vec::from_raw_parts(p, n, n) })
-}
-
 fn too_big() -> CryptoError {
   CryptoError::new(
     Code::Operation,
@@ -345,65 +239,61 @@ impl Job for ScryptJob {
   }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn job(
-  env: &Env,
-  password: Unknown,
-  salt: Unknown,
-  n: f64,
-  r: u32,
-  p: u32,
-  key_length: u32,
-  maxmem: Option<f64>,
-) -> CryptoResult<ScryptJob> {
-  let params = Params::new(n, r, p, key_length, maxmem.unwrap_or(DEFAULT_MAXMEM))?;
+/// The numeric options of `scrypt()`, already defaulted by the JS layer.
+#[napi(object)]
+pub struct ScryptOptions {
+  /// CPU/memory cost: a power of two, 2..2^32.
+  pub n: f64,
+  /// Block size factor.
+  pub r: u32,
+  /// Parallelisation factor.
+  pub p: u32,
+  /// Derived key length in bytes.
+  pub key_length: u32,
+  /// Memory ceiling in bytes (default 32 MiB, as Node).
+  pub maxmem: Option<f64>,
+}
+
+fn job(env: &Env, password: Unknown, salt: Unknown, o: ScryptOptions) -> CryptoResult<ScryptJob> {
+  let maxmem = o.maxmem.unwrap_or(DEFAULT_MAXMEM);
+  let params = Params::new(o.n, o.r, o.p, o.key_length, maxmem)?;
   Ok(ScryptJob {
     password: secret(env, &password, "password")?,
     salt: secret(env, &salt, "salt")?,
     params,
-    key_length,
+    key_length: o.key_length,
   })
 }
 
-/// scrypt, synchronous. `N` a power of two ≥ 2, `r`, `p` ≥ 1, `keyLength` 1..2^30 bytes,
-/// `maxmem` in bytes (default 32 MiB, as Node). Returns a Buffer.
+/// scrypt, synchronous. Returns a Buffer.
 #[napi(js_name = "scrypt")]
-#[allow(clippy::too_many_arguments)]
 pub fn scrypt_sync<'e>(
   env: &'e Env,
   password: Unknown,
   salt: Unknown,
-  n: f64,
-  r: u32,
-  p: u32,
-  key_length: u32,
-  maxmem: Option<f64>,
+  options: ScryptOptions,
 ) -> napi::Result<Unknown<'e>> {
-  let job = job(env, password, salt, n, r, p, key_length, maxmem).or_throw(env)?;
+  let job = job(env, password, salt, options).or_throw(env)?;
   run_sync(env, job)
 }
 
 /// scrypt on the libuv pool; inputs are copied first; `token` cancels it within about 1 ms.
 #[napi]
-#[allow(clippy::too_many_arguments)]
 pub fn scrypt_async(
-  env: Env,
+  env: &Env,
   password: Unknown,
   salt: Unknown,
-  n: f64,
-  r: u32,
-  p: u32,
-  key_length: u32,
-  maxmem: Option<f64>,
+  options: ScryptOptions,
   token: Option<&CancelToken>,
 ) -> napi::Result<AsyncTask<Work<ScryptJob>>> {
-  let job = job(&env, password, salt, n, r, p, key_length, maxmem).or_throw(&env)?;
+  let job = job(env, password, salt, options).or_throw(env)?;
   Ok(Work::new(job, token))
 }
 
 #[cfg(test)]
 mod tests {
   use super::*;
+  use crate::arch::{Avx512Vl, Baseline};
 
   #[test]
   fn rfc7914_vector_2() {
@@ -423,15 +313,12 @@ mod tests {
     let mut laid: [u32; 16] = std::array::from_fn(|i| natural[LAYOUT[i]]);
     let mut laid512 = laid;
     salsa20_8_scalar(&mut natural);
-    salsa20_8::<false>(&mut laid);
+    Baseline.salsa20_8(&mut laid);
     let back: [u32; 16] =
       std::array::from_fn(|i| laid[LAYOUT.iter().position(|&l| l == i).unwrap()]);
     assert_eq!(back, natural);
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx512f")
-      && std::arch::is_x86_feature_detected!("avx512vl")
-    {
-      salsa20_8::<true>(&mut laid512);
+    if let Some(core) = Avx512Vl::detect() {
+      core.salsa20_8(&mut laid512);
       assert_eq!(laid512, laid);
     } else {
       eprintln!("no AVX-512VL on this CPU: its Salsa20/8 core is not tested here");
@@ -445,8 +332,8 @@ mod tests {
     let mut a: Vec<u8> = (0..128 * r).map(|i| (i * 13 + 7) as u8).collect();
     let mut b = a.clone();
     let mut v = vec![0u32; n * 32 * r];
-    ro_mix(&mut a, &mut v, n, r, &Cancel::NEVER).unwrap();
-    ro_mix_with::<false>(&mut b, &mut v, n, r, &Cancel::NEVER).unwrap();
+    crate::arch::ro_mix(&mut a, &mut v, n, r, &Cancel::NEVER).unwrap();
+    ro_mix_with(Baseline, &mut b, &mut v, n, r, &Cancel::NEVER).unwrap();
     assert_eq!(a, b);
   }
 

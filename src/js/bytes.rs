@@ -1,0 +1,296 @@
+//! Bytes in, bytes out: the single conversion every entry point uses.
+//!
+//! Input ([`Cx::bytes`]): a string (UTF-8), a Buffer, any TypedArray, a DataView or an
+//! ArrayBuffer; views give exactly their own bytes (offset and length honoured). Synchronous
+//! calls read them in place (JavaScript cannot run during the call); strings are encoded into an
+//! owned copy that is wiped when dropped. Work that leaves the JS thread never borrows: it takes
+//! a copy made at call time ([`Bytes::into_owned`], [`Bytes::into_staged`]).
+//!
+//! Output ([`Cx::out`]): binary results are written into buffers JavaScript allocated (cheaper
+//! than creating a Buffer natively); hex strings are built here. An input that overlaps the output
+//! buffer (e.g. a pooled Buffer's whole `.buffer` passed as data or AAD) is copied before the
+//! output becomes writable ([`Out::writable`]), so no `&[u8]` ever aliases the `&mut [u8]`
+//! being written.
+
+use std::ffi::c_void;
+use std::marker::PhantomData;
+use std::ptr;
+
+use napi::bindgen_prelude::Unknown;
+use napi::{sys, Env};
+use zeroize::Zeroizing;
+
+use super::{check, Cx, Value};
+use crate::error::{CryptoError, CryptoResult};
+use crate::staging::Staged;
+
+/// What every byte input accepts, as error messages say it.
+pub const EXPECTED: &str =
+  "of type string or an instance of Buffer, TypedArray, DataView or ArrayBuffer";
+
+/// Bytes read from a JS value: a view of JS memory (valid for the call `'js` only, and only read
+/// through [`Bytes::as_slice`]) or an owned copy (strings, copies), wiped on drop since it may be
+/// a key or a password.
+pub struct Bytes<'js>(Repr, PhantomData<&'js [u8]>);
+
+enum Repr {
+  /// Kept as a pointer, not a reference, so that no reference to JS memory exists until the
+  /// bytes are read (an output buffer may be made writable meanwhile; see [`Out::writable`]).
+  View(*const u8, usize),
+  Owned(Zeroizing<Vec<u8>>),
+}
+
+impl<'js> Bytes<'js> {
+  /// No bytes.
+  pub const EMPTY: Bytes<'static> = Bytes(Repr::View(ptr::null(), 0), PhantomData);
+
+  fn view(data: *const c_void, len: usize) -> Self {
+    Bytes(Repr::View(data.cast(), len), PhantomData)
+  }
+
+  pub fn owned(v: Zeroizing<Vec<u8>>) -> Self {
+    Bytes(Repr::Owned(v), PhantomData)
+  }
+
+  #[inline]
+  pub fn as_slice(&self) -> &[u8] {
+    match &self.0 {
+      // SAFETY: pointer and length come from N-API for a live ArrayBuffer or view, which stays
+      // alive and in place until the call `'js` returns (JavaScript cannot run meanwhile); null
+      // or empty means no bytes. No `&mut` to these bytes exists: `Out::writable` copies any
+      // view that overlaps an output before handing the output out.
+      Repr::View(p, len) if !p.is_null() && *len > 0 => unsafe {
+        std::slice::from_raw_parts(*p, *len)
+      },
+      Repr::View(..) => &[],
+      Repr::Owned(v) => v,
+    }
+  }
+
+  /// An owned copy (wiped on drop), for work that outlives the call.
+  pub fn into_owned(self) -> Zeroizing<Vec<u8>> {
+    match self.0 {
+      Repr::Owned(v) => v,
+      Repr::View(..) => Zeroizing::new(self.as_slice().to_vec()),
+    }
+  }
+
+  /// A private copy for the libuv pool (`crate::staging`), made now.
+  pub fn into_staged(self) -> CryptoResult<Staged> {
+    match self.0 {
+      Repr::Owned(v) => Ok(Staged::from_owned(v)),
+      Repr::View(..) => Staged::copy_of(self.as_slice()),
+    }
+  }
+
+  /// The address range of a view (empty for owned bytes, which JS cannot reach).
+  fn view_range(&self) -> Option<(usize, usize)> {
+    match self.0 {
+      Repr::View(p, len) if !p.is_null() && len > 0 => Some((p as usize, len)),
+      _ => None,
+    }
+  }
+}
+
+/// An output buffer JavaScript passed in (any ArrayBufferView), not yet writable.
+pub struct Out<'js> {
+  data: *mut u8,
+  len: usize,
+  _call: PhantomData<&'js mut [u8]>,
+}
+
+impl<'js> Out<'js> {
+  pub fn len(&self) -> usize {
+    self.len
+  }
+
+  /// The output as a mutable slice, after replacing every input in `inputs` that overlaps it
+  /// with an owned copy: writing it can then neither change nor alias an input.
+  pub fn writable<const N: usize>(&mut self, inputs: [Option<&mut Bytes<'js>>; N]) -> &mut [u8] {
+    if self.data.is_null() || self.len == 0 {
+      return &mut [];
+    }
+    let (o0, olen) = (self.data as usize, self.len);
+    for b in inputs.into_iter().flatten() {
+      if let Some((b0, blen)) = b.view_range() {
+        if b0 < o0 + olen && o0 < b0 + blen {
+          *b = Bytes::owned(Zeroizing::new(b.as_slice().to_vec()));
+        }
+      }
+    }
+    // SAFETY: `data`/`len` come from N-API for a live view that stays alive and in place until
+    // the call returns; the inputs that overlapped it are now copies, and the `&mut self` borrow
+    // keeps this the only mutable slice of it.
+    unsafe { std::slice::from_raw_parts_mut(self.data, self.len) }
+  }
+}
+
+impl<'js> Cx<'js> {
+  /// Reads `v` as bytes; `name` is the argument's name in the error message.
+  pub fn bytes(self, v: Value<'js>, name: &str) -> CryptoResult<Bytes<'js>> {
+    let mut data: *mut c_void = ptr::null_mut();
+    let mut len = 0usize;
+    // Node's `napi_get_buffer_info` accepts every ArrayBufferView (Buffer, any TypedArray,
+    // DataView) and returns the view's own byte range: one call for the common case.
+    // SAFETY: `self.env` is live for 'js and `v` a live handle of this call.
+    if check(unsafe { sys::napi_get_buffer_info(self.env, v.raw, &mut data, &mut len) }).is_ok() {
+      return Ok(Bytes::view(data, len));
+    }
+    match self.type_of(v) {
+      Some(sys::ValueType::napi_string) => self.utf8(v),
+      Some(sys::ValueType::napi_object) => self.buffer_like(v, name),
+      _ => Err(CryptoError::arg_type(name, EXPECTED, self.describe(v))),
+    }
+  }
+
+  /// As [`Cx::bytes`], with `undefined`/`null` giving `None`.
+  pub fn opt_bytes(self, v: Value<'js>, name: &str) -> CryptoResult<Option<Bytes<'js>>> {
+    if self.is_nullish(v) {
+      return Ok(None);
+    }
+    self.bytes(v, name).map(Some)
+  }
+
+  /// A string, encoded as UTF-8 into an owned buffer.
+  fn utf8(self, v: Value<'js>) -> CryptoResult<Bytes<'js>> {
+    let mut len = 0usize;
+    // SAFETY: `self.env` is live for 'js and `v` a live string handle; a null buffer asks only
+    // for the length.
+    check(unsafe { sys::napi_get_value_string_utf8(self.env, v.raw, ptr::null_mut(), 0, &mut len) })?;
+    let mut buf = Zeroizing::new(vec![0u8; len + 1]);
+    let mut written = 0usize;
+    // SAFETY: as above; `buf` has room for `len + 1` bytes (the string and N-API's NUL).
+    check(unsafe {
+      sys::napi_get_value_string_utf8(self.env, v.raw, buf.as_mut_ptr().cast(), len + 1, &mut written)
+    })?;
+    buf.truncate(written.min(len));
+    Ok(Bytes::owned(buf))
+  }
+
+  /// An ArrayBuffer, a DataView or a TypedArray, for runtimes whose `napi_get_buffer_info`
+  /// only takes Node Buffers (Node itself answers in [`Cx::bytes`]).
+  fn buffer_like(self, v: Value<'js>, name: &str) -> CryptoResult<Bytes<'js>> {
+    let (env, raw) = (self.env, v.raw);
+    let mut data: *mut c_void = ptr::null_mut();
+    let mut len = 0usize;
+    let mut ab = ptr::null_mut();
+    let mut offset = 0usize;
+    let is = |predicate: &dyn Fn(&mut bool) -> sys::napi_status| {
+      let mut yes = false;
+      check(predicate(&mut yes)).is_ok() && yes
+    };
+    // SAFETY (the three predicates): `env` is live for 'js and `raw` a live handle of this call.
+    if is(&|y| unsafe { sys::napi_is_arraybuffer(env, raw, y) }) {
+      // SAFETY: `raw` is an ArrayBuffer of this call.
+      check(unsafe { sys::napi_get_arraybuffer_info(env, raw, &mut data, &mut len) })?;
+      return Ok(Bytes::view(data, len));
+    }
+    if is(&|y| unsafe { sys::napi_is_dataview(env, raw, y) }) {
+      // SAFETY: `raw` is a DataView of this call.
+      check(unsafe { sys::napi_get_dataview_info(env, raw, &mut len, &mut data, &mut ab, &mut offset) })?;
+      return Ok(Bytes::view(data, len));
+    }
+    if is(&|y| unsafe { sys::napi_is_typedarray(env, raw, y) }) {
+      let mut kind = 0;
+      // SAFETY: `raw` is a TypedArray of this call.
+      check(unsafe {
+        sys::napi_get_typedarray_info(env, raw, &mut kind, &mut len, &mut data, &mut ab, &mut offset)
+      })?;
+      let bytes = element_size(kind)
+        .and_then(|w| len.checked_mul(w))
+        .ok_or_else(|| CryptoError::arg_type(name, EXPECTED, format!("a TypedArray of unknown kind {kind}")))?;
+      return Ok(Bytes::view(data, bytes));
+    }
+    Err(CryptoError::arg_type(name, EXPECTED, self.describe(v)))
+  }
+
+  /// The output buffer `v` (any ArrayBufferView) JavaScript allocated for a result.
+  pub fn out(self, v: Value<'js>) -> CryptoResult<Out<'js>> {
+    let mut data: *mut c_void = ptr::null_mut();
+    let mut len = 0usize;
+    // SAFETY: `self.env` is live for 'js and `v` a live handle of this call.
+    if check(unsafe { sys::napi_get_buffer_info(self.env, v.raw, &mut data, &mut len) }).is_err() {
+      return Err(CryptoError::arg_type(
+        "out",
+        "an instance of Buffer or Uint8Array",
+        self.describe(v),
+      ));
+    }
+    Ok(Out {
+      data: data.cast(),
+      len,
+      _call: PhantomData,
+    })
+  }
+
+  /// Lower-case hex of `bytes`, as a JS string (latin1: no UTF-8 validation on the V8 side).
+  pub fn hex(self, bytes: &[u8]) -> CryptoResult<Value<'js>> {
+    check_hex_len(bytes.len())?;
+    let mut stack = [0u8; 256];
+    let mut heap;
+    let buf: &mut [u8] = if bytes.len() * 2 <= stack.len() {
+      &mut stack[..bytes.len() * 2]
+    } else {
+      heap = vec![0u8; bytes.len() * 2];
+      &mut heap
+    };
+    hex_into(buf, bytes);
+    let mut out = ptr::null_mut();
+    // SAFETY: `self.env` is live for 'js; `buf` holds `buf.len()` initialised bytes.
+    let status = unsafe {
+      sys::napi_create_string_latin1(self.env, buf.as_ptr().cast(), buf.len() as isize, &mut out)
+    };
+    if check(status).is_err() || out.is_null() {
+      return Err(CryptoError::out_of_range(
+        "outputLength",
+        "small enough for a JS string in hex (use outputFormat 'buffer')",
+        bytes.len(),
+      ));
+    }
+    Ok(Value::new(out))
+  }
+}
+
+/// Reads a byte argument of a `#[napi]` function (see [`Cx::bytes`]).
+pub fn read_arg<'js>(env: &'js Env, v: &Unknown<'js>, name: &str) -> CryptoResult<Bytes<'js>> {
+  Cx::from(env).bytes(Value::from(v), name)
+}
+
+/// Bytes per element of an N-API typed-array kind; `None` for a kind this build does not know
+/// (refused rather than guessed: a wrong width would read past the end of the view).
+fn element_size(kind: sys::napi_typedarray_type) -> Option<usize> {
+  use sys::TypedarrayType as T;
+  /// `napi_float16_array` (js_native_api_types.h, NODE_API_HAS_FLOAT16_ARRAY); not yet in napi-sys.
+  const FLOAT16_ARRAY: sys::napi_typedarray_type = 11;
+  Some(match kind {
+    T::int8_array | T::uint8_array | T::uint8_clamped_array => 1,
+    T::int16_array | T::uint16_array | FLOAT16_ARRAY => 2,
+    T::int32_array | T::uint32_array | T::float32_array => 4,
+    T::float64_array | T::bigint64_array | T::biguint64_array => 8,
+    _ => return None,
+  })
+}
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+fn hex_into(buf: &mut [u8], bytes: &[u8]) {
+  for (pair, b) in buf.chunks_exact_mut(2).zip(bytes) {
+    pair[0] = HEX[(b >> 4) as usize];
+    pair[1] = HEX[(b & 15) as usize];
+  }
+}
+
+/// The longest digest returned as hex: V8 strings hold at most 2^29 - 24 characters.
+const MAX_HEX_BYTES: usize = (1 << 28) - 16;
+
+/// Refuses, before any work, a digest too long to be returned as a hex string.
+pub fn check_hex_len(n: usize) -> CryptoResult<()> {
+  if n > MAX_HEX_BYTES {
+    return Err(CryptoError::out_of_range(
+      "outputLength",
+      format!("<= {MAX_HEX_BYTES} for hex output (use outputFormat 'buffer')"),
+      n,
+    ));
+  }
+  Ok(())
+}

@@ -1,0 +1,74 @@
+//! A [`CryptoError`] on its way into JavaScript: a `TypeError`, `RangeError` or `Error` (by the
+//! error's code) with the `code` property set, thrown by raw entry points or wrapped in a
+//! `napi::Error` for napi-rs functions and tasks (napi-rs throws, or rejects with, the wrapped
+//! object itself, so the class and the code survive either path).
+
+use std::ffi::CString;
+use std::ptr;
+
+use napi::bindgen_prelude::Unknown;
+use napi::{sys, Env};
+
+use super::{check, Cx, Value};
+use crate::error::{CryptoError, CryptoResult, Kind, OrThrow};
+
+impl<'js> Cx<'js> {
+  /// The JS string `s`.
+  fn string(self, s: &str) -> CryptoResult<Value<'js>> {
+    let mut v = ptr::null_mut();
+    // SAFETY: `self.env` is live for 'js; `s` is valid UTF-8 of the given length.
+    check(unsafe { sys::napi_create_string_utf8(self.env, s.as_ptr().cast(), s.len() as isize, &mut v) })?;
+    Ok(Value::new(v))
+  }
+
+  /// The JS error object for `e`.
+  pub fn error(self, e: &CryptoError) -> CryptoResult<Value<'js>> {
+    let code = self.string(e.code.as_str())?;
+    let msg = self.string(&e.message)?;
+    let mut err = ptr::null_mut();
+    // SAFETY: `self.env` is live for 'js; `code` and `msg` are string handles of this call.
+    check(unsafe {
+      match e.code.kind() {
+        Kind::Type => sys::napi_create_type_error(self.env, code.raw, msg.raw, &mut err),
+        Kind::Range => sys::napi_create_range_error(self.env, code.raw, msg.raw, &mut err),
+        Kind::Plain => sys::napi_create_error(self.env, code.raw, msg.raw, &mut err),
+      }
+    })?;
+    Ok(Value::new(err))
+  }
+
+  /// Throws `e` (raw entry points return right after).
+  pub fn throw(self, e: &CryptoError) {
+    if let Ok(err) = self.error(e) {
+      // SAFETY: `self.env` is live for 'js and `err` an error object of this call.
+      if check(unsafe { sys::napi_throw(self.env, err.raw) }).is_ok() {
+        return;
+      }
+    }
+    // Creating the error object failed (the environment is shutting down, or an exception is
+    // already pending): fall back to the simplest throw N-API has; if that fails too, the
+    // pending exception is what JavaScript sees.
+    let c = CString::new(e.code.as_str()).unwrap_or_default();
+    let m = CString::new(e.message.replace('\0', " ")).unwrap_or_default();
+    // SAFETY: `self.env` is live for 'js; both strings are NUL-terminated.
+    let _ = check(unsafe { sys::napi_throw_error(self.env, c.as_ptr(), m.as_ptr()) });
+  }
+}
+
+impl CryptoError {
+  /// Wraps the finished JS error object in a `napi::Error`, for napi-rs functions and tasks.
+  pub fn into_napi(self, env: &Env) -> napi::Error {
+    match Cx::from(env).error(&self) {
+      // SAFETY: `err` is a live error object made with `env` during this call.
+      Ok(err) => napi::Error::from(unsafe { Unknown::from_raw_unchecked(env.raw(), err.raw) }),
+      Err(_) => napi::Error::from_reason(format!("{}: {}", self.code.as_str(), self.message)),
+    }
+  }
+}
+
+impl<T> OrThrow<T> for CryptoResult<T> {
+  #[inline]
+  fn or_throw(self, env: &Env) -> napi::Result<T> {
+    self.map_err(|e| e.into_napi(env))
+  }
+}
