@@ -1,6 +1,15 @@
 'use strict'
-// cryptographer.js: the public API. Every algorithm runs in the native addon (see binding.js for
-// the loader and src/ for the Rust code); this layer only shapes arguments and results.
+// cryptographer.js: the public API. Every algorithm runs in the native addon (src/, loaded by
+// binding.js through lib/native.js); this layer only shapes arguments and results.
+//
+// Where things live in lib/: one file per family, each built from the native table of its
+// algorithms, with no per-algorithm code: hash.js (crypto.sha/hmac from `algorithms()`),
+// cipher.js (crypto.cipher from `cipherModes()`), kdf.js (crypto.kdf, one wrapper per KDF),
+// random.js. Shared by all: options.js (unknown keys, integer ranges), output.js (output
+// formats), errors.js (Node-style errors with a `code`), abort.js (every async form: `signal`,
+// cancel token, AbortError). A new hash or cipher mode needs no JS at all (plus its line in
+// index.d.ts); a new KDF is a `rawKdf(...)` call of about 15 lines in kdf.js; a new family is a
+// file here, required below, with its types in index.d.ts.
 const { sha, hmac } = require('./lib/hash')
 const { randomBytes, timingSafeEqual } = require('./lib/random')
 const { cipher } = require('./lib/cipher')

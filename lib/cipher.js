@@ -6,7 +6,7 @@
 const native = require('./native')
 const { checkOptions, checkInt } = require('./options')
 const { checkFormat, encode } = require('./output')
-const { invalidArgType, invalidArgValue } = require('./errors')
+const { BYTES, invalidArgType, invalidArgValue } = require('./errors')
 const { runAsync: runWithSignal } = require('./abort')
 
 const MODES = native.cipherModes()
@@ -15,7 +15,6 @@ const nativeCipherAsync = native.cipherAsync
 const OP_DECRYPT = 1 << 8
 const OP_NO_PADDING = 1 << 9
 const FAMILY_ID = { aes: 0, chacha20: 1, des: 2 }
-const BYTES = 'of type string or an instance of Buffer, TypedArray, DataView or ArrayBuffer'
 
 const byFamily = { aes: new Map(), chacha20: new Map(), des: new Map() }
 for (const m of MODES) {

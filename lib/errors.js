@@ -2,6 +2,9 @@
 // Errors raised by the JS layer. Same classes, codes and message shapes as the native layer
 // (src/error.rs), which raises the errors only it can detect.
 
+/** What every byte input accepts, as messages say it (the native layer says the same: src/js/bytes.rs). */
+const BYTES = 'of type string or an instance of Buffer, TypedArray, DataView or ArrayBuffer'
+
 function coded(Base, code, message) {
   const err = new Base(message)
   Object.defineProperty(err, 'code', { value: code, enumerable: true, writable: true, configurable: true })
@@ -46,4 +49,4 @@ const outOfRange = (name, range, value) =>
     `The value of "${name}" is out of range. It must be ${range}. Received ${typeof value === 'string' ? value : String(value)}`,
   )
 
-module.exports = { coded, describe, invalidArgType, invalidArgValue, outOfRange }
+module.exports = { BYTES, coded, describe, invalidArgType, invalidArgValue, outOfRange }

@@ -4,7 +4,7 @@
 const native = require('./native')
 const { checkFormat, encode } = require('./output')
 const { checkOptions, checkInt } = require('./options')
-const { coded, invalidArgType } = require('./errors')
+const { BYTES, coded, invalidArgType } = require('./errors')
 const { runAsync } = require('./abort')
 
 const ALGORITHMS = native.algorithms()
@@ -28,7 +28,7 @@ function copyBytes(data, name) {
   let view
   if (ArrayBuffer.isView(data)) view = new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
   else if (data instanceof ArrayBuffer) view = new Uint8Array(data)
-  else throw invalidArgType(name, BYTES_EXPECTED, data)
+  else throw invalidArgType(name, BYTES, data)
   const out = Buffer.allocUnsafe(view.length)
   out.set(view)
   return out
@@ -42,8 +42,6 @@ function isSmall(data) {
   if (typeof data === 'string') return data.length * 3 < INLINE_LIMIT
   return (ArrayBuffer.isView(data) || data instanceof ArrayBuffer) && data.byteLength < INLINE_LIMIT
 }
-
-const BYTES_EXPECTED = 'of type string or an instance of Buffer, TypedArray, DataView or ArrayBuffer'
 
 /**
  * The object `create()` returns: incremental hash or HMAC. `spec` knows how to open a native
@@ -219,11 +217,7 @@ function readHmacOptions(options, name, accepted = HMAC_OPTIONS) {
   }
   checkOptions(options, accepted, `hmac.${name}`)
   if (options.key === undefined || options.key === null) {
-    throw invalidArgType(
-      'options.key',
-      'of type string or an instance of Buffer, TypedArray, DataView or ArrayBuffer',
-      options.key,
-    )
+    throw invalidArgType('options.key', BYTES, options.key)
   }
   return checkFormat(options.outputFormat)
 }

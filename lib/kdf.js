@@ -6,10 +6,9 @@ const native = require('./native')
 const { ALGORITHMS } = require('./hash')
 const { checkOptions, checkInt } = require('./options')
 const { checkFormat, encode } = require('./output')
-const { invalidArgType, invalidArgValue } = require('./errors')
+const { BYTES, invalidArgType, invalidArgValue } = require('./errors')
 const { AbortError, runAsync } = require('./abort')
 
-const BYTES = 'of type string or an instance of Buffer, TypedArray, DataView or ArrayBuffer'
 const U32 = 2 ** 32 - 1
 const MAX_KEY = 2 ** 30
 

@@ -1,0 +1,43 @@
+'use strict'
+// index.d.ts against the native tables it describes: the hash names, which hashes have HMAC, and
+// the AES and DES modes. The types are written by hand, so a row added to src/algorithms.rs or to
+// the cipher mode table without its line in index.d.ts fails here.
+const test = require('ava')
+const path = require('path')
+const ts = require('typescript')
+const { sha, hmac, cipher } = require('..')
+
+const file = path.join(__dirname, '..', 'index.d.ts')
+const program = ts.createProgram([file], { strict: true, noEmit: true })
+const checker = program.getTypeChecker()
+const source = program.getSourceFile(file)
+
+/** The type a top-level interface or type alias of index.d.ts declares. */
+function declared(name) {
+  let found
+  ts.forEachChild(source, (node) => {
+    if ((ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) && node.name.text === name) {
+      found = checker.getTypeAtLocation(node.name)
+    }
+  })
+  if (!found) throw new Error(`index.d.ts declares no ${name}`)
+  return found
+}
+
+const keys = (type) => checker.getPropertiesOfType(type).map((p) => p.name).sort()
+const literals = (type) => (type.isUnion() ? type.types : [type]).filter((t) => t.isStringLiteral()).map((t) => t.value).sort()
+
+test('index.d.ts: ShaNamespace names every hash of the native list, and no other', (t) => {
+  t.deepEqual(keys(declared('ShaNamespace')), Object.keys(sha).sort())
+})
+
+test('index.d.ts: HmacNamespace names exactly the hashes that have an HMAC', (t) => {
+  t.deepEqual(keys(declared('HmacNamespace')), Object.keys(hmac).sort())
+})
+
+test('index.d.ts: AesMode and the DES mode option list exactly the native modes', (t) => {
+  t.deepEqual(literals(declared('AesMode')), [...cipher.aes.modes].sort())
+  const des = checker.getPropertyOfType(declared('DesOptions'), 'mode')
+  t.truthy(des, 'DesOptions has a mode option')
+  t.deepEqual(literals(checker.getNonNullableType(checker.getTypeOfSymbolAtLocation(des, source))), [...cipher.des.modes].sort())
+})
