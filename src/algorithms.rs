@@ -1,13 +1,16 @@
 //! The one list of hash algorithms, and the one trait every backend is driven through.
 //!
-//! Adding a hash is one line in [`hash_algorithms!`] below: its JS name, its backend type and
-//! how to make a fresh state. One-shot hashing, incremental hashing, HMAC (and, later, PBKDF2
-//! and HKDF) are written once, against [`HashCore`], and dispatch through [`State`].
+//! Adding a hash is one line in [`hash_algorithms!`] below: its JS name, its backend type, how
+//! to make a fresh state and, for a Merkle–Damgård hash whose raw compression function is at
+//! hand, that block function (`src/md.rs`). One-shot hashing, incremental hashing, HMAC, PBKDF2
+//! and HKDF are written once, against [`HashCore`], and dispatch through [`State`]; PBKDF2 runs
+//! its iterations on the block function where the row names one ([`Alg::with_block_fn`]).
 //! Why each backend was chosen is in `docs/backends.md`.
 
 use digest::{common::BlockSizeUser, Digest, ExtendableOutput, Update};
 
 use crate::error::{CryptoError, CryptoResult};
+use crate::md::{self, BlockFn};
 
 /// What the generic code needs from a hash function.
 pub trait HashCore: Clone {
@@ -273,8 +276,30 @@ impl Family {
   }
 }
 
+/// Work to do on a hash's raw block function, when it has one: [`Alg::with_block_fn`] calls
+/// `block_fn::<F>()` with the function the hash's row names, else `no_block_fn()`. (PBKDF2 runs
+/// its iterations this way.)
+pub trait BlockFnVisitor {
+  type Output;
+  fn block_fn<F: BlockFn>(self) -> Self::Output;
+  fn no_block_fn(self) -> Self::Output;
+}
+
+/// `v.block_fn::<F>()`, or `v.no_block_fn()` for a row without a block function.
+macro_rules! visit_block_fn {
+  ($v:ident) => {
+    $v.no_block_fn()
+  };
+  ($v:ident, $block_fn:ty) => {
+    $v.block_fn::<$block_fn>()
+  };
+}
+
 macro_rules! hash_algorithms {
-  ($( $variant:ident $name:literal $family:ident : $ty:ty = $init:expr; )*) => {
+  ($(
+    $variant:ident $name:literal $family:ident : $ty:ty = $init:expr
+    $(, block_fn: $block_fn:ty)?;
+  )*) => {
     /// Algorithm ids, in list order (the JS side gets them from [`Alg::ALL`]).
     #[derive(Clone, Copy, PartialEq, Eq, Debug)]
     #[repr(u32)]
@@ -293,6 +318,12 @@ macro_rules! hash_algorithms {
 
       pub fn family(self) -> Family {
         match self { $(Alg::$variant => Family::$family),* }
+      }
+
+      /// Runs `v` on this hash's raw block function, or without one (see [`BlockFnVisitor`]).
+      #[inline]
+      pub fn with_block_fn<V: BlockFnVisitor>(self, v: V) -> V::Output {
+        match self { $(Alg::$variant => visit_block_fn!(v $(, $block_fn)?)),* }
       }
     }
 
@@ -330,13 +361,21 @@ macro_rules! hash_algorithms {
 }
 
 hash_algorithms! {
-  Md4        "md4"        Fixed:  crate::md::Md4             = Default::default();
+  // Variant JS name      Options backend                  = fresh state
+  //                                                           (, block_fn: its block function)
+  Md4        "md4"        Fixed:  md::Md4                    = Default::default(),
+                                                                   block_fn: md::Md4Compress;
   Md5        "md5"        Fixed:  Md5                        = Md5::default();
-  Sha1       "sha1"       Fixed:  Rc<sha1::Sha1>             = Rc::default();
-  Sha224     "sha224"     Fixed:  Rc<sha2::Sha224>           = Rc::default();
-  Sha256     "sha256"     Fixed:  Rc<sha2::Sha256>           = Rc::default();
-  Sha384     "sha384"     Fixed:  Ring                       = Ring::new(&ring::digest::SHA384);
-  Sha512     "sha512"     Fixed:  Ring                       = Ring::new(&ring::digest::SHA512);
+  Sha1       "sha1"       Fixed:  Rc<sha1::Sha1>             = Rc::default(),
+                                                                   block_fn: md::Sha1Compress;
+  Sha224     "sha224"     Fixed:  Rc<sha2::Sha224>           = Rc::default(),
+                                                                   block_fn: md::Sha224Compress;
+  Sha256     "sha256"     Fixed:  Rc<sha2::Sha256>           = Rc::default(),
+                                                                   block_fn: md::Sha256Compress;
+  Sha384     "sha384"     Fixed:  Ring                       = Ring::new(&ring::digest::SHA384),
+                                                                   block_fn: md::Sha384Compress;
+  Sha512     "sha512"     Fixed:  Ring                       = Ring::new(&ring::digest::SHA512),
+                                                                   block_fn: md::Sha512Compress;
   Sha512_224 "sha512_224" Fixed:  Rc<sha2::Sha512_224>       = Rc::default();
   Sha512_256 "sha512_256" Fixed:  Ring                       = Ring::new(&ring::digest::SHA512_256);
   Sha3_224   "sha3_224"   Fixed:  Rc<sha3::Sha3_224>         = Rc::default();
@@ -349,7 +388,8 @@ hash_algorithms! {
   Blake2b    "blake2b"    Blake2: Blake2b                    = Blake2b::fresh();
   Blake2s    "blake2s"    Blake2: Blake2s                    = Blake2s::fresh();
   Blake3     "blake3"     Blake3: Blake3                     = Blake3(Box::new(blake3::Hasher::new()), 32);
-  Ripemd160  "ripemd160"  Fixed:  crate::rmd160::Ripemd160   = Default::default();
+  Ripemd160  "ripemd160"  Fixed:  crate::rmd160::Ripemd160   = Default::default(),
+                                                                   block_fn: crate::rmd160::Ripemd160Compress;
   Whirlpool  "whirlpool"  Fixed:  Rc<whirlpool::Whirlpool>   = Rc::default();
 }
 
