@@ -553,7 +553,12 @@ pub fn hmac_key_block<H: HashCore>(
   kb
 }
 
-/// HMAC (RFC 2104) over any block hash in the list: one implementation for all of them.
+/// Longest digest [`Hmac`] takes.
+const HMAC_MAX_DIGEST: usize = 64;
+
+/// HMAC (RFC 2104) over any block hash in the list: one implementation for all of them. The
+/// inner digest is held in a 64-byte buffer, so hashes with longer digests are refused (none in
+/// the list has one).
 #[derive(Clone)]
 pub struct Hmac<H> {
   inner: H,
@@ -569,6 +574,13 @@ impl<H: HashCore> Hmac<H> {
         "algorithm",
         "a block hash for HMAC",
         "an XOF",
+      ));
+    }
+    if fresh.output_len() > HMAC_MAX_DIGEST {
+      return Err(CryptoError::invalid_value(
+        "algorithm",
+        format!("a hash with at most {HMAC_MAX_DIGEST}-byte digests for HMAC"),
+        fresh.output_len(),
       ));
     }
     let mut pad = hmac_key_block(&fresh, key, block);
@@ -589,7 +601,7 @@ impl<H: HashCore> HashCore for Hmac<H> {
     self.inner.update(data);
   }
   fn finalize_into(self, out: &mut [u8]) {
-    let mut ih = zeroize::Zeroizing::new([0u8; 64]);
+    let mut ih = zeroize::Zeroizing::new([0u8; HMAC_MAX_DIGEST]);
     let n = self.inner.output_len();
     self.inner.finalize_into(&mut ih[..n]);
     let mut outer = self.outer;
