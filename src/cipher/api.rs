@@ -18,7 +18,7 @@ use napi::{sys, Env, JsValue, Result};
 use napi_derive::napi;
 use zeroize::Zeroizing;
 
-use super::{openssl, run, Engine, Family, Mode, Op, MODES};
+use super::{openssl, run, KeyFamily, Mode, ModeKey, Op, MODES};
 use crate::bytes::{self, Bytes};
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
 use crate::raw;
@@ -85,9 +85,9 @@ fn counts_random_nonces(mode: Mode) -> bool {
 
 /// A key kept across calls, with the expanded key for each mode used so far.
 pub struct KeyHandle {
-  family: Family,
+  family: KeyFamily,
   key: Zeroizing<Vec<u8>>,
-  engines: RefCell<Vec<Option<Engine>>>,
+  engines: RefCell<Vec<Option<ModeKey>>>,
   /// Encryptions so far under generated random 96-bit nonces (see [`RANDOM_NONCE_LIMIT`]).
   random_nonces: Cell<u64>,
 }
@@ -117,7 +117,7 @@ impl KeyHandle {
   fn with_engine<R>(
     &self,
     mode: Mode,
-    f: impl FnOnce(&mut Engine) -> CryptoResult<R>,
+    f: impl FnOnce(&mut ModeKey) -> CryptoResult<R>,
   ) -> CryptoResult<R> {
     if mode.info().family != self.family {
       return Err(CryptoError::invalid_value(
@@ -134,7 +134,7 @@ impl KeyHandle {
       .get_mut(mode as usize)
       .ok_or_else(|| CryptoError::new(Code::Operation, "internal error: mode id"))?;
     if slot.is_none() {
-      *slot = Some(Engine::new(mode, &self.key)?);
+      *slot = Some(ModeKey::new(mode, &self.key)?);
     }
     match slot.as_mut() {
       Some(e) => f(e),
@@ -174,11 +174,11 @@ unsafe fn key_handle<'a>(env: sys::napi_env, value: sys::napi_value) -> Option<&
   unsafe { (data as *const KeyHandle).as_ref() }
 }
 
-fn family_of(id: u32) -> CryptoResult<Family> {
+fn family_of(id: u32) -> CryptoResult<KeyFamily> {
   match id {
-    0 => Ok(Family::Aes),
-    1 => Ok(Family::ChaCha),
-    2 => Ok(Family::Des),
+    0 => Ok(KeyFamily::Aes),
+    1 => Ok(KeyFamily::ChaCha),
+    2 => Ok(KeyFamily::Des),
     _ => Err(CryptoError::invalid_value("family", "0, 1 or 2", id)),
   }
 }
@@ -278,7 +278,7 @@ pub unsafe extern "C" fn cipher(env: raw::Env, info: raw::Info) -> raw::Value {
         h.count_use(&op)?;
         run(e, &op, input, target)
       })?,
-      (None, Some(key)) => run(&mut Engine::new(mode, key.as_slice())?, &op, input, target)?,
+      (None, Some(key)) => run(&mut ModeKey::new(mode, key.as_slice())?, &op, input, target)?,
       (None, None) => return Err(CryptoError::internal()),
     };
     let mut result = ptr::null_mut();
@@ -315,7 +315,7 @@ impl Job for CipherJob {
       tag_len: self.tag_len,
     };
     op.check()?;
-    let mut engine = Engine::new(mode, &self.key)?;
+    let mut engine = ModeKey::new(mode, &self.key)?;
     let mut out = Vec::new();
     let len = op.output_len(data.len());
     out
@@ -482,7 +482,7 @@ mod tests {
   #[test]
   fn kept_keys_refuse_random_nonce_encryptions_past_the_nist_bound() {
     let handle = KeyHandle {
-      family: Family::Aes,
+      family: KeyFamily::Aes,
       key: Zeroizing::new(vec![7u8; 32]),
       engines: RefCell::new((0..MODES.len()).map(|_| None).collect()),
       random_nonces: Cell::new(RANDOM_NONCE_LIMIT - 1),
@@ -507,7 +507,7 @@ mod tests {
     handle.count_use(&op(Mode::GcmSiv, false, None)).unwrap();
     handle.count_use(&op(Mode::Cbc, false, None)).unwrap();
     let chacha = KeyHandle {
-      family: Family::ChaCha,
+      family: KeyFamily::ChaCha,
       key: Zeroizing::new(vec![7u8; 32]),
       engines: RefCell::new((0..MODES.len()).map(|_| None).collect()),
       random_nonces: Cell::new(RANDOM_NONCE_LIMIT),

@@ -4,7 +4,7 @@
 //! [`MODES`] is THE mode table: names, key/IV/tag lengths and padding for every mode, exported to
 //! the JS layer (`cipherModes()`), which builds the whole API from it. Everything below it is
 //! written once and dispatched by mode:
-//! - [`Engine`] holds a key schedule built for one mode (the kept-key objects cache one per mode);
+//! - [`ModeKey`] holds a key schedule built for one mode (the kept-key objects cache one per mode);
 //! - the block-cipher modes are generic over the cipher (`C: BlockCipherEncrypt + ...`), and
 //!   [`with_aes!`] / [`with_des!`] pick the concrete key size once, so AES-128/192/256 and DES /
 //!   3DES share every line of mode code;
@@ -58,18 +58,18 @@ pub enum Mode {
 
 /// Which namespace (and key family) a mode belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Family {
+pub enum KeyFamily {
   Aes,
   ChaCha,
   Des,
 }
 
-impl Family {
+impl KeyFamily {
   pub const fn name(self) -> &'static str {
     match self {
-      Family::Aes => "aes",
-      Family::ChaCha => "chacha20",
-      Family::Des => "des",
+      KeyFamily::Aes => "aes",
+      KeyFamily::ChaCha => "chacha20",
+      KeyFamily::Des => "des",
     }
   }
 }
@@ -89,7 +89,7 @@ pub enum IvRule {
 #[derive(Debug)]
 pub struct ModeInfo {
   pub mode: Mode,
-  pub family: Family,
+  pub family: KeyFamily,
   /// The JS `mode` name (lower case).
   pub name: &'static str,
   /// Key lengths in bytes.
@@ -118,7 +118,7 @@ pub const MAX_IV: usize = 1 << 20;
 pub const MODES: &[ModeInfo] = &[
   ModeInfo {
     mode: Mode::Ecb,
-    family: Family::Aes,
+    family: KeyFamily::Aes,
     name: "ecb",
     keys: AES_KEYS,
     iv: IvRule::None,
@@ -128,7 +128,7 @@ pub const MODES: &[ModeInfo] = &[
   },
   ModeInfo {
     mode: Mode::Cbc,
-    family: Family::Aes,
+    family: KeyFamily::Aes,
     name: "cbc",
     keys: AES_KEYS,
     iv: IvRule::OneOf(&[16]),
@@ -138,7 +138,7 @@ pub const MODES: &[ModeInfo] = &[
   },
   ModeInfo {
     mode: Mode::Ctr,
-    family: Family::Aes,
+    family: KeyFamily::Aes,
     name: "ctr",
     keys: AES_KEYS,
     iv: IvRule::OneOf(&[16]),
@@ -148,7 +148,7 @@ pub const MODES: &[ModeInfo] = &[
   },
   ModeInfo {
     mode: Mode::Cfb,
-    family: Family::Aes,
+    family: KeyFamily::Aes,
     name: "cfb",
     keys: AES_KEYS,
     iv: IvRule::OneOf(&[16]),
@@ -158,7 +158,7 @@ pub const MODES: &[ModeInfo] = &[
   },
   ModeInfo {
     mode: Mode::Cfb8,
-    family: Family::Aes,
+    family: KeyFamily::Aes,
     name: "cfb8",
     keys: AES_KEYS,
     iv: IvRule::OneOf(&[16]),
@@ -168,7 +168,7 @@ pub const MODES: &[ModeInfo] = &[
   },
   ModeInfo {
     mode: Mode::Ofb,
-    family: Family::Aes,
+    family: KeyFamily::Aes,
     name: "ofb",
     keys: AES_KEYS,
     iv: IvRule::OneOf(&[16]),
@@ -178,7 +178,7 @@ pub const MODES: &[ModeInfo] = &[
   },
   ModeInfo {
     mode: Mode::Gcm,
-    family: Family::Aes,
+    family: KeyFamily::Aes,
     name: "gcm",
     keys: AES_KEYS,
     iv: IvRule::Range(1, MAX_IV),
@@ -188,7 +188,7 @@ pub const MODES: &[ModeInfo] = &[
   },
   ModeInfo {
     mode: Mode::GcmSiv,
-    family: Family::Aes,
+    family: KeyFamily::Aes,
     name: "gcm-siv",
     keys: &[16, 32],
     iv: IvRule::OneOf(&[12]),
@@ -198,7 +198,7 @@ pub const MODES: &[ModeInfo] = &[
   },
   ModeInfo {
     mode: Mode::Ccm,
-    family: Family::Aes,
+    family: KeyFamily::Aes,
     name: "ccm",
     keys: AES_KEYS,
     iv: IvRule::Range(7, 13),
@@ -208,7 +208,7 @@ pub const MODES: &[ModeInfo] = &[
   },
   ModeInfo {
     mode: Mode::Siv,
-    family: Family::Aes,
+    family: KeyFamily::Aes,
     name: "siv",
     keys: &[32, 64],
     iv: IvRule::Range(0, MAX_IV),
@@ -218,7 +218,7 @@ pub const MODES: &[ModeInfo] = &[
   },
   ModeInfo {
     mode: Mode::ChaCha20Poly1305,
-    family: Family::ChaCha,
+    family: KeyFamily::ChaCha,
     name: "chacha20-poly1305",
     keys: &[32],
     iv: IvRule::OneOf(&[12, 24]),
@@ -228,7 +228,7 @@ pub const MODES: &[ModeInfo] = &[
   },
   ModeInfo {
     mode: Mode::XChaCha20Poly1305,
-    family: Family::ChaCha,
+    family: KeyFamily::ChaCha,
     name: "xchacha20-poly1305",
     keys: &[32],
     iv: IvRule::OneOf(&[24]),
@@ -238,7 +238,7 @@ pub const MODES: &[ModeInfo] = &[
   },
   ModeInfo {
     mode: Mode::DesEcb,
-    family: Family::Des,
+    family: KeyFamily::Des,
     name: "ecb",
     keys: &[8, 16, 24],
     iv: IvRule::None,
@@ -248,7 +248,7 @@ pub const MODES: &[ModeInfo] = &[
   },
   ModeInfo {
     mode: Mode::DesCbc,
-    family: Family::Des,
+    family: KeyFamily::Des,
     name: "cbc",
     keys: &[8, 16, 24],
     iv: IvRule::OneOf(&[8]),
@@ -272,7 +272,7 @@ impl Mode {
   pub fn label(self) -> String {
     let i = self.info();
     match i.family {
-      Family::ChaCha => i.name.to_string(),
+      KeyFamily::ChaCha => i.name.to_string(),
       f => format!("{}-{}", f.name(), i.name),
     }
   }
@@ -472,7 +472,7 @@ pub enum SivKey {
 /// A key prepared for one mode. Variants differ in size (ring's and aes 0.9's key schedules are
 /// several hundred bytes); an engine is built once per call or kept per mode, so no boxing.
 #[allow(clippy::large_enum_variant)]
-pub enum Engine {
+pub enum ModeKey {
   /// ECB, CBC, CTR, CFB, CFB8, OFB and CCM.
   Aes(AesKey),
   /// GCM: ring for 96-bit IVs with AES-128/256; the generic code for the rest (built on demand).
@@ -490,14 +490,14 @@ pub enum Engine {
   Des(DesKey),
 }
 
-impl Engine {
+impl ModeKey {
   /// Expands `key` for `mode` (checks the key length).
-  pub fn new(mode: Mode, key: &[u8]) -> CryptoResult<Engine> {
+  pub fn new(mode: Mode, key: &[u8]) -> CryptoResult<ModeKey> {
     check_key(mode, key.len())?;
     let bad = || length_error("key", mode, list(mode.info().keys), key.len());
     Ok(match mode {
       Mode::Ecb | Mode::Cbc | Mode::Ctr | Mode::Cfb | Mode::Cfb8 | Mode::Ofb | Mode::Ccm => {
-        Engine::Aes(AesKey::new(key).ok_or_else(bad)?)
+        ModeKey::Aes(AesKey::new(key).ok_or_else(bad)?)
       }
       Mode::Gcm => {
         let alg = match key.len() {
@@ -508,17 +508,17 @@ impl Engine {
         let ring = alg
           .and_then(|a| UnboundKey::new(a, key).ok())
           .map(LessSafeKey::new);
-        Engine::Gcm {
+        ModeKey::Gcm {
           soft: None,
           ring,
           raw: Zeroizing::new(key.to_vec()),
         }
       }
-      Mode::GcmSiv => Engine::GcmSiv(match key.len() {
+      Mode::GcmSiv => ModeKey::GcmSiv(match key.len() {
         16 => GcmSivKey::K128(KeyInit::new_from_slice(key).map_err(|_| bad())?),
         _ => GcmSivKey::K256(KeyInit::new_from_slice(key).map_err(|_| bad())?),
       }),
-      Mode::Siv => Engine::Siv(Box::new(match key.len() {
+      Mode::Siv => ModeKey::Siv(Box::new(match key.len() {
         32 => SivKey::K256(KeyInit::new_from_slice(key).map_err(|_| bad())?),
         _ => SivKey::K512(KeyInit::new_from_slice(key).map_err(|_| bad())?),
       })),
@@ -526,9 +526,9 @@ impl Engine {
         let mut raw = Zeroizing::new([0u8; 32]);
         raw.copy_from_slice(key.get(..32).ok_or_else(bad)?);
         let ring = chacha_key(&raw)?;
-        Engine::ChaCha { ring, raw }
+        ModeKey::ChaCha { ring, raw }
       }
-      Mode::DesEcb | Mode::DesCbc => Engine::Des(match key.len() {
+      Mode::DesEcb | Mode::DesCbc => ModeKey::Des(match key.len() {
         8 => DesKey::Des(KeyInit::new_from_slice(key).map_err(|_| bad())?),
         16 => DesKey::Ede2(KeyInit::new_from_slice(key).map_err(|_| bad())?),
         _ => DesKey::Ede3(KeyInit::new_from_slice(key).map_err(|_| bad())?),
@@ -549,7 +549,7 @@ fn chacha_key(key: &[u8; 32]) -> CryptoResult<LessSafeKey> {
 
 /// Encrypts or decrypts `input` into `out` (at least `op.output_len(input.len())` bytes long)
 /// and returns the number of bytes written. Handles the generated, prepended IV.
-pub fn run(engine: &mut Engine, op: &Op, input: &[u8], out: &mut [u8]) -> CryptoResult<usize> {
+pub fn run(engine: &mut ModeKey, op: &Op, input: &[u8], out: &mut [u8]) -> CryptoResult<usize> {
   op.check()?;
   let info = op.mode.info();
   if out.len() < op.output_len(input.len()) {
@@ -583,29 +583,29 @@ pub fn run(engine: &mut Engine, op: &Op, input: &[u8], out: &mut [u8]) -> Crypto
   }
 }
 
-impl Engine {
+impl ModeKey {
   /// `run` without the IV handling: `iv` is checked and explicit.
   fn apply(&mut self, op: &Op, iv: &[u8], input: &[u8], out: &mut [u8]) -> CryptoResult<usize> {
     let d = op.decrypt;
     let label = op.mode;
     match (self, op.mode) {
-      (Engine::Aes(k), Mode::Ecb) => {
+      (ModeKey::Aes(k), Mode::Ecb) => {
         with_aes!(k, |c| padded(c, None, d, op.padding, label, input, out))
       }
-      (Engine::Aes(k), Mode::Cbc) => {
+      (ModeKey::Aes(k), Mode::Cbc) => {
         with_aes!(k, |c| padded(c, Some(iv), d, op.padding, label, input, out))
       }
-      (Engine::Aes(k), Mode::Ctr | Mode::Cfb | Mode::Cfb8 | Mode::Ofb) => {
+      (ModeKey::Aes(k), Mode::Ctr | Mode::Cfb | Mode::Cfb8 | Mode::Ofb) => {
         with_aes!(k, |c| stream(c, op.mode, d, iv, input, out))
       }
-      (Engine::Aes(k), Mode::Ccm) => with_aes!(k, |c| ccm_dispatch(c, op, iv, input, out)),
-      (Engine::Des(k), Mode::DesEcb) => {
+      (ModeKey::Aes(k), Mode::Ccm) => with_aes!(k, |c| ccm_dispatch(c, op, iv, input, out)),
+      (ModeKey::Des(k), Mode::DesEcb) => {
         with_des!(k, |c| padded(c, None, d, op.padding, label, input, out))
       }
-      (Engine::Des(k), Mode::DesCbc) => {
+      (ModeKey::Des(k), Mode::DesCbc) => {
         with_des!(k, |c| padded(c, Some(iv), d, op.padding, label, input, out))
       }
-      (Engine::Gcm { ring, soft, raw }, Mode::Gcm) => {
+      (ModeKey::Gcm { ring, soft, raw }, Mode::Gcm) => {
         let fast = iv.len() == 12 && (!d || op.tag_len == 16);
         if let (true, Some(key)) = (fast, ring.as_ref()) {
           let nonce = Nonce::try_assume_unique_for_key(iv).map_err(|_| internal("nonce"))?;
@@ -627,15 +627,15 @@ impl Engine {
           gcm::seal(c, iv, op.aad, input, op.tag_len, out)
         })
       }
-      (Engine::GcmSiv(k), Mode::GcmSiv) => match k {
+      (ModeKey::GcmSiv(k), Mode::GcmSiv) => match k {
         GcmSivKey::K128(a) => aead_run(a, d, iv, op.aad, input, out, op.mode),
         GcmSivKey::K256(a) => aead_run(a, d, iv, op.aad, input, out, op.mode),
       },
-      (Engine::Siv(k), Mode::Siv) => match &mut **k {
+      (ModeKey::Siv(k), Mode::Siv) => match &mut **k {
         SivKey::K256(s) => siv_run(s, d, iv, op.aad, input, out),
         SivKey::K512(s) => siv_run(s, d, iv, op.aad, input, out),
       },
-      (Engine::ChaCha { ring, raw }, Mode::ChaCha20Poly1305 | Mode::XChaCha20Poly1305) => {
+      (ModeKey::ChaCha { ring, raw }, Mode::ChaCha20Poly1305 | Mode::XChaCha20Poly1305) => {
         if iv.len() == 24 {
           // XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha): subkey = HChaCha20(key, nonce[..16]),
           // then ChaCha20-Poly1305 with nonce 0^4 ‖ nonce[16..].

@@ -28,7 +28,7 @@ fn crypt(
     aad,
     tag_len,
   };
-  let mut e = Engine::new(mode, key)?;
+  let mut e = ModeKey::new(mode, key)?;
   let mut out = vec![0u8; op.output_len(data.len())];
   let n = run(&mut e, &op, data, &mut out)?;
   out.truncate(n);
@@ -132,7 +132,7 @@ fn xchacha_matches_chacha20poly1305_crate() {
 fn pkcs7_rejects_every_bad_padding_and_zeroes_the_output() {
   let key = bytes(16, 9);
   let iv = bytes(16, 10);
-  let mut e = Engine::new(Mode::Cbc, &key).unwrap();
+  let mut e = ModeKey::new(Mode::Cbc, &key).unwrap();
   // Encrypt raw blocks whose last byte pattern we choose, then decrypt with PKCS#7.
   for last in 0u8..=255 {
     let mut block = vec![last; 32];
@@ -201,7 +201,7 @@ fn no_input_panics() {
                   tag_len,
                 };
                 let mut out = vec![0u8; op.output_len(n)];
-                if let Ok(mut e) = Engine::new(info.mode, &key) {
+                if let Ok(mut e) = ModeKey::new(info.mode, &key) {
                   let _ = run(&mut e, &op, &data, &mut out);
                 }
               }
