@@ -1,13 +1,16 @@
 //! The one list of hash algorithms, and the one trait every backend is driven through.
 //!
-//! Adding a hash is one line in [`hash_algorithms!`] below: its JS name, its backend type and
-//! how to make a fresh state. One-shot hashing, incremental hashing, HMAC (and, later, PBKDF2
-//! and HKDF) are written once, against [`HashCore`], and dispatch through [`State`].
+//! Adding a hash is one line in [`hash_algorithms!`] below: its JS name, its backend type, how
+//! to make a fresh state and, for a Merkle–Damgård hash whose raw compression function is at
+//! hand, that block function (`src/md.rs`). One-shot hashing, incremental hashing, HMAC, PBKDF2
+//! and HKDF are written once, against [`HashCore`], and dispatch through [`State`]; PBKDF2 runs
+//! its iterations on the block function where the row names one ([`Alg::with_block_fn`]).
 //! Why each backend was chosen is in `docs/backends.md`.
 
 use digest::{common::BlockSizeUser, Digest, ExtendableOutput, Update};
 
 use crate::error::{CryptoError, CryptoResult};
+use crate::md::{self, BlockFn};
 
 /// What the generic code needs from a hash function.
 pub trait HashCore: Clone {
@@ -21,9 +24,9 @@ pub trait HashCore: Clone {
 
 /// Any RustCrypto fixed-output `Digest`.
 #[derive(Clone, Default)]
-pub struct Rc<D>(D);
+pub struct RustCrypto<D>(D);
 
-impl<D: Digest + BlockSizeUser + Clone> HashCore for Rc<D> {
+impl<D: Digest + BlockSizeUser + Clone> HashCore for RustCrypto<D> {
   #[inline]
   fn update(&mut self, data: &[u8]) {
     Digest::update(&mut self.0, data);
@@ -44,17 +47,18 @@ impl<D: Digest + BlockSizeUser + Clone> HashCore for Rc<D> {
 
 /// MD5 backend: the assembly build where it exists (see Cargo.toml), else portable Rust.
 #[cfg(all(target_arch = "x86_64", not(target_env = "msvc")))]
-pub type Md5 = Rc010<md5_asm_backend::Md5>;
+pub type Md5 = Md5Asm;
 #[cfg(not(all(target_arch = "x86_64", not(target_env = "msvc"))))]
-pub type Md5 = Rc<md5::Md5>;
+pub type Md5 = RustCrypto<md5::Md5>;
 
-/// A RustCrypto `Digest` of the previous trait generation (digest 0.10).
+/// MD5 with the `md-5` crate's x86-64 assembly compression function. That build exists only in
+/// the crate's previous line, on the previous `digest` traits (0.10), hence its own wrapper.
 #[cfg(all(target_arch = "x86_64", not(target_env = "msvc")))]
 #[derive(Clone, Default)]
-pub struct Rc010<D>(D);
+pub struct Md5Asm(md5_asm_backend::Md5);
 
 #[cfg(all(target_arch = "x86_64", not(target_env = "msvc")))]
-impl<D: digest_010::Digest + digest_010::core_api::BlockSizeUser + Clone> HashCore for Rc010<D> {
+impl HashCore for Md5Asm {
   #[inline]
   fn update(&mut self, data: &[u8]) {
     digest_010::Digest::update(&mut self.0, data);
@@ -65,11 +69,11 @@ impl<D: digest_010::Digest + digest_010::core_api::BlockSizeUser + Clone> HashCo
   }
   #[inline]
   fn output_len(&self) -> usize {
-    <D as digest_010::Digest>::output_size()
+    <md5_asm_backend::Md5 as digest_010::Digest>::output_size()
   }
   #[inline]
   fn block_len(&self) -> usize {
-    <D as digest_010::core_api::BlockSizeUser>::block_size()
+    <md5_asm_backend::Md5 as digest_010::core_api::BlockSizeUser>::block_size()
   }
 }
 
@@ -78,6 +82,15 @@ impl<D: digest_010::Digest + digest_010::core_api::BlockSizeUser + Clone> HashCo
 pub struct Xof<X> {
   state: X,
   len: usize,
+}
+
+impl<X: Default> Xof<X> {
+  fn new(len: usize) -> Self {
+    Xof {
+      state: X::default(),
+      len,
+    }
+  }
 }
 
 impl<X: Update + ExtendableOutput + Clone> HashCore for Xof<X> {
@@ -128,17 +141,25 @@ impl HashCore for Ring {
 /// `src/blake2.rs`, whichever is faster on this CPU (see there).
 #[derive(Clone)]
 pub enum Blake2b {
-  Simd(blake2b_simd::State, usize),
+  Simd {
+    state: blake2b_simd::State,
+    output_len: usize,
+  },
   Scalar(crate::blake2::Blake2bScalar),
 }
 #[derive(Clone)]
 pub enum Blake2s {
-  Simd(blake2s_simd::State, usize),
+  Simd {
+    state: blake2s_simd::State,
+    output_len: usize,
+  },
   Scalar(crate::blake2::Blake2sScalar),
 }
 
+/// `$block`: block size, `$max`: longest output and key, `$salt`: salt and personalization
+/// length (all in bytes).
 macro_rules! blake2_core {
-  ($t:ident, $simd:ident, $scalar:ident, $block:expr, $max:expr, $salt:expr) => {
+  ($t:ident, $simd:ident, $scalar:ident, block: $block:expr, max: $max:expr, salt: $salt:expr) => {
     impl $t {
       /// Output length, key, salt and personalization already checked against the limits.
       fn with(len: usize, key: &[u8], salt: &[u8], personal: &[u8]) -> Self {
@@ -151,7 +172,10 @@ macro_rules! blake2_core {
             .key(key)
             .salt(salt)
             .personal(personal);
-          $t::Simd(params.to_state(), len)
+          $t::Simd {
+            state: params.to_state(),
+            output_len: len,
+          }
         }
       }
 
@@ -174,8 +198,8 @@ macro_rules! blake2_core {
       #[inline]
       fn update(&mut self, data: &[u8]) {
         match self {
-          $t::Simd(s, _) => {
-            s.update(data);
+          $t::Simd { state, .. } => {
+            state.update(data);
           }
           $t::Scalar(s) => s.update(data),
         }
@@ -183,13 +207,13 @@ macro_rules! blake2_core {
       #[inline]
       fn finalize_into(self, out: &mut [u8]) {
         match self {
-          $t::Simd(s, _) => out.copy_from_slice(s.finalize().as_bytes()),
+          $t::Simd { state, .. } => out.copy_from_slice(state.finalize().as_bytes()),
           $t::Scalar(s) => s.finalize_into(out),
         }
       }
       fn output_len(&self) -> usize {
         match self {
-          $t::Simd(_, n) => *n,
+          $t::Simd { output_len, .. } => *output_len,
           $t::Scalar(s) => s.output_len(),
         }
       }
@@ -199,12 +223,24 @@ macro_rules! blake2_core {
     }
   };
 }
-blake2_core!(Blake2b, blake2b_simd, Blake2bScalar, 128, 64, 16);
-blake2_core!(Blake2s, blake2s_simd, Blake2sScalar, 64, 32, 8);
+blake2_core!(Blake2b, blake2b_simd, Blake2bScalar, block: 128, max: 64, salt: 16);
+blake2_core!(Blake2s, blake2s_simd, Blake2sScalar, block: 64, max: 32, salt: 8);
 
 /// BLAKE3 (any output length). Inputs from 1 MiB up are hashed on the rayon pool.
 #[derive(Clone)]
-pub struct Blake3(Box<blake3::Hasher>, usize);
+pub struct Blake3 {
+  hasher: Box<blake3::Hasher>,
+  output_len: usize,
+}
+
+impl Blake3 {
+  fn new(hasher: blake3::Hasher, output_len: usize) -> Self {
+    Blake3 {
+      hasher: Box::new(hasher),
+      output_len,
+    }
+  }
+}
 
 const BLAKE3_RAYON_MIN: usize = 1 << 20;
 
@@ -212,17 +248,17 @@ impl HashCore for Blake3 {
   #[inline]
   fn update(&mut self, data: &[u8]) {
     if data.len() >= BLAKE3_RAYON_MIN {
-      self.0.update_rayon(data);
+      self.hasher.update_rayon(data);
     } else {
-      self.0.update(data);
+      self.hasher.update(data);
     }
   }
   #[inline]
   fn finalize_into(self, out: &mut [u8]) {
-    self.0.finalize_xof().fill(out);
+    self.hasher.finalize_xof().fill(out);
   }
   fn output_len(&self) -> usize {
-    self.1
+    self.output_len
   }
   fn block_len(&self) -> usize {
     0
@@ -273,8 +309,30 @@ impl Family {
   }
 }
 
+/// Work to do on a hash's raw block function, when it has one: [`Alg::with_block_fn`] calls
+/// `block_fn::<F>()` with the function the hash's row names, else `no_block_fn()`. (PBKDF2 runs
+/// its iterations this way.)
+pub trait BlockFnVisitor {
+  type Output;
+  fn block_fn<F: BlockFn>(self) -> Self::Output;
+  fn no_block_fn(self) -> Self::Output;
+}
+
+/// `v.block_fn::<F>()`, or `v.no_block_fn()` for a row without a block function.
+macro_rules! visit_block_fn {
+  ($v:ident) => {
+    $v.no_block_fn()
+  };
+  ($v:ident, $block_fn:ty) => {
+    $v.block_fn::<$block_fn>()
+  };
+}
+
 macro_rules! hash_algorithms {
-  ($( $variant:ident $name:literal $family:ident : $ty:ty = $init:expr; )*) => {
+  ($(
+    $variant:ident $name:literal $family:ident : $ty:ty = $init:expr
+    $(, block_fn: $block_fn:ty)?;
+  )*) => {
     /// Algorithm ids, in list order (the JS side gets them from [`Alg::ALL`]).
     #[derive(Clone, Copy, PartialEq, Eq, Debug)]
     #[repr(u32)]
@@ -293,6 +351,12 @@ macro_rules! hash_algorithms {
 
       pub fn family(self) -> Family {
         match self { $(Alg::$variant => Family::$family),* }
+      }
+
+      /// Runs `v` on this hash's raw block function, or without one (see [`BlockFnVisitor`]).
+      #[inline]
+      pub fn with_block_fn<V: BlockFnVisitor>(self, v: V) -> V::Output {
+        match self { $(Alg::$variant => visit_block_fn!(v $(, $block_fn)?)),* }
       }
     }
 
@@ -330,27 +394,36 @@ macro_rules! hash_algorithms {
 }
 
 hash_algorithms! {
-  Md4        "md4"        Fixed:  crate::md::Md4             = Default::default();
-  Md5        "md5"        Fixed:  Md5                        = Md5::default();
-  Sha1       "sha1"       Fixed:  Rc<sha1::Sha1>             = Rc::default();
-  Sha224     "sha224"     Fixed:  Rc<sha2::Sha224>           = Rc::default();
-  Sha256     "sha256"     Fixed:  Rc<sha2::Sha256>           = Rc::default();
-  Sha384     "sha384"     Fixed:  Ring                       = Ring::new(&ring::digest::SHA384);
-  Sha512     "sha512"     Fixed:  Ring                       = Ring::new(&ring::digest::SHA512);
-  Sha512_224 "sha512_224" Fixed:  Rc<sha2::Sha512_224>       = Rc::default();
-  Sha512_256 "sha512_256" Fixed:  Ring                       = Ring::new(&ring::digest::SHA512_256);
-  Sha3_224   "sha3_224"   Fixed:  Rc<sha3::Sha3_224>         = Rc::default();
-  Sha3_256   "sha3_256"   Fixed:  Rc<sha3::Sha3_256>         = Rc::default();
-  Sha3_384   "sha3_384"   Fixed:  Rc<sha3::Sha3_384>         = Rc::default();
-  Sha3_512   "sha3_512"   Fixed:  Rc<sha3::Sha3_512>         = Rc::default();
-  Keccak256  "keccak256"  Fixed:  Rc<sha3::Keccak256>        = Rc::default();
-  Shake128   "shake128"   Shake:  Xof<shake::Shake128>        = Xof { state: Default::default(), len: 16 };
-  Shake256   "shake256"   Shake:  Xof<shake::Shake256>        = Xof { state: Default::default(), len: 32 };
-  Blake2b    "blake2b"    Blake2: Blake2b                    = Blake2b::fresh();
-  Blake2s    "blake2s"    Blake2: Blake2s                    = Blake2s::fresh();
-  Blake3     "blake3"     Blake3: Blake3                     = Blake3(Box::new(blake3::Hasher::new()), 32);
-  Ripemd160  "ripemd160"  Fixed:  crate::rmd160::Ripemd160   = Default::default();
-  Whirlpool  "whirlpool"  Fixed:  Rc<whirlpool::Whirlpool>   = Rc::default();
+  // Variant JS name      Options backend                      = fresh state
+  //                                                               (, block_fn: its block function)
+  Md4        "md4"        Fixed:  md::Md4                        = Default::default(),
+                                                                   block_fn: md::Md4Compress;
+  Md5        "md5"        Fixed:  Md5                            = Default::default();
+  Sha1       "sha1"       Fixed:  RustCrypto<sha1::Sha1>         = Default::default(),
+                                                                   block_fn: md::Sha1Compress;
+  Sha224     "sha224"     Fixed:  RustCrypto<sha2::Sha224>       = Default::default(),
+                                                                   block_fn: md::Sha224Compress;
+  Sha256     "sha256"     Fixed:  RustCrypto<sha2::Sha256>       = Default::default(),
+                                                                   block_fn: md::Sha256Compress;
+  Sha384     "sha384"     Fixed:  Ring                           = Ring::new(&ring::digest::SHA384),
+                                                                   block_fn: md::Sha384Compress;
+  Sha512     "sha512"     Fixed:  Ring                           = Ring::new(&ring::digest::SHA512),
+                                                                   block_fn: md::Sha512Compress;
+  Sha512_224 "sha512_224" Fixed:  RustCrypto<sha2::Sha512_224>   = Default::default();
+  Sha512_256 "sha512_256" Fixed:  Ring                           = Ring::new(&ring::digest::SHA512_256);
+  Sha3_224   "sha3_224"   Fixed:  RustCrypto<sha3::Sha3_224>     = Default::default();
+  Sha3_256   "sha3_256"   Fixed:  RustCrypto<sha3::Sha3_256>     = Default::default();
+  Sha3_384   "sha3_384"   Fixed:  RustCrypto<sha3::Sha3_384>     = Default::default();
+  Sha3_512   "sha3_512"   Fixed:  RustCrypto<sha3::Sha3_512>     = Default::default();
+  Keccak256  "keccak256"  Fixed:  RustCrypto<sha3::Keccak256>    = Default::default();
+  Shake128   "shake128"   Shake:  Xof<shake::Shake128>           = Xof::new(16);
+  Shake256   "shake256"   Shake:  Xof<shake::Shake256>           = Xof::new(32);
+  Blake2b    "blake2b"    Blake2: Blake2b                        = Blake2b::fresh();
+  Blake2s    "blake2s"    Blake2: Blake2s                        = Blake2s::fresh();
+  Blake3     "blake3"     Blake3: Blake3                         = Blake3::new(blake3::Hasher::new(), 32);
+  Ripemd160  "ripemd160"  Fixed:  crate::rmd160::Ripemd160       = Default::default(),
+                                                                   block_fn: crate::rmd160::Ripemd160Compress;
+  Whirlpool  "whirlpool"  Fixed:  RustCrypto<whirlpool::Whirlpool> = Default::default();
 }
 
 /// Largest output the XOFs (SHAKE, BLAKE3) produce in one call: 2^30 bytes. A bound, so a
@@ -414,14 +487,8 @@ impl State {
         }
         let len = check_len("outputLength", p.output_len, 1, MAX_XOF_LEN, 0)?;
         Ok(match alg {
-          Alg::Shake128 => State::Shake128(Xof {
-            state: Default::default(),
-            len,
-          }),
-          _ => State::Shake256(Xof {
-            state: Default::default(),
-            len,
-          }),
+          Alg::Shake128 => State::Shake128(Xof::new(len)),
+          _ => State::Shake256(Xof::new(len)),
         })
       }
       Family::Blake2 => {
@@ -461,7 +528,7 @@ impl State {
           }
           (None, None) => blake3::Hasher::new(),
         };
-        Ok(State::Blake3(Blake3(Box::new(hasher), len)))
+        Ok(State::Blake3(Blake3::new(hasher, len)))
       }
     }
   }
@@ -486,7 +553,12 @@ pub fn hmac_key_block<H: HashCore>(
   kb
 }
 
-/// HMAC (RFC 2104) over any block hash in the list: one implementation for all of them.
+/// Longest digest [`Hmac`] takes.
+const HMAC_MAX_DIGEST: usize = 64;
+
+/// HMAC (RFC 2104) over any block hash in the list: one implementation for all of them. The
+/// inner digest is held in a 64-byte buffer, so hashes with longer digests are refused (none in
+/// the list has one).
 #[derive(Clone)]
 pub struct Hmac<H> {
   inner: H,
@@ -502,6 +574,13 @@ impl<H: HashCore> Hmac<H> {
         "algorithm",
         "a block hash for HMAC",
         "an XOF",
+      ));
+    }
+    if fresh.output_len() > HMAC_MAX_DIGEST {
+      return Err(CryptoError::invalid_value(
+        "algorithm",
+        format!("a hash with at most {HMAC_MAX_DIGEST}-byte digests for HMAC"),
+        fresh.output_len(),
       ));
     }
     let mut pad = hmac_key_block(&fresh, key, block);
@@ -522,7 +601,7 @@ impl<H: HashCore> HashCore for Hmac<H> {
     self.inner.update(data);
   }
   fn finalize_into(self, out: &mut [u8]) {
-    let mut ih = zeroize::Zeroizing::new([0u8; 64]);
+    let mut ih = zeroize::Zeroizing::new([0u8; HMAC_MAX_DIGEST]);
     let n = self.inner.output_len();
     self.inner.finalize_into(&mut ih[..n]);
     let mut outer = self.outer;

@@ -53,7 +53,9 @@ pub struct Avx512Vl(());
 impl Avx512Vl {
   pub fn detect() -> Option<Self> {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx512f") && std::arch::is_x86_feature_detected!("avx512vl") {
+    if std::arch::is_x86_feature_detected!("avx512f")
+      && std::arch::is_x86_feature_detected!("avx512vl")
+    {
       return Some(Avx512Vl(()));
     }
     None
@@ -75,7 +77,13 @@ impl Salsa20Core for Avx512Vl {
 
 /// ROMix (`crate::kdf::scrypt::ro_mix_with`) with the fastest core this CPU has, compiled with
 /// that core's features enabled so its intrinsics inline.
-pub fn ro_mix(block: &mut [u8], v: &mut [u32], n: usize, r: usize, cancel: &Cancel) -> CryptoResult<()> {
+pub fn ro_mix(
+  block: &mut [u8],
+  v: &mut [u32],
+  n: usize,
+  r: usize,
+  cancel: &Cancel,
+) -> CryptoResult<()> {
   #[cfg(target_arch = "x86_64")]
   if let Some(core) = Avx512Vl::detect() {
     // SAFETY: `core` proves the CPU has the features `ro_mix_avx512` is compiled for.
@@ -155,7 +163,6 @@ unsafe fn salsa20_8_simd<const AVX512: bool>(b: &mut [u32; 16]) {
   }
 }
 
-
 // ---- memory ---------------------------------------------------------------------------------
 
 /// `vec![0u32; n]`, fallible, via `alloc_zeroed` (fresh pages from the kernel are already zero,
@@ -174,7 +181,6 @@ pub fn zeroed_u32(n: usize) -> Option<Vec<u32>> {
   // and every element is initialised (zero).
   Some(unsafe { Vec::from_raw_parts(p, n, n) })
 }
-
 
 // ---- Argon2 ---------------------------------------------------------------------------------
 

@@ -149,7 +149,16 @@ impl<'js> HashOptions<'js> {
 
   /// The fields of an options object `{ key, salt, personalization, context, outputLength }`.
   fn from_object(cx: Cx<'js>, o: &js::Object<'js>) -> CryptoResult<Self> {
-    Self::positional(cx, o.values([c"key", c"salt", c"personalization", c"context", c"outputLength"])?)
+    Self::positional(
+      cx,
+      o.values([
+        c"key",
+        c"salt",
+        c"personalization",
+        c"context",
+        c"outputLength",
+      ])?,
+    )
   }
 
   fn params(&self) -> Params<'_> {
@@ -230,7 +239,10 @@ fn state<'js>(
   v: Value<'js>,
 ) -> CryptoResult<(&'js Incremental, std::cell::RefMut<'js, Option<Engine>>)> {
   let h = cx.kept_arg::<Incremental>(v, "hasher")?;
-  let state = h.state.try_borrow_mut().map_err(|_| CryptoError::internal())?;
+  let state = h
+    .state
+    .try_borrow_mut()
+    .map_err(|_| CryptoError::internal())?;
   Ok((h, state))
 }
 

@@ -8,8 +8,10 @@
 //!   impl of ~20 lines if its backend is not a RustCrypto `Digest`) gives the one-shot,
 //!   incremental, async, HMAC, PBKDF2 and HKDF forms (`hash.rs`, `kdf/`), and the JS API
 //!   (`lib/hash.js`) reads the list through `algorithms()`;
-//! - a cipher mode: one row in `MODES` and one arm in `Engine` (`cipher/mod.rs`); `cipher/api.rs`
-//!   and `lib/cipher.js` read the table through `cipherModes()`;
+//! - a cipher mode: one row in `MODES` (`cipher/mod.rs`) and one arm in `ModeKey`
+//!   (`cipher/keys.rs`); an AEAD implements `DetachedAead` (`cipher/aead.rs`: one framing, tag
+//!   checked before release, output wiped on failure); `cipher/api.rs` and `lib/cipher.js` read
+//!   the table through `cipherModes()`;
 //! - a KDF: one file in `kdf/` with a `task::Job` (the async form, cancellation and the sync form
 //!   come from `task.rs`) and its `#[napi]` entry points, plus its wrapper in `lib/kdf.js`;
 //! - a key type (kept native state): a type implementing `js::Kept` (a tag and a name), held by
@@ -17,8 +19,9 @@
 //!
 //! Shared pieces, one copy each: `error.rs` (codes and messages), `task.rs` (async work and
 //! cancellation), `staging.rs` and `pool.rs` (copies of async inputs, reusable buffers),
-//! `random.rs` (the CSPRNG), `ct.rs` (constant-time comparison), `md.rs` (the Merkle–Damgård
-//! layer of the hashes written here: `blake2.rs`, `rmd160.rs`).
+//! `random.rs` (the CSPRNG), `ct.rs` (constant-time comparison), `md.rs` (one Merkle–Damgård
+//! layer over any block function: MD4, RIPEMD-160 in `rmd160.rs`, and PBKDF2's fast SHA PRF, which
+//! a hash gets by naming its block function in its `hash_algorithms!` row).
 #![deny(clippy::all)]
 #![deny(unsafe_code)]
 // Test builds do not register the `#[napi]` entry points, which then look unused.

@@ -16,8 +16,8 @@ use digest::Digest;
 use proptest::prelude::*;
 
 use crate::algorithms::{Alg, HashCore};
-use crate::blake2::{Blake2bScalar, Blake2sScalar};
 use crate::arch::{Avx512Vl, Baseline, Salsa20Core};
+use crate::blake2::{Blake2bScalar, Blake2sScalar};
 use crate::kdf::scrypt::{salsa20_8_scalar, LAYOUT};
 use crate::task::Cancel;
 

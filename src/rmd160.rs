@@ -7,14 +7,7 @@
 //! checked against the designers' vectors (`__test__/vectors/rfc/ripemd160_bosselaers.json`),
 //! node:crypto, and the `ripemd` crate (`src/md.rs` tests).
 
-use crate::md::{LeBlockFn, Md, BLOCK};
-const IV: [u32; 5] = [
-  0x6745_2301,
-  0xefcd_ab89,
-  0x98ba_dcfe,
-  0x1032_5476,
-  0xc3d2_e1f0,
-];
+use crate::md::{BlockFn, Endian, Md};
 
 // Message word order (r, r') and rotations (s, s') of the left and right lines, per step.
 const R: [usize; 80] = [
@@ -73,7 +66,7 @@ fn f(i: usize, x: u32, y: u32, z: u32) -> u32 {
 }
 
 #[inline(always)]
-fn compress(h: &mut [u32; 5], block: &[u8; BLOCK]) {
+fn compress(h: &mut [u32; 5], block: &[u8; 64]) {
   let mut x = [0u32; 16];
   for (w, b) in x.iter_mut().zip(block.chunks_exact(4)) {
     *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
@@ -113,22 +106,28 @@ fn compress(h: &mut [u32; 5], block: &[u8; BLOCK]) {
   h[0] = t;
 }
 
-/// RIPEMD-160's state for [`md::Md`](crate::md::Md).
+/// RIPEMD-160's block function, for [`Md`].
 #[derive(Clone, Copy)]
-pub struct Rmd160([u32; 5]);
+pub enum Ripemd160Compress {}
 
-impl LeBlockFn for Rmd160 {
+impl BlockFn for Ripemd160Compress {
+  type Word = u32;
+  type State = [u32; 5];
+  const ENDIAN: Endian = Endian::Little;
+  const IV: [u32; 5] = [
+    0x6745_2301,
+    0xefcd_ab89,
+    0x98ba_dcfe,
+    0x1032_5476,
+    0xc3d2_e1f0,
+  ];
   const OUTPUT_LEN: usize = 20;
-  fn iv() -> Self {
-    Rmd160(IV)
-  }
-  fn compress(&mut self, block: &[u8; BLOCK]) {
-    compress(&mut self.0, block)
-  }
-  fn words(&self) -> &[u32] {
-    &self.0
+  fn compress(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+    for block in blocks {
+      compress(state, block);
+    }
   }
 }
 
 /// Incremental RIPEMD-160.
-pub type Ripemd160 = Md<Rmd160>;
+pub type Ripemd160 = Md<Ripemd160Compress>;

@@ -16,7 +16,7 @@ use napi::{Env, Result};
 use napi_derive::napi;
 use zeroize::Zeroizing;
 
-use super::{openssl, run, Engine, Family, Mode, Op, MODES};
+use super::{openssl, run, KeyFamily, Mode, ModeKey, Op, MODES};
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
 use crate::js::{self, Args, Bytes, Cx, Kept, Tag, Value};
 use crate::staging::Staged;
@@ -82,9 +82,9 @@ fn counts_random_nonces(mode: Mode) -> bool {
 
 /// A key kept across calls, with the expanded key for each mode used so far.
 pub struct KeyHandle {
-  family: Family,
+  family: KeyFamily,
   key: Zeroizing<Vec<u8>>,
-  engines: RefCell<Vec<Option<Engine>>>,
+  engines: RefCell<Vec<Option<ModeKey>>>,
   /// Encryptions so far under generated random 96-bit nonces (see [`RANDOM_NONCE_LIMIT`]).
   random_nonces: Cell<u64>,
 }
@@ -114,7 +114,7 @@ impl KeyHandle {
   fn with_engine<R>(
     &self,
     mode: Mode,
-    f: impl FnOnce(&mut Engine) -> CryptoResult<R>,
+    f: impl FnOnce(&mut ModeKey) -> CryptoResult<R>,
   ) -> CryptoResult<R> {
     if mode.info().family != self.family {
       return Err(CryptoError::invalid_value(
@@ -131,7 +131,7 @@ impl KeyHandle {
       .get_mut(mode as usize)
       .ok_or_else(|| CryptoError::new(Code::Operation, "internal error: mode id"))?;
     if slot.is_none() {
-      *slot = Some(Engine::new(mode, &self.key)?);
+      *slot = Some(ModeKey::new(mode, &self.key)?);
     }
     match slot.as_mut() {
       Some(e) => f(e),
@@ -148,11 +148,11 @@ impl Kept for KeyHandle {
   const WHAT: &'static str = "a key made by cipher.key()";
 }
 
-fn family_of(id: u32) -> CryptoResult<Family> {
+fn family_of(id: u32) -> CryptoResult<KeyFamily> {
   match id {
-    0 => Ok(Family::Aes),
-    1 => Ok(Family::ChaCha),
-    2 => Ok(Family::Des),
+    0 => Ok(KeyFamily::Aes),
+    1 => Ok(KeyFamily::ChaCha),
+    2 => Ok(KeyFamily::Des),
     _ => Err(CryptoError::invalid_value("family", "0, 1 or 2", id)),
   }
 }
@@ -226,7 +226,7 @@ pub fn cipher<'js>(
       h.count_use(&op)?;
       run(e, &op, input, target)
     })?,
-    (None, Some(key)) => run(&mut Engine::new(mode, key.as_slice())?, &op, input, target)?,
+    (None, Some(key)) => run(&mut ModeKey::new(mode, key.as_slice())?, &op, input, target)?,
     (None, None) => return Err(CryptoError::internal()),
   };
   cx.number(n as f64)
@@ -260,7 +260,7 @@ impl Job for CipherJob {
       tag_len: self.tag_len,
     };
     op.check()?;
-    let mut engine = Engine::new(mode, &self.key)?;
+    let mut engine = ModeKey::new(mode, &self.key)?;
     let mut out = Vec::new();
     let len = op.output_len(data.len());
     out
@@ -287,9 +287,14 @@ pub fn cipher_async<'js>(
 ) -> Result<AsyncTask<Work<CipherJob>>> {
   let job = (|| -> CryptoResult<CipherJob> {
     let cx = Cx::from(env);
-    let [iv, aad, tag] = js::Object::new(env, options.as_ref())?.values([c"iv", c"aad", c"tagLength"])?;
-    let iv = cx.opt_bytes(iv, "options.iv")?.map(|b| b.as_slice().to_vec());
-    let aad = cx.opt_bytes(aad, "options.aad")?.map_or_else(Vec::new, |b| b.as_slice().to_vec());
+    let [iv, aad, tag] =
+      js::Object::new(env, options.as_ref())?.values([c"iv", c"aad", c"tagLength"])?;
+    let iv = cx
+      .opt_bytes(iv, "options.iv")?
+      .map(|b| b.as_slice().to_vec());
+    let aad = cx
+      .opt_bytes(aad, "options.aad")?
+      .map_or_else(Vec::new, |b| b.as_slice().to_vec());
     let tag_len = cx.opt_u32(tag, "options.tagLength")?.unwrap_or(16) as usize;
     let (mode, decrypt, padding) = decode_op(op)?;
     let key = match cx.kept::<KeyHandle>(Value::from(&key)) {
@@ -419,7 +424,7 @@ mod tests {
   #[test]
   fn kept_keys_refuse_random_nonce_encryptions_past_the_nist_bound() {
     let handle = KeyHandle {
-      family: Family::Aes,
+      family: KeyFamily::Aes,
       key: Zeroizing::new(vec![7u8; 32]),
       engines: RefCell::new((0..MODES.len()).map(|_| None).collect()),
       random_nonces: Cell::new(RANDOM_NONCE_LIMIT - 1),
@@ -444,7 +449,7 @@ mod tests {
     handle.count_use(&op(Mode::GcmSiv, false, None)).unwrap();
     handle.count_use(&op(Mode::Cbc, false, None)).unwrap();
     let chacha = KeyHandle {
-      family: Family::ChaCha,
+      family: KeyFamily::ChaCha,
       key: Zeroizing::new(vec![7u8; 32]),
       engines: RefCell::new((0..MODES.len()).map(|_| None).collect()),
       random_nonces: Cell::new(RANDOM_NONCE_LIMIT),

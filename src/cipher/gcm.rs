@@ -2,6 +2,7 @@
 //! J0 = GHASH(IV ‖ 0-pad ‖ [len(IV)]64) unless the IV has 96 bits), AES-192, and truncated tags
 //! (12..16 bytes) on decryption. Built from `aes` 0.9 (VAES), `ctr`'s 32-bit counter and `ghash`.
 //! The `aes-gcm` crate fixes the nonce length as a type, so it cannot take arbitrary IVs.
+//! Framed (layout, lengths, wiping) by [`super::aead::seal_or_open`].
 
 use cipher::array::Array;
 use cipher::consts::U16;
@@ -9,6 +10,7 @@ use cipher::{BlockCipherEncrypt, InOutBuf, InnerIvInit, StreamCipher};
 use ghash::universal_hash::UniversalHash;
 use ghash::GHash;
 
+use super::aead::{put_tag, DetachedAead};
 use super::{decrypt_failed, internal, too_long};
 use crate::error::CryptoResult;
 
@@ -75,48 +77,33 @@ fn tag<C: BlockCipherEncrypt<BlockSize = U16>>(
   s
 }
 
-/// Writes `ciphertext ‖ tag[..tag_len]` into `out`.
-pub fn seal<C: BlockCipherEncrypt<BlockSize = U16>>(
-  c: &C,
-  iv: &[u8],
-  aad: &[u8],
-  input: &[u8],
-  tag_len: usize,
-  out: &mut [u8],
-) -> CryptoResult<usize> {
-  let n = input.len();
-  let out = out
-    .get_mut(..n + tag_len)
-    .ok_or_else(|| internal("output size"))?;
-  let (body, tag_out) = out.split_at_mut(n);
-  let (h, j0) = setup(c, iv);
-  gctr(c, &j0, input, body)?;
-  let t = tag(c, &h, &j0, aad, body);
-  tag_out.copy_from_slice(t.get(..tag_len).ok_or_else(|| internal("tag size"))?);
-  Ok(n + tag_len)
+/// AES-GCM over any AES key size and any IV length, truncated tags included.
+pub struct Gcm<'a, C> {
+  c: &'a C,
+  iv: &'a [u8],
 }
 
-/// Verifies the (possibly truncated) tag first, in constant time, and only then decrypts.
-pub fn open<C: BlockCipherEncrypt<BlockSize = U16>>(
-  c: &C,
-  iv: &[u8],
-  aad: &[u8],
-  input: &[u8],
-  tag_len: usize,
-  out: &mut [u8],
-) -> CryptoResult<usize> {
-  let n = input
-    .len()
-    .checked_sub(tag_len)
-    .ok_or_else(decrypt_failed)?;
-  let (ct, given) = input.split_at(n);
-  let (h, j0) = setup(c, iv);
-  let t = tag(c, &h, &j0, aad, ct);
-  let expected = t.get(..tag_len).ok_or_else(|| internal("tag size"))?;
-  if !crate::ct::eq(expected, given) {
-    return Err(decrypt_failed());
+impl<'a, C> Gcm<'a, C> {
+  pub fn new(c: &'a C, iv: &'a [u8]) -> Self {
+    Gcm { c, iv }
   }
-  let out = out.get_mut(..n).ok_or_else(|| internal("output size"))?;
-  gctr(c, &j0, ct, out)?;
-  Ok(n)
+}
+
+impl<C: BlockCipherEncrypt<BlockSize = U16>> DetachedAead for Gcm<'_, C> {
+  fn seal(self, aad: &[u8], input: &[u8], out: &mut [u8], tag_out: &mut [u8]) -> CryptoResult<()> {
+    let (h, j0) = setup(self.c, self.iv);
+    gctr(self.c, &j0, input, out)?;
+    put_tag(tag_out, &tag(self.c, &h, &j0, aad, out))
+  }
+
+  /// Verifies the (possibly truncated) tag first, in constant time, and only then decrypts.
+  fn open(self, aad: &[u8], input: &[u8], given: &[u8], out: &mut [u8]) -> CryptoResult<()> {
+    let (h, j0) = setup(self.c, self.iv);
+    let t = tag(self.c, &h, &j0, aad, input);
+    let expected = t.get(..given.len()).ok_or_else(|| internal("tag size"))?;
+    if !crate::ct::eq(expected, given) {
+      return Err(decrypt_failed());
+    }
+    gctr(self.c, &j0, input, out)
+  }
 }

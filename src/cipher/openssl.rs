@@ -7,7 +7,7 @@ use digest::Digest;
 use md5::Md5;
 use zeroize::Zeroizing;
 
-use super::{decrypt_failed, run, Engine, Mode, Op};
+use super::{decrypt_failed, run, Mode, ModeKey, Op};
 use crate::error::{CryptoError, CryptoResult};
 
 const MAGIC: &[u8; 8] = b"Salted__";
@@ -33,7 +33,7 @@ pub fn evp_bytes_to_key(pass: &[u8], salt: &[u8]) -> Zeroizing<[u8; 48]> {
 }
 
 fn cbc(key_iv: &[u8; 48], decrypt: bool, input: &[u8], out: &mut [u8]) -> CryptoResult<usize> {
-  let mut engine = Engine::new(Mode::Cbc, &key_iv[..32])?;
+  let mut key = ModeKey::new(Mode::Cbc, &key_iv[..32])?;
   let op = Op {
     mode: Mode::Cbc,
     decrypt,
@@ -42,7 +42,7 @@ fn cbc(key_iv: &[u8; 48], decrypt: bool, input: &[u8], out: &mut [u8]) -> Crypto
     aad: &[],
     tag_len: 16,
   };
-  run(&mut engine, &op, input, out)
+  run(&mut key, &op, input, out)
 }
 
 pub fn encrypt(pass: &[u8], data: &[u8]) -> CryptoResult<Vec<u8>> {

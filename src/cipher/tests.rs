@@ -2,7 +2,10 @@
 //! node:crypto and published vectors) and a no-panic sweep over every mode and odd length.
 
 use super::*;
-use aead::{Aead, Payload};
+use ::aead::{Aead, Payload};
+use cipher::KeyInit;
+
+use super::keys::AesKey;
 
 fn bytes(n: usize, seed: u8) -> Vec<u8> {
   (0..n)
@@ -10,7 +13,7 @@ fn bytes(n: usize, seed: u8) -> Vec<u8> {
     .collect()
 }
 
-/// One call through the engine, as the N-API entry point makes it (PKCS#7 padding on).
+/// One call through `run`, as the N-API entry point makes it (PKCS#7 padding on).
 fn crypt(
   decrypt: bool,
   mode: Mode,
@@ -28,11 +31,20 @@ fn crypt(
     aad,
     tag_len,
   };
-  let mut e = Engine::new(mode, key)?;
+  let mut e = ModeKey::new(mode, key)?;
   let mut out = vec![0u8; op.output_len(data.len())];
   let n = run(&mut e, &op, data, &mut out)?;
   out.truncate(n);
   Ok(out)
+}
+
+/// `ciphertext ‖ tag` from an independent RustCrypto AEAD.
+fn reference_seal<A: KeyInit + Aead>(key: &[u8], nonce: &[u8], aad: &[u8], msg: &[u8]) -> Vec<u8> {
+  let nonce = ::aead::Nonce::<A>::try_from(nonce).unwrap();
+  A::new_from_slice(key)
+    .unwrap()
+    .encrypt(&nonce, Payload { msg, aad })
+    .unwrap()
 }
 
 #[test]
@@ -46,33 +58,29 @@ fn generic_gcm_matches_aes_gcm_crate_and_ring() {
       // ring path (12-byte IV, 16-byte tag)
       let ours = crypt(false, Mode::Gcm, &key, Some(&iv), &aad, 16, &data).unwrap();
       let reference = if key_len == 16 {
-        aes_gcm::Aes128Gcm::new_from_slice(&key)
-          .unwrap()
-          .encrypt(
-            (&iv[..]).try_into().unwrap(),
-            Payload {
-              msg: &data,
-              aad: &aad,
-            },
-          )
-          .unwrap()
+        reference_seal::<aes_gcm::Aes128Gcm>(&key, &iv, &aad, &data)
       } else {
-        aes_gcm::Aes256Gcm::new_from_slice(&key)
-          .unwrap()
-          .encrypt(
-            (&iv[..]).try_into().unwrap(),
-            Payload {
-              msg: &data,
-              aad: &aad,
-            },
-          )
-          .unwrap()
+        reference_seal::<aes_gcm::Aes256Gcm>(&key, &iv, &aad, &data)
       };
       assert_eq!(ours, reference);
       // generic path (truncated-tag decryption goes through gcm.rs)
       let k = AesKey::new(&key).unwrap();
       let mut out = vec![0u8; n + 16];
-      let len = with_aes!(&k, |c| gcm::seal(c, &iv, &aad, &data, 16, &mut out)).unwrap();
+      let op = Op {
+        mode: Mode::Gcm,
+        decrypt: false,
+        padding: true,
+        iv: Some(&iv),
+        aad: &aad,
+        tag_len: 16,
+      };
+      let len = with_aes!(&k, |c| aead::seal_or_open(
+        gcm::Gcm::new(c, &iv),
+        &op,
+        &data,
+        &mut out
+      ))
+      .unwrap();
       assert_eq!(&out[..len], &reference[..]);
       let short = &reference[..n + 12];
       assert_eq!(
@@ -101,16 +109,7 @@ fn xchacha_matches_chacha20poly1305_crate() {
       &data,
     )
     .unwrap();
-    let reference = XChaCha20Poly1305::new_from_slice(&key)
-      .unwrap()
-      .encrypt(
-        (&nonce[..]).try_into().unwrap(),
-        Payload {
-          msg: &data,
-          aad: &aad,
-        },
-      )
-      .unwrap();
+    let reference = reference_seal::<XChaCha20Poly1305>(&key, &nonce, &aad, &data);
     assert_eq!(ours, reference);
     assert_eq!(
       crypt(
@@ -132,7 +131,7 @@ fn xchacha_matches_chacha20poly1305_crate() {
 fn pkcs7_rejects_every_bad_padding_and_zeroes_the_output() {
   let key = bytes(16, 9);
   let iv = bytes(16, 10);
-  let mut e = Engine::new(Mode::Cbc, &key).unwrap();
+  let mut e = ModeKey::new(Mode::Cbc, &key).unwrap();
   // Encrypt raw blocks whose last byte pattern we choose, then decrypt with PKCS#7.
   for last in 0u8..=255 {
     let mut block = vec![last; 32];
@@ -169,6 +168,59 @@ fn pkcs7_rejects_every_bad_padding_and_zeroes_the_output() {
   }
 }
 
+/// Every AEAD path (ring, generic GCM, GCM-SIV, CCM, SIV, ChaCha20, XChaCha20) goes through the
+/// one framing: a forged tag or ciphertext is refused with the one error and the output is
+/// zeroed, whatever the backend wrote into it first.
+#[test]
+fn aead_open_failure_wipes_the_output() {
+  let cases: &[(Mode, usize, usize, usize)] = &[
+    // mode, key, IV, tag lengths
+    (Mode::Gcm, 32, 12, 16),
+    (Mode::Gcm, 32, 12, 12),
+    (Mode::Gcm, 24, 12, 16),
+    (Mode::Gcm, 16, 16, 16),
+    (Mode::GcmSiv, 16, 12, 16),
+    (Mode::Ccm, 16, 7, 14),
+    (Mode::Siv, 32, 16, 16),
+    (Mode::Siv, 64, 0, 16),
+    (Mode::ChaCha20Poly1305, 32, 12, 16),
+    (Mode::XChaCha20Poly1305, 32, 24, 16),
+  ];
+  for &(mode, key_len, iv_len, tag_len) in cases {
+    let key = bytes(key_len, 11);
+    let iv = bytes(iv_len, 12);
+    let data = bytes(40, 13);
+    let sealed = crypt(false, mode, &key, Some(&iv), b"aad", tag_len, &data).unwrap();
+    assert_eq!(
+      crypt(true, mode, &key, Some(&iv), b"aad", tag_len, &sealed).unwrap(),
+      data,
+      "{mode:?}"
+    );
+    // The tag stands first for SIV, last for the others; flip a byte of each part.
+    for at in [0, sealed.len() - 1, sealed.len() / 2] {
+      let mut forged = sealed.clone();
+      forged[at] ^= 1;
+      let op = Op {
+        mode,
+        decrypt: true,
+        padding: true,
+        iv: Some(&iv),
+        aad: b"aad",
+        tag_len,
+      };
+      let mut out = vec![0xaau8; op.output_len(forged.len())];
+      let mut k = ModeKey::new(mode, &key).unwrap();
+      let err = run(&mut k, &op, &forged, &mut out).unwrap_err();
+      assert_eq!(err, decrypt_failed(), "{mode:?} byte {at}");
+      let n = forged.len() - tag_len;
+      assert!(
+        out[..n].iter().all(|&b| b == 0),
+        "{mode:?} byte {at}: output not wiped"
+      );
+    }
+  }
+}
+
 #[test]
 fn no_input_panics() {
   for info in MODES {
@@ -201,7 +253,7 @@ fn no_input_panics() {
                   tag_len,
                 };
                 let mut out = vec![0u8; op.output_len(n)];
-                if let Ok(mut e) = Engine::new(info.mode, &key) {
+                if let Ok(mut e) = ModeKey::new(info.mode, &key) {
                   let _ = run(&mut e, &op, &data, &mut out);
                 }
               }

@@ -156,12 +156,20 @@ impl<'js> Cx<'js> {
     let mut len = 0usize;
     // SAFETY: `self.env` is live for 'js and `v` a live string handle; a null buffer asks only
     // for the length.
-    check(unsafe { sys::napi_get_value_string_utf8(self.env, v.raw, ptr::null_mut(), 0, &mut len) })?;
+    check(unsafe {
+      sys::napi_get_value_string_utf8(self.env, v.raw, ptr::null_mut(), 0, &mut len)
+    })?;
     let mut buf = Zeroizing::new(vec![0u8; len + 1]);
     let mut written = 0usize;
     // SAFETY: as above; `buf` has room for `len + 1` bytes (the string and N-API's NUL).
     check(unsafe {
-      sys::napi_get_value_string_utf8(self.env, v.raw, buf.as_mut_ptr().cast(), len + 1, &mut written)
+      sys::napi_get_value_string_utf8(
+        self.env,
+        v.raw,
+        buf.as_mut_ptr().cast(),
+        len + 1,
+        &mut written,
+      )
     })?;
     buf.truncate(written.min(len));
     Ok(Bytes::owned(buf))
@@ -187,18 +195,34 @@ impl<'js> Cx<'js> {
     }
     if is(&|y| unsafe { sys::napi_is_dataview(env, raw, y) }) {
       // SAFETY: `raw` is a DataView of this call.
-      check(unsafe { sys::napi_get_dataview_info(env, raw, &mut len, &mut data, &mut ab, &mut offset) })?;
+      check(unsafe {
+        sys::napi_get_dataview_info(env, raw, &mut len, &mut data, &mut ab, &mut offset)
+      })?;
       return Ok(Bytes::view(data, len));
     }
     if is(&|y| unsafe { sys::napi_is_typedarray(env, raw, y) }) {
       let mut kind = 0;
       // SAFETY: `raw` is a TypedArray of this call.
       check(unsafe {
-        sys::napi_get_typedarray_info(env, raw, &mut kind, &mut len, &mut data, &mut ab, &mut offset)
+        sys::napi_get_typedarray_info(
+          env,
+          raw,
+          &mut kind,
+          &mut len,
+          &mut data,
+          &mut ab,
+          &mut offset,
+        )
       })?;
       let bytes = element_size(kind)
         .and_then(|w| len.checked_mul(w))
-        .ok_or_else(|| CryptoError::arg_type(name, EXPECTED, format!("a TypedArray of unknown kind {kind}")))?;
+        .ok_or_else(|| {
+          CryptoError::arg_type(
+            name,
+            EXPECTED,
+            format!("a TypedArray of unknown kind {kind}"),
+          )
+        })?;
       return Ok(Bytes::view(data, bytes));
     }
     Err(CryptoError::arg_type(name, EXPECTED, self.describe(v)))

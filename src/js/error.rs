@@ -17,7 +17,9 @@ impl<'js> Cx<'js> {
   fn string(self, s: &str) -> CryptoResult<Value<'js>> {
     let mut v = ptr::null_mut();
     // SAFETY: `self.env` is live for 'js; `s` is valid UTF-8 of the given length.
-    check(unsafe { sys::napi_create_string_utf8(self.env, s.as_ptr().cast(), s.len() as isize, &mut v) })?;
+    check(unsafe {
+      sys::napi_create_string_utf8(self.env, s.as_ptr().cast(), s.len() as isize, &mut v)
+    })?;
     Ok(Value::new(v))
   }
 

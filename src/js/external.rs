@@ -46,7 +46,13 @@ impl<'js> Cx<'js> {
     // SAFETY: `self.env` is live for 'js; `data` is a valid leaked box whose ownership passes to
     // the external (freed by `finalize::<T>`).
     let status = unsafe {
-      sys::napi_create_external(self.env, data.cast(), Some(finalize::<T>), ptr::null_mut(), &mut ext)
+      sys::napi_create_external(
+        self.env,
+        data.cast(),
+        Some(finalize::<T>),
+        ptr::null_mut(),
+        &mut ext,
+      )
     };
     if check(status).is_err() {
       // SAFETY: the external was not created, so `data` is still ours alone.

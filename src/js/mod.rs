@@ -131,8 +131,9 @@ pub fn register(
       )
     };
     // SAFETY: as above; `exports` is a live object handle of the same call, `f` was just made.
-    let status = check(status)
-      .and_then(|()| check(unsafe { sys::napi_set_named_property(env.raw(), exports.raw(), name.as_ptr(), f) }));
+    let status = check(status).and_then(|()| {
+      check(unsafe { sys::napi_set_named_property(env.raw(), exports.raw(), name.as_ptr(), f) })
+    });
     if status.is_err() {
       return Err(napi::Error::from_reason(format!("cannot export {name:?}")));
     }
@@ -221,7 +222,11 @@ impl<'js> Cx<'js> {
     let mut x = f64::NAN;
     // SAFETY: `self.env` is live for 'js and `v` a live handle of this call.
     if check(unsafe { sys::napi_get_value_double(self.env, v.raw, &mut x) }).is_err() {
-      return Err(CryptoError::arg_type(name, "of type number", self.describe(v)));
+      return Err(CryptoError::arg_type(
+        name,
+        "of type number",
+        self.describe(v),
+      ));
     }
     if x.fract() != 0.0 || !(0.0..=u32::MAX as f64).contains(&x) {
       return Err(CryptoError::out_of_range(

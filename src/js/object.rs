@@ -28,7 +28,11 @@ impl<'js> Object<'js> {
     let value = v.map(Value::from).filter(|&v| !cx.is_nullish(v));
     if let Some(v) = value {
       if cx.type_of(v) != Some(sys::ValueType::napi_object) {
-        return Err(CryptoError::arg_type("options", "of type object", cx.describe(v)));
+        return Err(CryptoError::arg_type(
+          "options",
+          "of type object",
+          cx.describe(v),
+        ));
       }
     }
     Ok(Object { cx, value })

@@ -29,10 +29,10 @@ use napi_derive::napi;
 use zeroize::Zeroizing;
 
 use super::{opt_secret, secret, Secret, MAX_KEY_LEN, PHC_B64};
+use crate::ct;
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
 use crate::pool::{IdlePool, Pooled};
 use crate::task::{aborted, run_sync, Cancel, CancelToken, Job, Output, Work};
-use crate::ct;
 
 /// Hashers holding more than this (1 GiB) are never pooled.
 const MAX_POOLED_BLOCKS: usize = 1 << 20;

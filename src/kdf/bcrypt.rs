@@ -16,9 +16,9 @@ use napi_derive::napi;
 use zeroize::Zeroizing;
 
 use super::{opt_secret, secret, Secret, BCRYPT_B64};
+use crate::ct;
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
 use crate::task::{run_sync, Cancel, CancelToken, Job, Output, Work};
-use crate::ct;
 
 pub const MIN_COST: u32 = 4;
 pub const MAX_COST: u32 = 31;

@@ -1,0 +1,148 @@
+//! The block-cipher modes without authentication: ECB and CBC with optional PKCS#7 padding (any
+//! block size: AES and DES), and CTR, CFB-128, CFB-8 and OFB (AES). Generic over the cipher; a
+//! failed padding check wipes the output before the error.
+
+use cipher::array::{Array, ArraySize};
+use cipher::consts::U16;
+use cipher::{
+  BlockCipherDecrypt, BlockCipherEncrypt, BlockModeDecrypt, BlockModeEncrypt, InOutBuf,
+  InnerIvInit, StreamCipher,
+};
+
+use super::{decrypt_failed, internal, IvRule, Mode, Op};
+use crate::error::{Code, CryptoError, CryptoResult};
+
+/// ECB (a mode without IV) or CBC, with PKCS#7 padding when `op.padding`.
+pub fn padded<C>(c: &C, op: &Op, iv: &[u8], input: &[u8], out: &mut [u8]) -> CryptoResult<usize>
+where
+  C: BlockCipherEncrypt + BlockCipherDecrypt,
+{
+  let iv = match op.mode.info().iv {
+    IvRule::None => None,
+    _ => Some(Array::<u8, C::BlockSize>::try_from(iv).map_err(|_| internal("IV size"))?),
+  };
+  match (op.decrypt, iv) {
+    (false, None) => seal_blocks(op, input, out, |b| c.encrypt_blocks_inout(b)),
+    (false, Some(iv)) => {
+      let mut m = cbc::Encryptor::<&C>::inner_iv_init(c, &iv);
+      seal_blocks(op, input, out, |b| m.encrypt_blocks_inout(b))
+    }
+    (true, None) => open_blocks(op, input, out, |b| c.decrypt_blocks_inout(b)),
+    (true, Some(iv)) => {
+      let mut m = cbc::Decryptor::<&C>::inner_iv_init(c, &iv);
+      open_blocks(op, input, out, |b| m.decrypt_blocks_inout(b))
+    }
+  }
+}
+
+fn not_multiple(mode: Mode, bs: usize, n: usize) -> CryptoError {
+  CryptoError::new(
+    Code::OutOfRange,
+    format!(
+      "Invalid data length for {} with padding 'none': it must be a multiple of {bs} bytes. Received {n}",
+      mode.label()
+    ),
+  )
+}
+
+/// Encrypts the whole blocks of `input` with `f`, then the PKCS#7-padded last block.
+fn seal_blocks<B: ArraySize>(
+  op: &Op,
+  input: &[u8],
+  out: &mut [u8],
+  mut f: impl FnMut(InOutBuf<'_, '_, Array<u8, B>>),
+) -> CryptoResult<usize> {
+  let (padding, bs) = (op.padding, B::USIZE);
+  let n = input.len();
+  let full = n / bs * bs;
+  if !padding && full != n {
+    return Err(not_multiple(op.mode, bs, n));
+  }
+  let total = if padding { full + bs } else { full };
+  let out = out
+    .get_mut(..total)
+    .ok_or_else(|| internal("output size"))?;
+  let (body, last) = out.split_at_mut(full);
+  let buf = InOutBuf::new(&input[..full], body).map_err(|_| internal("lengths"))?;
+  f(buf.into_chunks::<B>().0);
+  if padding {
+    let rem = &input[full..];
+    let pad = (bs - rem.len()) as u8;
+    last.fill(pad);
+    last[..rem.len()].copy_from_slice(rem);
+    f(InOutBuf::from(last).into_chunks::<B>().0);
+  }
+  Ok(total)
+}
+
+/// Decrypts whole blocks with `f`, then checks and strips PKCS#7 padding in constant time.
+fn open_blocks<B: ArraySize>(
+  op: &Op,
+  input: &[u8],
+  out: &mut [u8],
+  mut f: impl FnMut(InOutBuf<'_, '_, Array<u8, B>>),
+) -> CryptoResult<usize> {
+  let (padding, bs) = (op.padding, B::USIZE);
+  let n = input.len();
+  if !n.is_multiple_of(bs) || (padding && n == 0) {
+    return Err(if padding {
+      decrypt_failed()
+    } else {
+      not_multiple(op.mode, bs, n)
+    });
+  }
+  let out = out.get_mut(..n).ok_or_else(|| internal("output size"))?;
+  let buf = InOutBuf::new(input, &mut *out).map_err(|_| internal("lengths"))?;
+  f(buf.into_chunks::<B>().0);
+  if !padding {
+    return Ok(n);
+  }
+  let last = &out[n - bs..];
+  let p = u32::from(last[bs - 1]);
+  // bad = p == 0 || p > bs || any of the last p bytes != p, without branching on secret data.
+  let mut bad = (p.wrapping_sub(1) >> 31) | ((bs as u32).wrapping_sub(p) >> 31);
+  for (i, &b) in last.iter().enumerate() {
+    let from_end = (bs - i) as u32;
+    let in_pad = 1 ^ (p.wrapping_sub(from_end) >> 31);
+    let diff = u32::from(b) ^ p;
+    bad |= in_pad & ((diff | diff.wrapping_neg()) >> 31);
+  }
+  if std::hint::black_box(bad) != 0 {
+    out.fill(0);
+    return Err(decrypt_failed());
+  }
+  Ok(n - p as usize)
+}
+
+/// CTR (128-bit big-endian counter), CFB-128, CFB-8 or OFB.
+pub fn stream<C>(c: &C, op: &Op, iv: &[u8], input: &[u8], out: &mut [u8]) -> CryptoResult<usize>
+where
+  C: BlockCipherEncrypt<BlockSize = U16>,
+{
+  let n = input.len();
+  let out = out.get_mut(..n).ok_or_else(|| internal("output size"))?;
+  let iv = Array::<u8, U16>::try_from(iv).map_err(|_| internal("IV size"))?;
+  let lengths = |_| internal("lengths");
+  match (op.mode, op.decrypt) {
+    (Mode::Ctr, _) => ctr::Ctr128BE::<&C>::from_core(ctr::CtrCore::inner_iv_init(c, &iv))
+      .try_apply_keystream_inout(InOutBuf::new(input, out).map_err(lengths)?)
+      .map_err(|_| internal("CTR keystream"))?,
+    (Mode::Ofb, _) => ofb::Ofb::<&C>::from_core(ofb::OfbCore::inner_iv_init(c, &iv))
+      .try_apply_keystream_inout(InOutBuf::new(input, out).map_err(lengths)?)
+      .map_err(|_| internal("OFB keystream"))?,
+    (Mode::Cfb, false) => cfb_mode::Encryptor::<&C>::inner_iv_init(c, &iv)
+      .encrypt_b2b(input, out)
+      .map_err(lengths)?,
+    (Mode::Cfb, true) => cfb_mode::Decryptor::<&C>::inner_iv_init(c, &iv)
+      .decrypt_b2b(input, out)
+      .map_err(lengths)?,
+    (Mode::Cfb8, false) => cfb8::Encryptor::<&C>::inner_iv_init(c, &iv)
+      .encrypt_b2b(input, out)
+      .map_err(lengths)?,
+    (Mode::Cfb8, true) => cfb8::Decryptor::<&C>::inner_iv_init(c, &iv)
+      .decrypt_b2b(input, out)
+      .map_err(lengths)?,
+    _ => return Err(internal("not a stream mode")),
+  }
+  Ok(n)
+}
