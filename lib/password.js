@@ -84,6 +84,10 @@ function scryptCheck(N, r, p, name) {
   if (r < 4 && Math.log2(N) >= 16 * r) throw outOfRange(`${name}.N`, `< 2^(16·r) (2^${16 * r} for r = ${r})`, N)
 }
 
+// The policies createPolicy made (deeply frozen) are taken as they are; any other object given
+// as options.policy is read as overrides of the default, on each call.
+const POLICIES = new WeakSet([DEFAULT_POLICY])
+
 const OBJECT = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
 
 /**
@@ -135,21 +139,15 @@ function createPolicy(overrides) {
   const pbkdf2 = { hash: k.hash === undefined ? d.pbkdf2.hash : readDigest(k.hash, 'policy.pbkdf2.hash'), iterations }
   const algorithm =
     overrides.algorithm === undefined ? d.algorithm : readAlgorithm(overrides.algorithm, 'policy.algorithm')
-  return deepFreeze({ algorithm, argon2id, bcrypt, scrypt, pbkdf2 })
+  const policy = deepFreeze({ algorithm, argon2id, bcrypt, scrypt, pbkdf2 })
+  POLICIES.add(policy)
+  return policy
 }
-
-// Policies given as options are read once: frozen objects (the default, createPolicy's) by
-// identity; anything else is validated again on each call.
-const POLICIES = new WeakMap([[DEFAULT_POLICY, DEFAULT_POLICY]])
 
 function readPolicy(value) {
   if (value === undefined || value === null) return DEFAULT_POLICY
-  const known = typeof value === 'object' ? POLICIES.get(value) : undefined
-  if (known) return known
-  const policy = createPolicy(value)
-  if (Object.isFrozen(value)) POLICIES.set(value, policy)
-  POLICIES.set(policy, policy)
-  return policy
+  if (POLICIES.has(value)) return value
+  return createPolicy(value)
 }
 
 // ---- ceilings -------------------------------------------------------------------------------
