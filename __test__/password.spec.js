@@ -334,6 +334,10 @@ test('unknown formats: ERR_INVALID_ARG_VALUE naming the formats read', async (t)
     'pbkdf2_sha256$', 'pbkdf2_sha1$', 'argon2$', 'bcrypt_sha256$']) {
     t.true(err.message.includes(name), name)
   }
+  // The message never shows what is not an identifier (a legacy column may hold plaintext).
+  const plain = await t.throwsAsync(password.verify('pw', 'hunter2-plaintext'))
+  t.false(plain.message.includes('hunter2'))
+  t.regex(plain.message, /Received a string of 17 characters$/)
   // The message names the identifier, not the salt or checksum.
   const h = fixture('django-pbkdf2_sha256-weak-ascii')
   const bad = h.replace('pbkdf2_sha256', 'pbkdf2_sha384')

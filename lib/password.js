@@ -219,10 +219,14 @@ const MAX_STORED = 4096
 const MAX_SALT = 1024 // bytes (passlib's largest)
 const MAX_DJANGO_SALT = 256 // characters
 
-/** What a Received part shows of a stored string: its identifier, never salt or checksum. */
+/**
+ * What a Received part shows of a stored string: its identifier when it has one (`$2b$`,
+ * `pbkdf2_sha256$`), never a salt, a checksum or anything else (a legacy column may hold a
+ * plaintext password).
+ */
 function received(stored) {
-  const id = /^[$]?[A-Za-z0-9_-]{0,20}[$]?/.exec(stored)[0]
-  return `a string of ${stored.length} characters starting with '${id}'`
+  const id = /^\$?[A-Za-z0-9_-]{1,20}\$/.exec(stored)
+  return `a string of ${stored.length} characters${id ? ` starting with '${id[0]}'` : ''}`
 }
 
 function malformed(expected, why) {
