@@ -543,3 +543,17 @@ test('the namespace is on the CommonJS and ESM entries', async (t) => {
   t.true(Object.isFrozen(password))
   t.deepEqual([...password.algorithms], ['argon2id', 'bcrypt', 'scrypt', 'pbkdf2'])
 })
+
+test('no such user: concurrent first calls share the dummy; one aborting does not fail the others', async (t) => {
+  const { password: pw, calls } = instrumented()
+  const policy = pw.createPolicy({ ...SMALL, algorithm: 'pbkdf2' })
+  const ac = new AbortController()
+  const first = pw.verify('a', null, { policy, signal: ac.signal })
+  const second = pw.verify('b', null, { policy })
+  ac.abort()
+  const [a, b] = await Promise.allSettled([first, second])
+  t.is(a.status, 'rejected')
+  t.is(a.reason.name, 'AbortError')
+  t.deepEqual(b, { status: 'fulfilled', value: NO_USER })
+  t.is(calls.filter((c) => c.args[0] !== 'a' && c.args[0] !== 'b').length, 1, 'one dummy hash made')
+})

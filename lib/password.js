@@ -573,7 +573,7 @@ async function verify(password, stored, options) {
   const policy = readPolicy(o.policy)
   const limits = readLimits(o, policy)
   if (stored === null || stored === undefined) {
-    await derive(await dummyFor(policy, signal), pw, dummyLimits(policy), signal)
+    await derive(await dummyFor(policy), pw, dummyLimits(policy), signal)
     return noUser()
   }
   if (typeof stored !== 'string') throw invalidArgType('stored', STORED_OR_NONE, stored)
@@ -619,11 +619,13 @@ function remember(key, value) {
 const dummyLimits = (policy) => readLimits(EMPTY_OPTIONS, policy)
 const EMPTY_OPTIONS = Object.freeze({})
 
-function dummyFor(policy, signal) {
+// Concurrent first calls share the making of the dummy, so it takes no caller's `signal` (one
+// caller aborting must not fail the others); each caller's verification does.
+function dummyFor(policy) {
   const key = keyOf(policy)
   const known = DUMMIES.get(key)
   if (known) return known
-  const made = hashWith(policy, EMPTY_OPTIONS, randomPassword(), signal).then(
+  const made = hashWith(policy, EMPTY_OPTIONS, randomPassword(), undefined).then(
     (stored) => remember(key, parseStored(stored, dummyLimits(policy))),
     (err) => {
       DUMMIES.delete(key)
