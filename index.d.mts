@@ -11,6 +11,7 @@ export declare const sha: typeof cjs.sha
 export declare const hash: typeof cjs.hash
 export declare const hmac: typeof cjs.hmac
 export declare const kdf: typeof cjs.kdf
+export declare const password: typeof cjs.password
 export declare const cipher: typeof cjs.cipher
 export declare const randomBytes: typeof cjs.randomBytes
 export declare const timingSafeEqual: typeof cjs.timingSafeEqual
@@ -20,6 +21,7 @@ declare const crypto: {
   hash: typeof cjs.hash
   hmac: typeof cjs.hmac
   kdf: typeof cjs.kdf
+  password: typeof cjs.password
   randomBytes: typeof cjs.randomBytes
   timingSafeEqual: typeof cjs.timingSafeEqual
   cipher: typeof cjs.cipher

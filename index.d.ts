@@ -437,11 +437,162 @@ export interface KdfNamespace {
 
 export declare const kdf: KdfNamespace
 
+// ---- Password storage (crypto.password) --------------------------------------------------------
+
+/** The algorithms `password.hash` writes (and a policy may choose). */
+export type PasswordAlgorithm = 'argon2id' | 'bcrypt' | 'scrypt' | 'pbkdf2'
+
+/** The digests of PBKDF2 password hashes. */
+export type PasswordPbkdf2Hash = 'sha256' | 'sha512' | 'sha1'
+
+/**
+ * A password policy: the algorithm and parameters `password.hash` uses, and the bar
+ * `password.verify` measures stored hashes against (`needsRehash`). `password.policy` is the
+ * library's; `password.createPolicy(overrides)` makes others.
+ */
+export interface PasswordPolicy {
+  /** What `hash` writes; a stored hash of another algorithm needs a rehash. Default 'argon2id'. */
+  readonly algorithm: PasswordAlgorithm
+  /** Default m = 65536 KiB (64 MiB), t = 3, p = 1. */
+  readonly argon2id: { readonly memoryCost: number; readonly timeCost: number; readonly parallelism: number }
+  /** Default cost 10 (OWASP's minimum). */
+  readonly bcrypt: { readonly rounds: number }
+  /** Default N = 131072 (2^17), r = 8, p = 1 (OWASP). */
+  readonly scrypt: { readonly N: number; readonly r: number; readonly p: number }
+  /** Default digest 'sha256'; iterations per digest (OWASP): sha256 600000, sha512 210000, sha1 1300000. */
+  readonly pbkdf2: {
+    readonly hash: PasswordPbkdf2Hash
+    readonly iterations: { readonly sha256: number; readonly sha512: number; readonly sha1: number }
+  }
+}
+
+/** `createPolicy` input: any subset, section by section; absent fields keep the default's. */
+export interface PasswordPolicyOverrides {
+  algorithm?: PasswordAlgorithm
+  argon2id?: { memoryCost?: number; timeCost?: number; parallelism?: number }
+  bcrypt?: { rounds?: number }
+  scrypt?: { N?: number; r?: number; p?: number }
+  pbkdf2?: { hash?: PasswordPbkdf2Hash; iterations?: { sha256?: number; sha512?: number; sha1?: number } }
+}
+
+/**
+ * Ceilings on the parameters of a stored (untrusted) hash; a hash above one is refused with a
+ * RangeError (`ERR_OUT_OF_RANGE`) before any work. Each default is raised to what the policy in
+ * use writes.
+ */
+export interface PasswordLimits extends Argon2Limits, BcryptLimits {
+  /** scrypt: largest 128·r·(N + 2 + p) in bytes. Default 268435456 (256 MiB). (scrypt's p is capped by `maxParallelism`.) */
+  maxmem?: number
+  /** PBKDF2: largest iteration count. Default 10000000. */
+  maxIterations?: number
+}
+
+export interface PasswordHashOptions {
+  /** Default: the policy's algorithm. Parameters not given come from the policy's section for it. */
+  algorithm?: PasswordAlgorithm
+  /** Default `password.policy`. */
+  policy?: PasswordPolicy | PasswordPolicyOverrides
+  /** argon2id: KiB, ≥ 8·parallelism. */
+  memoryCost?: number
+  /** argon2id: passes, ≥ 1. */
+  timeCost?: number
+  /** argon2id: lanes. */
+  parallelism?: number
+  /** bcrypt: cost 4..31 (passwords over 72 bytes are refused with a RangeError). */
+  rounds?: number
+  /** scrypt: a power of 2. */
+  N?: number
+  /** scrypt: block size. */
+  r?: number
+  /** scrypt: parallelisation. */
+  p?: number
+  /** pbkdf2: iterations. */
+  iterations?: number
+  /** pbkdf2: the HMAC digest. */
+  hash?: PasswordPbkdf2Hash
+}
+
+export interface PasswordVerifyOptions extends PasswordLimits {
+  /** The policy `needsRehash` compares with, and whose hash an unknown user costs. Default `password.policy`. */
+  policy?: PasswordPolicy | PasswordPolicyOverrides
+}
+
+/** Names `verify` reports: the algorithm of the stored hash. */
+export type StoredPasswordAlgorithm =
+  | 'argon2id' | 'argon2i' | 'argon2d' | 'bcrypt' | 'bcrypt-sha256' | 'scrypt' | 'pbkdf2-sha256' | 'pbkdf2-sha512' | 'pbkdf2-sha1'
+
+/**
+ * The envelope: 'phc' (`$argon2id$…`, `$scrypt$…`), 'bcrypt' (`$2a$`/`$2b$`/`$2y$`), 'passlib'
+ * (`$pbkdf2-sha256$…`), 'django' (`pbkdf2_sha256$…`, `argon2$…`, `bcrypt_sha256$…`, `scrypt$…`).
+ */
+export type StoredPasswordFormat = 'phc' | 'bcrypt' | 'passlib' | 'django'
+
+/** The parameters of a stored hash, by algorithm. */
+export type StoredPasswordParams =
+  | { version: number; memoryCost: number; timeCost: number; parallelism: number; saltLength: number; keyLength: number }
+  | { rounds: number }
+  | { N: number; r: number; p: number; keyLength: number; saltLength: number }
+  | { hash: PasswordPbkdf2Hash; iterations: number; saltLength: number; keyLength: number }
+
+export interface StoredPasswordInfo {
+  algorithm: StoredPasswordAlgorithm
+  format: StoredPasswordFormat
+  params: StoredPasswordParams
+}
+
+export type PasswordVerifyResult =
+  | {
+      valid: boolean
+      /** True only when `valid` and the stored hash is weaker than the policy: store `await password.hash(password)`. */
+      needsRehash: boolean
+      algorithm: StoredPasswordAlgorithm
+      format: StoredPasswordFormat
+      params: StoredPasswordParams
+    }
+  /** `stored` was null or undefined (no such user): one policy hash was spent all the same. */
+  | { valid: false; needsRehash: false; algorithm: null; format: null; params: null }
+
+export interface PasswordNamespace {
+  /**
+   * Hashes a password for storage, on the libuv pool: by default Argon2id with the policy's
+   * parameters (a PHC string); `algorithm: 'bcrypt'` gives `$2b$`, `'scrypt'` passlib's
+   * `$scrypt$ln=…`, `'pbkdf2'` passlib's `$pbkdf2-sha256$…` (or `-sha512`, `$pbkdf2$` for SHA-1).
+   */
+  hash(password: Input, options?: PasswordHashOptions & AbortOptions): Promise<string>
+  /** Synchronous `hash`: blocks the event loop for the whole hash (about 85 ms at the default policy). */
+  hashSync(password: Input, options?: PasswordHashOptions): string
+  /**
+   * Checks a password against a stored hash of any format listed in {@link StoredPasswordFormat},
+   * on the libuv pool; every comparison is constant-time. `stored` null or undefined (no such
+   * user) spends one policy hash and resolves `valid: false`. Rejects with `ERR_INVALID_ARG_VALUE`
+   * for an unknown or malformed format, `ERR_OUT_OF_RANGE` for parameters above the ceilings
+   * (before any work), `ERR_INVALID_ARG_TYPE` for wrong types.
+   */
+  verify(password: Input, stored: string | null | undefined, options?: PasswordVerifyOptions & AbortOptions): Promise<PasswordVerifyResult>
+  /** Synchronous `verify`: blocks the event loop for the whole derivation. */
+  verifySync(password: Input, stored: string | null | undefined, options?: PasswordVerifyOptions): PasswordVerifyResult
+  /** The algorithm, format and parameters of a stored hash (no derivation); same errors as `verify`. */
+  parse(stored: string, options?: PasswordVerifyOptions): StoredPasswordInfo
+  /** True when a stored hash is weaker than the policy (no password checked). */
+  needsRehash(stored: string, options?: PasswordVerifyOptions): boolean
+  /** A frozen policy: the default with `overrides` applied section by section. */
+  createPolicy(overrides?: PasswordPolicyOverrides): PasswordPolicy
+  /** The library's policy (frozen). */
+  readonly policy: PasswordPolicy
+  /** The default ceilings for stored hashes (before being raised to a policy's own parameters). */
+  readonly ceilings: Readonly<Required<PasswordLimits>>
+  /** The algorithms `hash` writes. */
+  readonly algorithms: readonly PasswordAlgorithm[]
+}
+
+export declare const password: PasswordNamespace
+
 declare const crypto: {
   sha: ShaNamespace
   hash: ShaNamespace
   hmac: HmacNamespace
   kdf: KdfNamespace
+  password: PasswordNamespace
   randomBytes: typeof randomBytes
   timingSafeEqual: typeof timingSafeEqual
   cipher: CipherApi

@@ -19,6 +19,7 @@ const api = {
   hash: sha,
   hmac,
   kdf: require('./lib/kdf'),
+  password: require('./lib/password'),
   randomBytes,
   timingSafeEqual,
   cipher,

@@ -1077,6 +1077,13 @@ arg("kdf.bcrypt.hash('pw', { rounds: 4, salt: v })", (v) => kdf.bcrypt.hash('pw'
 arg('kdf.bcrypt.hashAsync(v, 4)', (v) => kdf.bcrypt.hashAsync(v, 4), { async: true })
 arg('kdf.bcrypt.verify(v, hash)', (v) => kdf.bcrypt.verify(v, BCRYPT_HASH))
 arg('kdf.bcrypt.verifyAsync(v, hash)', (v) => kdf.bcrypt.verifyAsync(v, BCRYPT_HASH), { async: true })
+const PASSWORD_POLICY = crypto.password.createPolicy({ algorithm: 'pbkdf2', pbkdf2: { iterations: { sha256: 1 } } })
+const PASSWORD_HASH = crypto.password.hashSync('pw', { policy: PASSWORD_POLICY })
+arg('password.hash(v, options)', (v) => crypto.password.hash(v, { policy: PASSWORD_POLICY }), { async: true })
+arg('password.hashSync(v, options)', (v) => crypto.password.hashSync(v, { policy: PASSWORD_POLICY }))
+arg('password.verify(v, stored)', (v) => crypto.password.verify(v, PASSWORD_HASH), { async: true })
+arg('password.verify(v, null)', (v) => crypto.password.verify(v, null, { policy: PASSWORD_POLICY }), { async: true })
+arg('password.verifySync(v, stored)', (v) => crypto.password.verifySync(v, PASSWORD_HASH))
 arg("timingSafeEqual(v, 'x')", (v) => timingSafeEqual(v, 'x'))
 arg("timingSafeEqual('x', v)", (v) => timingSafeEqual('x', v))
 
@@ -1106,7 +1113,9 @@ property(
 
 test('the wrong-type property\'s list of byte arguments was written from this API surface', (t) => {
   // The API surface the list was written from; a new public function must be added to it.
-  t.deepEqual(Object.keys(crypto).sort(), ['cipher', 'default', 'hash', 'hmac', 'kdf', 'randomBytes', 'sha', 'timingSafeEqual'])
+  t.deepEqual(Object.keys(crypto).sort(), ['cipher', 'default', 'hash', 'hmac', 'kdf', 'password', 'randomBytes', 'sha', 'timingSafeEqual'])
+  t.deepEqual(Object.keys(crypto.password).sort(), ['algorithms', 'ceilings', 'createPolicy', 'hash', 'hashSync', 'needsRehash', 'parse',
+    'policy', 'verify', 'verifySync'])
   t.deepEqual(Object.keys(cipher).sort(), ['aes', 'chacha20', 'des', 'legacy', 'xchacha20'])
   t.deepEqual(Object.keys(cipher.legacy), ['cryptoJs'])
   t.deepEqual(Object.keys(kdf).sort(), ['AbortError', 'argon2', 'argon2Sync', 'bcrypt', 'hkdf', 'hkdfAsync', 'pbkdf2', 'pbkdf2Async', 'scrypt', 'scryptAsync'])
