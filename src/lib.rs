@@ -7,7 +7,9 @@
 //! - a hash: one row in `hash_algorithms!` (`algorithms.rs`, about 1 line, plus a `HashCore`
 //!   impl of ~20 lines if its backend is not a RustCrypto `Digest`) gives the one-shot,
 //!   incremental, async, HMAC, PBKDF2 and HKDF forms (`hash.rs`, `kdf/`), and the JS API
-//!   (`lib/hash.js`) reads the list through `algorithms()`;
+//!   (`lib/hash.js`) reads the list through `algorithms()`; files are read and hashed natively
+//!   by `hash_file.rs` (BLAKE3 on several cores: `blake3_tree.rs`), streams and async iterables
+//!   feed the incremental form from `lib/hash-stream.js`;
 //! - a cipher mode: one row in `MODES` and one arm in `Engine` (`cipher/mod.rs`); `cipher/api.rs`
 //!   and `lib/cipher.js` read the table through `cipherModes()`;
 //! - a KDF: one file in `kdf/` with a `task::Job` (the async form, cancellation and the sync form
@@ -28,10 +30,12 @@ mod algorithms;
 #[allow(unsafe_code)]
 mod arch;
 mod blake2;
+mod blake3_tree;
 mod cipher;
 mod ct;
 mod error;
 mod hash;
+mod hash_file;
 #[allow(unsafe_code)]
 mod js;
 mod kdf;
