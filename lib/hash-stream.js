@@ -101,10 +101,14 @@ function iteratorOf(source) {
   }
 }
 
-/** Closes an iterator left early, ignoring what its cleanup says. */
-function close(it) {
+/**
+ * Closes a source left early, ignoring what its cleanup says. A Node stream is destroyed: its
+ * iterator's return() would wait for a pending read, which may never come.
+ */
+function close(source, it) {
   try {
-    if (typeof it.return === 'function') Promise.resolve(it.return()).catch(() => {})
+    if (typeof source.destroy === 'function') source.destroy()
+    else if (typeof it.return === 'function') Promise.resolve(it.return()).catch(() => {})
   } catch {}
 }
 
@@ -142,7 +146,7 @@ async function digestIterable(source, hasher, signal, onProgress) {
     }
     return hasher.digest()
   } catch (err) {
-    close(it)
+    close(source, it)
     throw err
   } finally {
     if (onAbort) signal.removeEventListener('abort', onAbort)

@@ -160,6 +160,9 @@ struct Tree<'a> {
 impl Tree<'_> {
   /// The chaining value of the subtree `[offset, offset + len)`; `None` after a failure.
   fn subtree(&self, offset: u64, len: u64) -> Option<ChainingValue> {
+    if self.stop.load(Ordering::Relaxed) {
+      return None;
+    }
     if len <= LEAF {
       return self.leaf(offset, len);
     }
@@ -177,11 +180,11 @@ impl Tree<'_> {
     let mut buf = ReadBuf::new(len);
     let (mut pos, end) = (offset, offset + len);
     while pos < end {
-      if self.stop.load(Ordering::Relaxed) {
-        return None;
-      }
       if let Err(e) = self.cancel.check() {
         return self.fail(e);
+      }
+      if self.stop.load(Ordering::Relaxed) {
+        return None;
       }
       let want = (end - pos).min(buf.len() as u64) as usize;
       let chunk = buf.take(want);
