@@ -1,8 +1,11 @@
 //! `X.file(path)` / `X.fileSync(path)`: a file hashed (or HMACed) by native code, on the libuv
 //! pool for the async form. No byte of the file passes through JavaScript.
 //!
-//! Reads go into one reused buffer of [`READ_LEN`] bytes, wiped when the job ends; the cancel
-//! token is checked before every read, so an aborted call stops within one read. Progress is a
+//! Files of 1 MiB and more are read by a helper thread into three reused buffers of
+//! [`AHEAD_LEN`] bytes while the job's thread hashes ([`read_ahead`]); smaller ones, and files
+//! without a size (pipes, devices), are read and hashed in turn through one buffer of up to
+//! [`READ_LEN`] bytes. Buffers are wiped when the job ends. The cancel token is checked before
+//! every buffer is hashed, so an aborted call stops within one read. Progress is a
 //! pair of atomic counters ([`FileProgress`]) that the JS layer polls on a timer (its reasons are
 //! in `lib/hash-stream.js`). BLAKE3 hashes regular files larger than 1 MiB on several cores
 //! (`blake3_tree.rs`). Failed system calls become node-style errors: the JS `code` is the error's
@@ -13,7 +16,7 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{mpsc, Arc};
 
 use napi::bindgen_prelude::{AsyncTask, Unknown};
 use napi::Env;
@@ -27,10 +30,19 @@ use crate::js::{self, Cx};
 use crate::staging::wipe;
 use crate::task::{run_sync, Cancel, CancelToken, Job, Output, Work};
 
-/// Bytes per `read`. SHA-256 read and hashed a 1 GiB file in the page cache at 1.19-1.25 GB/s
-/// with 16-128 KiB reads, 0.79-0.92 GB/s with 256 KiB-4 MiB ones (AMD EPYC Zen 3, 512 KiB of L2
-/// per core: a buffer that stays in L2 is hashed straight after the kernel's copy into it).
+/// Bytes per `read` when this thread reads and hashes in turn (files under [`READ_AHEAD_MIN`],
+/// pipes, BLAKE3's leaves). SHA-256 read and hashed a 1 GiB file in the page cache at
+/// 1.19-1.25 GB/s with 16-128 KiB reads, 0.79-0.92 GB/s with 256 KiB-4 MiB ones (AMD EPYC
+/// Zen 3, 512 KiB of L2 per core: a buffer that stays in L2 is hashed straight after the
+/// kernel's copy into it).
 pub const READ_LEN: usize = 128 << 10;
+
+/// Bytes per `read` of the read-ahead thread ([`read_ahead`]). SHA-256 over a 1 GiB file in the
+/// page cache, as a fraction of one-shot `sha256(buffer)` in the same process, four interleaved
+/// rounds with one core taken by other processes: 1 MiB 0.83-0.96; 2 MiB 0.79-0.91; 256 KiB
+/// 0.75-0.82 (more hand-overs between the threads); the same thread reading 128 KiB and hashing
+/// in turn 0.85-0.91.
+const AHEAD_LEN: usize = 1 << 20;
 
 /// The counters `onProgress` reads: bytes hashed so far, and the file's size.
 pub struct Counters {
@@ -100,7 +112,10 @@ pub struct ReadBuf {
 impl ReadBuf {
   /// A buffer of `min(READ_LEN, hint)` bytes (at least 1): a small file gets a small buffer.
   pub fn new(hint: u64) -> Self {
-    let n = hint.clamp(1, READ_LEN as u64) as usize;
+    Self::with_len(hint.clamp(1, READ_LEN as u64) as usize)
+  }
+
+  pub fn with_len(n: usize) -> Self {
     ReadBuf {
       buf: vec![0; n],
       used: 0,
@@ -116,6 +131,11 @@ impl ReadBuf {
 
   pub fn len(&self) -> usize {
     self.buf.len()
+  }
+
+  /// The first `n` bytes, as a read left them.
+  pub fn filled(&self, n: usize) -> &[u8] {
+    &self.buf[..n.min(self.used)]
   }
 }
 
@@ -155,9 +175,20 @@ pub fn sys_error(e: &io::Error, syscall: &'static str) -> CryptoError {
   err
 }
 
+/// One `read` into the whole of `buf` (retried when interrupted by a signal); 0 at the end.
+fn read_into(mut file: &File, buf: &mut ReadBuf) -> io::Result<usize> {
+  let len = buf.len();
+  loop {
+    match file.read(buf.take(len)) {
+      Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+      r => return r,
+    }
+  }
+}
+
 /// Reads `file` to its end into `engine`, checking `cancel` before every read.
 fn read_all(
-  mut file: &File,
+  file: &File,
   engine: &mut Engine,
   size: Option<u64>,
   cancel: &Cancel,
@@ -167,18 +198,72 @@ fn read_all(
   let mut buf = ReadBuf::new(size.map_or(READ_LEN as u64, |n| n.saturating_add(1)));
   loop {
     cancel.check()?;
-    let len = buf.len();
-    let chunk = buf.take(len);
-    match file.read(chunk) {
+    match read_into(file, &mut buf) {
       Ok(0) => return Ok(()),
       Ok(n) => {
-        engine.update(&chunk[..n]);
+        engine.update(buf.filled(n));
         progress.add(n);
       }
-      Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
       Err(e) => return Err(sys_error(&e, "read")),
     }
   }
+}
+
+/// Files from this size on are read ahead by a helper thread (below, starting it costs more
+/// than the copies it takes off the hashing thread).
+const READ_AHEAD_MIN: u64 = 1 << 20;
+
+/// As [`read_all`], with the reads on a helper thread, one buffer ahead of the hashing: the
+/// kernel's copy out of the page cache then runs on another core, beside the hash instead of
+/// before it. The helper is a scoped thread of this job (a pool shared with other work could
+/// leave the reads queued behind it); it stops when this side drops its channels.
+fn read_ahead(
+  file: &File,
+  engine: &mut Engine,
+  cancel: &Cancel,
+  progress: &Counters,
+) -> CryptoResult<()> {
+  // Buffers: one being hashed, one filled and waiting, one being filled.
+  let (full_tx, full) = mpsc::sync_channel::<io::Result<(ReadBuf, usize)>>(1);
+  let (empty, empty_rx) = mpsc::sync_channel::<ReadBuf>(3);
+  for _ in 0..3 {
+    let _ = empty.send(ReadBuf::with_len(AHEAD_LEN));
+  }
+  std::thread::scope(|scope| {
+    let reader = move || {
+      for mut buf in empty_rx {
+        let r = read_into(file, &mut buf);
+        let last = !matches!(r, Ok(n) if n > 0);
+        if full_tx.send(r.map(|n| (buf, n))).is_err() || last {
+          return;
+        }
+      }
+    };
+    if std::thread::Builder::new()
+      .name("cryptographer-read".into())
+      .spawn_scoped(scope, reader)
+      .is_err()
+    {
+      return Err(CryptoError::new(Code::Operation, "cannot start a thread"));
+    }
+    let hashed = (|| loop {
+      cancel.check()?;
+      match full.recv() {
+        Ok(Ok((_, 0))) => return Ok(()),
+        Ok(Ok((buf, n))) => {
+          engine.update(buf.filled(n));
+          progress.add(n);
+          let _ = empty.send(buf);
+        }
+        Ok(Err(e)) => return Err(sys_error(&e, "read")),
+        Err(_) => return Err(CryptoError::internal()),
+      }
+    })();
+    // The helper ends at its next channel operation, before the scope joins it.
+    drop(full);
+    drop(empty);
+    hashed
+  })
 }
 
 /// One file hashed on the pool (or on the calling thread for `fileSync`).
@@ -215,7 +300,11 @@ impl Job for FileJob {
         return out;
       }
     }
-    read_all(&file, &mut engine, size, cancel, &self.progress)?;
+    if size.is_some_and(|n| n >= READ_AHEAD_MIN) {
+      read_ahead(&file, &mut engine, cancel, &self.progress)?;
+    } else {
+      read_all(&file, &mut engine, size, cancel, &self.progress)?;
+    }
     digest_output(engine)
   }
 }
