@@ -234,3 +234,40 @@ test('file(): string, Buffer and file: URL paths; files that are not regular (no
     t.is(sha.sha256.fileSync('/proc/version'), sha.sha256(fs.readFileSync('/proc/version')))
   }
 })
+
+test('index.d.ts: the streaming forms type-check as documented, and misuse does not', (t) => {
+  const ts = require('typescript')
+  const root = path.join(__dirname, '..')
+  const file = path.join(DIR, 'usage.ts')
+  fs.writeFileSync(
+    file,
+    `import { sha, hmac, type Progress } from ${JSON.stringify(root)}
+import { Readable, Transform } from 'node:stream'
+import { ReadableStream } from 'node:stream/web'
+const a: Promise<string> = sha.sha256.file('x')
+const b: Promise<Buffer> = sha.blake3.file(new URL('file:///x'), {
+  outputFormat: 'buffer', key: new Uint8Array(32), signal: AbortSignal.timeout(10),
+  onProgress: ({ bytes, total }: Progress) => { const n: number = bytes + (total ?? 0); void n },
+})
+const c: string = sha.sha256.fileSync(Buffer.from('x'), { outputFormat: 'base64' })
+const d: Promise<string> = sha.sha256.async(Readable.from(['a']), { onProgress: () => {} })
+const e: Promise<Buffer> = hmac.sha256.async(new ReadableStream<Uint8Array>(), { key: 'k', outputFormat: 'buffer' })
+const f: Promise<string> = sha.shake256.async((async function* () { yield 'a' })(), { outputLength: 64 })
+const g: Transform = sha.sha256.stream({ outputFormat: 'base64' })
+const h: Transform = hmac.md5.stream({ key: 'k' })
+const i: Buffer = hmac.sha512.fileSync('x', { key: 'k', outputFormat: 'buffer' })
+void [a, b, c, d, e, f, g, h, i]
+// @ts-expect-error an HMAC needs its key
+hmac.sha256.file('x')
+// @ts-expect-error fileSync takes no signal
+sha.sha256.fileSync('x', { signal: AbortSignal.timeout(10) })
+// @ts-expect-error a path is a string, Buffer or URL
+sha.sha256.file(42)
+// @ts-expect-error stream() takes no onProgress
+sha.sha256.stream({ onProgress: () => {} })
+`,
+  )
+  const program = ts.createProgram([file], { strict: true, noEmit: true, module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, moduleResolution: ts.ModuleResolutionKind.Node10, types: ['node'], typeRoots: [path.join(root, 'node_modules', '@types')] })
+  const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))
+  t.deepEqual(diagnostics, [])
+})
