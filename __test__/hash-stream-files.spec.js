@@ -205,6 +205,15 @@ test.serial('an exception thrown by onProgress cancels the work and is the rejec
   t.is(events.length, 2)
 })
 
+test.serial('a file that shrinks while it is hashed: BLAKE3 (hashing the size seen at open) rejects, the others read to the new end', async (t) => {
+  const shrink = (p) => () => fs.truncateSync(p, 0)
+  const b3 = sparse('shrinks-b3.bin', 8192 * MiB)
+  await rejects(t, sha.blake3.file(b3, { onProgress: shrink(b3) }), Error, 'ERR_CRYPTO_OPERATION_FAILED')
+  const other = sparse('shrinks-sha.bin', 1024 * MiB)
+  const digest = await sha.sha256.file(other, { onProgress: shrink(other) })
+  t.regex(digest, /^[0-9a-f]{64}$/)
+})
+
 // ---- errors -------------------------------------------------------------------------------
 
 /** Node's own error for reading `p`, and ours, have the same code, errno, syscall and path. */

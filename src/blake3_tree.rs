@@ -5,10 +5,12 @@
 //! thread into its chaining value, and the values are merged up to the root. So the kernel's
 //! copies out of the page cache run in parallel too, where `update_rayon` over a sequentially
 //! read buffer leaves them on one thread. Measured on a 1 GiB file in the page cache (2-vCPU
-//! AMD EPYC Zen 3, Rust level, same rounds, while other processes also ran): this tree
-//! 3.6-5.4 GB/s; `read` + `update_rayon` 1.1-3.4 GB/s (1-4 MiB reads); `read` + one thread
-//! 1.4-2.6 GB/s; the whole file `mmap`ed + `update_rayon` (what `b3sum` does) 3.0-4.2 GB/s, and
-//! that maps the file, so the process's RSS grows by its size; in-memory `update_rayon` 4.2-6.2.
+//! AMD EPYC Zen 3, Rust level, eight interleaved rounds, MiB/s, load average about 1): this tree
+//! 5,280-5,760 (256 KiB and 1 MiB leaves alike); `read` into a 1-4 MiB buffer then
+//! `update_rayon` 3,030-4,000; `read` and one thread 2,790-2,890; the whole file `mmap`ed then
+//! `update_rayon` (what `b3sum` does) 4,110-4,570, and the mapping counts in the process's RSS
+//! (up to the file's size, past the 32 MiB bound); `update_rayon` over the bytes already in
+//! memory 5,940-6,690. With both cores busy elsewhere every parallel form fell to 1.1-2.7 GB/s.
 //!
 //! The work runs on a pool of its own of at most [`MAX_THREADS`] threads (bounded memory: one
 //! read buffer of `READ_LEN` per thread). The libuv thread that runs the job blocks in
