@@ -244,7 +244,8 @@ fn read_ahead(
       .spawn_scoped(scope, reader)
       .is_err()
     {
-      return Err(CryptoError::new(Code::Operation, "cannot start a thread"));
+      // No thread to spare (a limit on threads): read and hash in turn, from the start.
+      return read_all(file, engine, None, cancel, progress);
     }
     let hashed = (|| loop {
       cancel.check()?;
