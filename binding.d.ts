@@ -20,6 +20,18 @@ export declare class CancelToken {
   cancel(): boolean
 }
 
+/**
+ * Progress of one `file()` call, polled from JavaScript (`bytes`, `total`) while the job runs
+ * on the pool.
+ */
+export declare class FileProgress {
+  constructor()
+  /** Bytes read and hashed so far. */
+  get bytes(): number
+  /** The file's size when it was opened; -1 before that, and for files that have none. */
+  get total(): number
+}
+
 /** One hash algorithm as the JS layer sees it. */
 export interface AlgorithmInfo {
   name: string
@@ -121,10 +133,10 @@ export declare function bcryptVerify(password: unknown, hash: string, maxRounds?
 export declare function bcryptVerifyAsync(password: unknown, hash: string, maxRounds?: number | undefined | null, token?: CancelToken | undefined | null): Promise<unknown>
 
 /**
- * `cipherAsync(op, key, iv, data, aad, tagLength, token?)`: as `cipher`, off the event loop;
- * resolves to a Buffer.
+ * `cipherAsync(op, key, data, { iv, aad, tagLength }, token?)`: as `cipher`, off the event
+ * loop; resolves to a Buffer.
  */
-export declare function cipherAsync(op: number, key: unknown, iv: unknown | undefined | null, data: unknown, aad?: unknown | undefined | null, tagLength?: number | undefined | null, token?: CancelToken | undefined | null): Promise<Buffer>
+export declare function cipherAsync(op: number, key: unknown, data: unknown, options?: unknown | undefined | null, token?: CancelToken | undefined | null): Promise<Buffer>
 
 /** One mode as the JS layer sees it (built from `MODES`). */
 export interface CipherModeInfo {
@@ -146,10 +158,21 @@ export interface CipherModeInfo {
 export declare function cipherModes(): Array<CipherModeInfo>
 
 /**
- * `hashAsync(alg, data, key?, salt?, personalization?, context?, outputLength?, token?)`: the
- * digest as a Buffer. Options are checked and the input copied before the work is queued.
+ * `hashAsync(alg, data, options?, token?)`: the digest as a Buffer; `options` is
+ * `{ key, salt, personalization, context, outputLength }`. Options are checked and the input
+ * copied (the digest is of the bytes as they were at call time, whatever JS does meanwhile)
+ * before the work is queued.
  */
-export declare function hashAsync(alg: number, data: unknown, key: unknown, salt: unknown, personalization: unknown, context: unknown, outputLength: unknown, token?: CancelToken | undefined | null): Promise<unknown>
+export declare function hashAsync(alg: number, data: unknown, options?: unknown | undefined | null, token?: CancelToken | undefined | null): Promise<Buffer>
+
+/**
+ * `hashFile(alg, hmac, path, options?, token?, progress?)`: the digest of the file as a Buffer,
+ * read and hashed on the libuv pool.
+ */
+export declare function hashFile(alg: number, hmac: boolean, path: unknown, options?: unknown | undefined | null, token?: CancelToken | undefined | null, progress?: FileProgress | undefined | null): Promise<Buffer>
+
+/** `hashFileSync(alg, hmac, path, options?)`: as `hashFile`, on the calling thread. */
+export declare function hashFileSync(alg: number, hmac: boolean, path: unknown, options?: unknown | undefined | null): Buffer
 
 /** HKDF, synchronous: `keyLength` 1..255·HashLen bytes; `salt`, `info` optional. Returns a Buffer. */
 export declare function hkdf(ikm: unknown, salt: unknown | undefined | null, info: unknown | undefined | null, keyLength: number, hash: number): unknown
@@ -158,7 +181,7 @@ export declare function hkdf(ikm: unknown, salt: unknown | undefined | null, inf
 export declare function hkdfAsync(ikm: unknown, salt: unknown | undefined | null, info: unknown | undefined | null, keyLength: number, hash: number, token?: CancelToken | undefined | null): Promise<unknown>
 
 /** `hmacAsync(alg, key, data, token?)`: the MAC as a Buffer. */
-export declare function hmacAsync(alg: number, key: unknown, data: unknown, token?: CancelToken | undefined | null): Promise<unknown>
+export declare function hmacAsync(alg: number, key: unknown, data: unknown, token?: CancelToken | undefined | null): Promise<Buffer>
 
 /**
  * `passphraseCipher(decrypt, data, passphrase)`: the crypto-js format, synchronously (inputs
@@ -184,14 +207,25 @@ export declare function pbkdf2Async(password: unknown, salt: unknown, iterations
 /** Fills `out` (any ArrayBufferView) from the operating system's CSPRNG. */
 export declare function randomFill(out: unknown): void
 
-/**
- * scrypt, synchronous. `N` a power of two ≥ 2, `r`, `p` ≥ 1, `keyLength` 1..2^30 bytes,
- * `maxmem` in bytes (default 32 MiB, as Node). Returns a Buffer.
- */
-export declare function scrypt(password: unknown, salt: unknown, n: number, r: number, p: number, keyLength: number, maxmem?: number | undefined | null): unknown
+/** scrypt, synchronous. Returns a Buffer. */
+export declare function scrypt(password: unknown, salt: unknown, options: ScryptOptions): unknown
 
 /** scrypt on the libuv pool; inputs are copied first; `token` cancels it within about 1 ms. */
-export declare function scryptAsync(password: unknown, salt: unknown, n: number, r: number, p: number, keyLength: number, maxmem?: number | undefined | null, token?: CancelToken | undefined | null): Promise<unknown>
+export declare function scryptAsync(password: unknown, salt: unknown, options: ScryptOptions, token?: CancelToken | undefined | null): Promise<unknown>
+
+/** The numeric options of `scrypt()`, already defaulted by the JS layer. */
+export interface ScryptOptions {
+  /** CPU/memory cost: a power of two, 2..2^32. */
+  n: number
+  /** Block size factor. */
+  r: number
+  /** Parallelisation factor. */
+  p: number
+  /** Derived key length in bytes. */
+  keyLength: number
+  /** Memory ceiling in bytes (default 32 MiB, as Node). */
+  maxmem?: number
+}
 
 /** Constant-time equality of two byte strings of the same length. */
 export declare function timingSafeEqual(a: unknown, b: unknown): boolean

@@ -836,6 +836,7 @@ function __napiStampBindingTarget(exportsObject, target) {
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
 module.exports.CancelToken = nativeBinding.CancelToken
+module.exports.FileProgress = nativeBinding.FileProgress
 module.exports.algorithms = nativeBinding.algorithms
 module.exports.argon2Hash = nativeBinding.argon2Hash
 module.exports.argon2HashAsync = nativeBinding.argon2HashAsync
@@ -849,6 +850,8 @@ module.exports.bcryptVerifyAsync = nativeBinding.bcryptVerifyAsync
 module.exports.cipherAsync = nativeBinding.cipherAsync
 module.exports.cipherModes = nativeBinding.cipherModes
 module.exports.hashAsync = nativeBinding.hashAsync
+module.exports.hashFile = nativeBinding.hashFile
+module.exports.hashFileSync = nativeBinding.hashFileSync
 module.exports.hkdf = nativeBinding.hkdf
 module.exports.hkdfAsync = nativeBinding.hkdfAsync
 module.exports.hmacAsync = nativeBinding.hmacAsync

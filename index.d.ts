@@ -1,5 +1,7 @@
 /// <reference types="node" />
 // cryptographer.js public API. Every algorithm runs natively (Rust through N-API).
+import type { Transform } from 'node:stream'
+import type { ReadableStream as WebReadableStream } from 'node:stream/web'
 
 /** Bytes in: strings are UTF-8 encoded; views (Buffer, any TypedArray, DataView) give exactly their own bytes. */
 export type Input = string | ArrayBufferView | ArrayBuffer
@@ -32,6 +34,29 @@ export interface Hasher<D extends OutputFormat = 'hex'> {
   readonly algorithm: string
 }
 
+/** A file path, as node:fs takes it. */
+export type PathLike = string | Buffer | URL
+
+/** Chunks of bytes from a Node `Readable`, a WHATWG `ReadableStream` or an async generator. */
+export type ChunkSource = AsyncIterable<Input> | WebReadableStream<Input>
+
+/** What `onProgress` receives. */
+export interface Progress {
+  /** Bytes hashed so far. */
+  bytes: number
+  /** The file's size when it was opened; `undefined` for async iterables and for files without one (pipes, devices). */
+  total: number | undefined
+}
+
+/** Options of the streaming async forms (`file()`, `async(iterable)`). */
+export interface StreamOptions extends AbortOptions {
+  /**
+   * Called on the main thread at most every ~50 ms while data is hashed (only when `bytes` grew),
+   * never after the Promise settles. An exception it throws cancels the work and is the rejection.
+   */
+  onProgress?: (progress: Progress) => void
+}
+
 /** A one-shot hash function with `.create()` for incremental use. `O` are its extra options. */
 export interface HashFunction<O extends object = {}> {
   (data: Input): string
@@ -44,6 +69,28 @@ export interface HashFunction<O extends object = {}> {
    * them meanwhile (as node:crypto and WebCrypto). `signal` cancels it.
    */
   async<F extends OutputFormat = 'hex'>(data: Input, options?: O & FormatOption<F> & AbortOptions): Promise<Output<F>>
+  /**
+   * The digest of the chunks of an async iterable (a Node `Readable`, a WHATWG `ReadableStream`,
+   * an async generator), fed to a native incremental state as they arrive. An abort rejects at
+   * once, even while the source waits for data, and destroys a Node stream source.
+   */
+  async<F extends OutputFormat = 'hex'>(source: ChunkSource, options?: O & FormatOption<F> & StreamOptions): Promise<Output<F>>
+  /**
+   * A `Transform` for `stream.pipeline`: it takes chunks (any `Input`; strings as UTF-8, or in the
+   * encoding given to `write`) and, when its writable side ends, pushes exactly one chunk: the
+   * digest in `outputFormat` (object mode on both sides). A chunk that is not bytes destroys it
+   * with `ERR_INVALID_ARG_TYPE`.
+   */
+  stream<F extends OutputFormat = 'hex'>(options?: O & FormatOption<F>): Transform
+  /**
+   * The digest of a file, which native code opens, reads and hashes on the libuv thread pool (no
+   * chunk passes through JavaScript; BLAKE3 hashes files over 1 MiB on several cores). A missing
+   * file, a directory, ... reject with node's fs error (`code` 'ENOENT', 'EISDIR', ..., `errno`,
+   * `syscall`, `path`).
+   */
+  file<F extends OutputFormat = 'hex'>(path: PathLike, options?: O & FormatOption<F> & StreamOptions): Promise<Output<F>>
+  /** As `file()`, on the calling thread (for scripts). */
+  fileSync<F extends OutputFormat = 'hex'>(path: PathLike, options?: O & FormatOption<F>): Output<F>
   /** Default digest length in bytes. */
   readonly outputLength: number
   /** Block length in bytes (0 for XOFs). */
@@ -111,6 +158,14 @@ export interface HmacFunction {
   create<F extends OutputFormat = 'hex'>(options: HmacOptions<F>): Hasher<F>
   /** The same MAC computed on the libuv thread pool (see `HashFunction.async`). */
   async<F extends OutputFormat = 'hex'>(data: Input, options: HmacOptions<F> & AbortOptions): Promise<Output<F>>
+  /** The MAC of the chunks of an async iterable (see `HashFunction.async`). */
+  async<F extends OutputFormat = 'hex'>(source: ChunkSource, options: HmacOptions<F> & StreamOptions): Promise<Output<F>>
+  /** A `Transform` pushing the one MAC when its input ends (see `HashFunction.stream`). */
+  stream<F extends OutputFormat = 'hex'>(options: HmacOptions<F>): Transform
+  /** The MAC of a file, read and computed natively on the thread pool (see `HashFunction.file`). */
+  file<F extends OutputFormat = 'hex'>(path: PathLike, options: HmacOptions<F> & StreamOptions): Promise<Output<F>>
+  /** As `file()`, on the calling thread. */
+  fileSync<F extends OutputFormat = 'hex'>(path: PathLike, options: HmacOptions<F>): Output<F>
   readonly outputLength: number
   readonly blockLength: number
 }

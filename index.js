@@ -3,9 +3,11 @@
 // binding.js through lib/native.js); this layer only shapes arguments and results.
 //
 // Where things live in lib/: one file per family, each built from the native table of its
-// algorithms, with no per-algorithm code: hash.js (crypto.sha/hmac from `algorithms()`),
+// algorithms, with no per-algorithm code: hash.js (crypto.sha/hmac from `algorithms()`; their
+// stream(), async(iterable), file() and fileSync() forms in hash-stream.js),
 // cipher.js (crypto.cipher from `cipherModes()`), kdf.js (crypto.kdf, one wrapper per KDF),
-// random.js. Shared by all: options.js (unknown keys, integer ranges), output.js (output
+// password.js (crypto.password: one verify over every stored format, on kdf.js), random.js.
+// Shared by all: options.js (unknown keys, integer ranges), output.js (output
 // formats), errors.js (Node-style errors with a `code`), abort.js (every async form: `signal`,
 // cancel token, AbortError). A new hash or cipher mode needs no JS at all (plus its line in
 // index.d.ts); a new KDF is a `rawKdf(...)` call of about 15 lines in kdf.js; a new family is a

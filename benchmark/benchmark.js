@@ -36,7 +36,7 @@ async function main() {
   const args = parseArgs(process.argv.slice(2))
   const h = new Harness({ quick: args.quick, filter: args.filter })
   const dir = path.join(__dirname, 'suites')
-  const order = ['hash', 'kdf', 'cipher']
+  const order = ['hash', 'files', 'kdf', 'cipher']
   const files = fs
     .readdirSync(dir)
     .filter((f) => f.endsWith('.js'))
@@ -50,7 +50,8 @@ async function main() {
   for (const p of new Set(peers)) versions[p] = h.peerVersion(p)
   const machine = { ...h.machine(), rustc: rustc(), 'cryptographer.js': ours.version, peers: versions }
   console.log(
-    `Machine: ${machine.cpu} (${machine.cores} cores), ${machine.platform}, Node ${machine.node} (OpenSSL ${machine.openssl}), ` +
+    `Machine: ${machine.cpu} (${machine.cores} cores; flags ${machine.flags.join(' ') || 'unknown'}), ${machine.platform}, ` +
+      `Node ${machine.node} (OpenSSL ${machine.openssl}), ` +
       `${machine.rustc || 'rustc ?'}; cryptographer.js ${ours.version}; ` +
       Object.entries(versions)
         .filter(([, v]) => v)
@@ -71,7 +72,7 @@ async function main() {
   const jsonFile = args.json || path.join(outDir, 'latest.json')
   const mdFile = args.md || path.join(outDir, 'latest.md')
   fs.writeFileSync(jsonFile, JSON.stringify({ machine, results: h.results, failures: h.failures }, null, 2))
-  fs.writeFileSync(mdFile, `Machine: ${machine.cpu}, ${machine.platform}, Node ${machine.node}\n\n${h.markdown()}`)
+  fs.writeFileSync(mdFile, `Machine: ${machine.cpu} (flags ${machine.flags.join(' ')}), ${machine.platform}, Node ${machine.node}\n\n${h.markdown()}`)
   console.log(`\nResults: ${jsonFile}, ${mdFile}`)
   if (h.failures.length) {
     console.log(`\n${h.failures.length} contestant(s) were not timed:\n  ${h.failures.join('\n  ')}`)

@@ -22,6 +22,19 @@ function fmtOps(x) {
 
 const fmtRatio = (r) => (r >= 10 ? `${r.toFixed(0)}×` : `${r.toFixed(2)}×`)
 
+/** The CPU's feature flags (/proc/cpuinfo), or null where there is no such file. */
+function cpuFlags() {
+  try {
+    const info = require('node:fs').readFileSync('/proc/cpuinfo', 'utf8')
+    return new Set((/^flags\s*:(.*)$/m.exec(info) || ['', ''])[1].trim().split(/\s+/))
+  } catch {
+    return null
+  }
+}
+
+/** The flags the fast paths here depend on, as the process sees them. */
+const SIMD_FLAGS = /^(avx2|avx512.*|sha_ni|vaes|vpclmulqdq)$/
+
 class Harness {
   constructor({ quick = false, filter = null, time } = {}) {
     this.quick = quick
@@ -149,6 +162,7 @@ class Harness {
       platform: `${process.platform}-${process.arch}`,
       node: process.version,
       openssl: process.versions.openssl,
+      flags: [...(cpuFlags() ?? [])].filter((f) => SIMD_FLAGS.test(f)),
       date: new Date().toISOString(),
     }
   }
@@ -183,4 +197,4 @@ class Harness {
   }
 }
 
-module.exports = { Harness, toComparable, fmtOps, fmtRatio, path }
+module.exports = { Harness, cpuFlags, toComparable, fmtOps, fmtRatio, path }

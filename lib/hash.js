@@ -6,6 +6,7 @@ const { checkFormat, encode } = require('./output')
 const { checkOptions, checkInt } = require('./options')
 const { BYTES, coded, invalidArgType } = require('./errors')
 const { runAsync } = require('./abort')
+const { addStreaming } = require('./hash-stream')
 
 const ALGORITHMS = native.algorithms()
 const nativeHash = native.hash
@@ -205,6 +206,15 @@ function makeHash(info) {
       const params = { key, salt, personalization: pers, context: ctx, outputLength: explicitLen }
       return encode(await hashAsync(id, data, params, token), format)
     })
+  addStreaming(digest, {
+    id,
+    hmac: false,
+    accepted: allowed,
+    read: (options, accepted) => {
+      const [format, , key, salt, personalization, context, outputLength] = read(options, accepted)
+      return [format, { key, salt, personalization, context, outputLength }]
+    },
+  })
   return describeAlgorithm(digest, info, name)
 }
 
@@ -253,6 +263,12 @@ function makeHmac(info) {
       }
       return encode(await hmacAsync(id, options.key, data, token), format)
     })
+  addStreaming(mac, {
+    id,
+    hmac: true,
+    accepted: HMAC_OPTIONS,
+    read: (options, accepted) => [readHmacOptions(options, name, accepted), { key: options.key }],
+  })
   return describeAlgorithm(mac, info, name)
 }
 

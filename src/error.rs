@@ -38,6 +38,9 @@ pub enum Code {
   Aborted,
   /// A kept key reached its usage limit (random-nonce encryptions) (`Error`).
   KeyExhausted,
+  /// The operating system refused a file operation (`Error`); the JS `code` is then the error's
+  /// name (`ENOENT`, `EISDIR`, ...) from [`CryptoError::sys`], as in node's fs errors.
+  System,
 }
 
 impl Code {
@@ -51,6 +54,7 @@ impl Code {
       Code::Operation => "ERR_CRYPTO_OPERATION_FAILED",
       Code::Aborted => "ABORT_ERR",
       Code::KeyExhausted => "ERR_CRYPTO_KEY_EXHAUSTED",
+      Code::System => "ERR_SYSTEM_ERROR",
     }
   }
 
@@ -62,7 +66,8 @@ impl Code {
       | Code::DecryptFailed
       | Code::Operation
       | Code::Aborted
-      | Code::KeyExhausted => Kind::Plain,
+      | Code::KeyExhausted
+      | Code::System => Kind::Plain,
     }
   }
 }
@@ -72,6 +77,20 @@ impl Code {
 pub struct CryptoError {
   pub code: Code,
   pub message: String,
+  /// For [`Code::System`]: what node's fs errors carry besides the message.
+  pub sys: Option<Box<SysError>>,
+}
+
+/// The operating-system side of a failed file operation, as node's fs errors report it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SysError {
+  /// The error's name, node's `code`: `"ENOENT"`, `"EISDIR"`, ...
+  pub name: &'static str,
+  /// Node's `errno`: the negated OS error number on POSIX systems (libuv's value there); 0 where
+  /// the OS number is not libuv's (Windows), and the JS layer then looks the name up.
+  pub errno: i32,
+  /// The call that failed: `"open"`, `"read"`.
+  pub syscall: &'static str,
 }
 
 pub type CryptoResult<T> = Result<T, CryptoError>;
@@ -81,6 +100,7 @@ impl CryptoError {
     Self {
       code,
       message: message.into(),
+      sys: None,
     }
   }
 

@@ -94,7 +94,7 @@ fn alg(cx: Cx<'_>, v: Value<'_>) -> CryptoResult<Alg> {
   known_alg(cx.id(v))
 }
 
-fn known_alg(id: u32) -> CryptoResult<Alg> {
+pub(crate) fn known_alg(id: u32) -> CryptoResult<Alg> {
   Alg::from_id(id).ok_or_else(|| CryptoError::invalid_value("algorithm", "a known hash id", id))
 }
 
@@ -127,7 +127,7 @@ pub fn hmac<'js>(cx: Cx<'js>, [alg_id, key, data, out, ..]: Args<'js>) -> Crypto
 }
 
 /// The byte options of a parameterised hash (keyed BLAKE2/BLAKE3, salts, XOF lengths).
-struct HashOptions<'js> {
+pub(crate) struct HashOptions<'js> {
   key: Option<Bytes<'js>>,
   salt: Option<Bytes<'js>>,
   personalization: Option<Bytes<'js>>,
@@ -148,7 +148,7 @@ impl<'js> HashOptions<'js> {
   }
 
   /// The fields of an options object `{ key, salt, personalization, context, outputLength }`.
-  fn from_object(cx: Cx<'js>, o: &js::Object<'js>) -> CryptoResult<Self> {
+  pub(crate) fn from_object(cx: Cx<'js>, o: &js::Object<'js>) -> CryptoResult<Self> {
     Self::positional(
       cx,
       o.values([
@@ -161,7 +161,7 @@ impl<'js> HashOptions<'js> {
     )
   }
 
-  fn params(&self) -> Params<'_> {
+  pub(crate) fn params(&self) -> Params<'_> {
     Params {
       key: self.key.as_ref().map(Bytes::as_slice),
       salt: self.salt.as_ref().map(Bytes::as_slice),
@@ -176,7 +176,7 @@ impl<'js> HashOptions<'js> {
 #[derive(Clone)]
 // Engines always live behind a Box (`Incremental`), so the variants' size gap costs nothing.
 #[allow(clippy::large_enum_variant)]
-enum Engine {
+pub(crate) enum Engine {
   Hash(State),
   Hmac(Hmac<State>),
 }
@@ -340,14 +340,25 @@ impl Job for DigestJob {
       engine.update(chunk);
     }
     data.recycle();
-    let mut out = Zeroizing::new(Vec::new());
-    out
-      .try_reserve_exact(engine.output_len())
-      .map_err(|_| CryptoError::new(Code::Operation, "cannot allocate the digest"))?;
-    out.resize(engine.output_len(), 0);
-    engine.finalize_into(&mut out);
-    Ok(Output::Bytes(out))
+    digest_output(engine)
   }
+}
+
+/// Finishes `engine` into the job output.
+pub(crate) fn digest_output(engine: impl HashCore) -> CryptoResult<Output> {
+  digest_with(engine.output_len(), |out| engine.finalize_into(out))
+}
+
+/// A job output of `len` bytes written by `fill` (a digest of any length the algorithm allows,
+/// so its allocation may fail: that is an error, not an abort).
+pub(crate) fn digest_with(len: usize, fill: impl FnOnce(&mut [u8])) -> CryptoResult<Output> {
+  let mut out = Zeroizing::new(Vec::new());
+  out
+    .try_reserve_exact(len)
+    .map_err(|_| CryptoError::new(Code::Operation, "cannot allocate the digest"))?;
+  out.resize(len, 0);
+  fill(&mut out);
+  Ok(Output::Bytes(out))
 }
 
 /// `hashAsync(alg, data, options?, token?)`: the digest as a Buffer; `options` is

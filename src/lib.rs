@@ -7,7 +7,9 @@
 //! - a hash: one row in `hash_algorithms!` (`algorithms.rs`, about 1 line, plus a `HashCore`
 //!   impl of ~20 lines if its backend is not a RustCrypto `Digest`) gives the one-shot,
 //!   incremental, async, HMAC, PBKDF2 and HKDF forms (`hash.rs`, `kdf/`), and the JS API
-//!   (`lib/hash.js`) reads the list through `algorithms()`;
+//!   (`lib/hash.js`) reads the list through `algorithms()`; files are read and hashed natively
+//!   by `hash_file.rs` (BLAKE3 on several cores: `blake3_tree.rs`), streams and async iterables
+//!   feed the incremental form from `lib/hash-stream.js`;
 //! - a cipher mode: one row in `MODES` (`cipher/mod.rs`) and one arm in `ModeKey`
 //!   (`cipher/keys.rs`); an AEAD implements `DetachedAead` (`cipher/aead.rs`: one framing, tag
 //!   checked before release, output wiped on failure); `cipher/api.rs` and `lib/cipher.js` read
@@ -31,10 +33,12 @@ mod algorithms;
 #[allow(unsafe_code)]
 mod arch;
 mod blake2;
+mod blake3_tree;
 mod cipher;
 mod ct;
 mod error;
 mod hash;
+mod hash_file;
 #[allow(unsafe_code)]
 mod js;
 mod kdf;

@@ -12,6 +12,17 @@ function nodeHas(name) {
   }
 }
 
+/** node:crypto's names for crypto.sha's algorithms (those node lacks here are left out by `nodeName`). */
+const NODE_NAMES = {
+  md4: 'md4', md5: 'md5', sha1: 'sha1', sha224: 'sha224', sha256: 'sha256', sha384: 'sha384', sha512: 'sha512',
+  sha512_224: 'sha512-224', sha512_256: 'sha512-256', sha3_224: 'sha3-224', sha3_256: 'sha3-256',
+  sha3_384: 'sha3-384', sha3_512: 'sha3-512', shake128: 'shake128', shake256: 'shake256', blake2b: 'blake2b512',
+  blake2s: 'blake2s256', ripemd160: 'ripemd160', whirlpool: 'whirlpool',
+}
+
+/** node:crypto's name for `sha[name]`, or null when this node has no such hash. */
+const nodeName = (name) => (NODE_NAMES[name] && nodeHas(NODE_NAMES[name]) ? NODE_NAMES[name] : null)
+
 const isAead = (name) => /gcm|ccm|poly1305/.test(name)
 
 /** node:crypto reference: ciphertext (‖ tag for AEADs). */
@@ -44,4 +55,4 @@ function nodeDecrypt(name, key, iv, data, { aad, tagLength = 16, padding = true 
   return Buffer.concat([d.update(body), d.final()])
 }
 
-module.exports = { nodeHas, nodeEncrypt, nodeDecrypt }
+module.exports = { nodeHas, nodeName, nodeEncrypt, nodeDecrypt }

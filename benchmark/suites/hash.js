@@ -3,6 +3,7 @@
 // @noble/hashes and crypto-js, at 64 B, 1 KiB, 64 KiB and 1 MiB, for every algorithm.
 const nodeCrypto = require('node:crypto')
 const { sha, hmac } = require('../..')
+const { cpuFlags } = require('../harness')
 
 // Our name -> how each peer computes it (absent: the peer lacks the algorithm).
 const PEERS = {
@@ -53,15 +54,6 @@ const HW_CHECKS = [
   { name: 'sha1', flag: 'sha_ni', min: 600 },
   { name: 'blake3', flag: 'avx2', min: 1500 },
 ]
-
-function cpuFlags() {
-  try {
-    const info = require('node:fs').readFileSync('/proc/cpuinfo', 'utf8')
-    return new Set((/^flags\s*:(.*)$/m.exec(info) || ['', ''])[1].trim().split(/\s+/))
-  } catch {
-    return null
-  }
-}
 
 function hardwareCheck(h, data) {
   const flags = cpuFlags()

@@ -23,9 +23,9 @@ impl<'js> Cx<'js> {
     Ok(Value::new(v))
   }
 
-  /// The JS error object for `e`.
+  /// The JS error object for `e`; a system error also gets node's `errno` and `syscall`.
   pub fn error(self, e: &CryptoError) -> CryptoResult<Value<'js>> {
-    let code = self.string(e.code.as_str())?;
+    let code = self.string(e.sys.as_ref().map_or(e.code.as_str(), |s| s.name))?;
     let msg = self.string(&e.message)?;
     let mut err = ptr::null_mut();
     // SAFETY: `self.env` is live for 'js; `code` and `msg` are string handles of this call.
@@ -36,6 +36,15 @@ impl<'js> Cx<'js> {
         Kind::Plain => sys::napi_create_error(self.env, code.raw, msg.raw, &mut err),
       }
     })?;
+    if let Some(s) = &e.sys {
+      let errno = self.number(f64::from(s.errno))?;
+      let syscall = self.string(s.syscall)?;
+      for (key, v) in [(c"errno", errno), (c"syscall", syscall)] {
+        // SAFETY: `self.env` is live for 'js; `err` and `v` are handles of this call; `key` is
+        // NUL-terminated.
+        check(unsafe { sys::napi_set_named_property(self.env, err, key.as_ptr(), v.raw) })?;
+      }
+    }
     Ok(Value::new(err))
   }
 
