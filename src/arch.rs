@@ -36,13 +36,8 @@ pub struct Baseline;
 impl Salsa20Core for Baseline {
   #[inline(always)]
   fn salsa20_8(self, b: &mut [u32; 16]) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: without `AVX512` the core needs only SSE2, part of the x86-64 baseline.
-    unsafe {
-      salsa20_8_simd::<false>(b)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    crate::kdf::scrypt::salsa20_8_scalar(b)
+    // SAFETY: without `AVX512` the core needs only the target's baseline (SSE2 on x86-64).
+    unsafe { salsa20_8_simd::<false>(b) }
   }
 }
 
@@ -65,13 +60,8 @@ impl Avx512Vl {
 impl Salsa20Core for Avx512Vl {
   #[inline(always)]
   fn salsa20_8(self, b: &mut [u32; 16]) {
-    #[cfg(target_arch = "x86_64")]
     // SAFETY: `self` exists, so `detect` found AVX-512F and AVX-512VL.
-    unsafe {
-      salsa20_8_simd::<true>(b)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    crate::kdf::scrypt::salsa20_8_scalar(b)
+    unsafe { salsa20_8_simd::<true>(b) }
   }
 }
 
@@ -161,6 +151,16 @@ unsafe fn salsa20_8_simd<const AVX512: bool>(b: &mut [u32; 16]) {
     _mm_storeu_si128(p.add(2), _mm_add_epi32(b2, x2));
     _mm_storeu_si128(p.add(3), _mm_add_epi32(b3, x3));
   }
+}
+
+/// Other targets: the portable core (`AVX512` is never true there: `Avx512Vl::detect` is `None`).
+///
+/// # Safety
+/// None beyond the x86-64 version's, which it mirrors.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+unsafe fn salsa20_8_simd<const AVX512: bool>(b: &mut [u32; 16]) {
+  crate::kdf::scrypt::salsa20_8_scalar(b)
 }
 
 // ---- memory ---------------------------------------------------------------------------------
