@@ -159,9 +159,10 @@ impl<'js> Cx<'js> {
     check(unsafe {
       sys::napi_get_value_string_utf8(self.env, v.raw, ptr::null_mut(), 0, &mut len)
     })?;
-    let mut buf = Zeroizing::new(vec![0u8; len + 1]);
+    // Written once by N-API, not zero-filled first (a measurable share of short-string calls).
+    let mut buf = Zeroizing::new(Vec::<u8>::with_capacity(len + 1));
     let mut written = 0usize;
-    // SAFETY: as above; `buf` has room for `len + 1` bytes (the string and N-API's NUL).
+    // SAFETY: as above; `buf` has capacity for `len + 1` bytes (the string and N-API's NUL).
     check(unsafe {
       sys::napi_get_value_string_utf8(
         self.env,
@@ -171,7 +172,8 @@ impl<'js> Cx<'js> {
         &mut written,
       )
     })?;
-    buf.truncate(written.min(len));
+    // SAFETY: N-API initialised the first `written` bytes (at most `len`, NUL excluded).
+    unsafe { buf.set_len(written.min(len)) };
     Ok(Bytes::owned(buf))
   }
 

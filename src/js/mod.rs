@@ -95,16 +95,28 @@ pub const MAX_ARGS: usize = 8;
 /// A raw entry point: safe Rust, called by [`trampoline`].
 pub type Entry = for<'js> fn(Cx<'js>, Args<'js>) -> CryptoResult<Value<'js>>;
 
-/// Maps an N-API status to a result (an unexpected status is an internal error, e.g. a pending
-/// exception or an environment shutting down).
-fn check(status: sys::napi_status) -> CryptoResult<()> {
+/// A failed N-API call's status. Cheap to make, so probing calls (is this a Buffer? a string?)
+/// cost nothing when they fail; it becomes a `CryptoError` only when returned with `?`.
+struct Failed(sys::napi_status);
+
+impl From<Failed> for CryptoError {
+  /// An unexpected status is an internal error (a pending exception, an environment shutting
+  /// down), never a property of the input.
+  fn from(Failed(status): Failed) -> Self {
+    CryptoError::new(
+      crate::error::Code::Operation,
+      format!("N-API call failed (status {status})"),
+    )
+  }
+}
+
+/// Maps an N-API status to a result.
+#[inline]
+fn check(status: sys::napi_status) -> Result<(), Failed> {
   if status == sys::Status::napi_ok {
     Ok(())
   } else {
-    Err(CryptoError::new(
-      crate::error::Code::Operation,
-      format!("N-API call failed (status {status})"),
-    ))
+    Err(Failed(status))
   }
 }
 
