@@ -74,6 +74,8 @@ impl<'js> Cx<'js> {
 
   /// The value behind a handle made by [`Cx::keep::<T>`]; `None` for anything else.
   pub fn kept<T: Kept>(self, v: Value<'js>) -> Option<&'js T> {
+    // `typeof` first: `napi_check_object_type_tag` on `undefined` or `null` throws a JS
+    // exception (ToObject) instead of failing quietly.
     if self.type_of(v)? != sys::ValueType::napi_external {
       return None;
     }
