@@ -26,9 +26,9 @@ mod block_modes;
 mod gcm;
 mod keys;
 // Used by the streaming AEAD format and age, which land on their own branches next.
+pub mod openssl;
 #[allow(dead_code)]
 pub mod stream;
-pub mod openssl;
 
 pub use keys::ModeKey;
 use keys::{with_aes, with_des, GcmSivKey};

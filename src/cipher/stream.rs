@@ -98,7 +98,11 @@ impl Segments {
       key,
       nonce,
       counter_at: 11 - width,
-      max: if width >= 8 { u64::MAX } else { (1 << (8 * width)) - 1 },
+      max: if width >= 8 {
+        u64::MAX
+      } else {
+        (1 << (8 * width)) - 1
+      },
       next: 0,
       finished: false,
     })
@@ -164,6 +168,124 @@ impl Segments {
       self.finished = true;
     }
     result
+  }
+}
+
+/// Cuts a plaintext arriving in pieces of any size into `size`-byte segments and seals them.
+/// A full segment is sealed only once a byte after it arrived: until then it may be the last one.
+/// So the last segment holds 1..=`size` bytes, and is empty only when the whole plaintext is (the
+/// rule age states, and the one the library's format follows).
+pub struct Sealer {
+  segments: Segments,
+  size: usize,
+  pending: Zeroizing<Vec<u8>>,
+}
+
+impl Sealer {
+  pub fn new(segments: Segments, size: usize) -> Sealer {
+    Sealer {
+      segments,
+      size,
+      pending: Zeroizing::new(Vec::with_capacity(size)),
+    }
+  }
+
+  /// The sealed bytes `input` completes, appended to `out`.
+  pub fn push(&mut self, mut input: &[u8], out: &mut Vec<u8>) -> CryptoResult<()> {
+    while !input.is_empty() {
+      if self.pending.len() == self.size {
+        // A byte follows this full segment, so it is not the last.
+        seal_into(&mut self.segments, &self.pending, false, out)?;
+        self.pending.clear();
+      }
+      let take = (self.size - self.pending.len()).min(input.len());
+      if self.pending.is_empty() && take == self.size && input.len() > self.size {
+        // Whole segments straight from the input, without the copy into `pending`.
+        seal_into(&mut self.segments, &input[..take], false, out)?;
+      } else {
+        self.pending.extend_from_slice(&input[..take]);
+      }
+      input = &input[take..];
+    }
+    Ok(())
+  }
+
+  /// Seals what is left as the last segment.
+  pub fn finish(mut self, out: &mut Vec<u8>) -> CryptoResult<()> {
+    seal_into(&mut self.segments, &self.pending, true, out)
+  }
+}
+
+fn seal_into(s: &mut Segments, plain: &[u8], last: bool, out: &mut Vec<u8>) -> CryptoResult<()> {
+  let at = out.len();
+  out.extend_from_slice(plain);
+  let tag = s.seal(&mut out[at..], last)?;
+  out.extend_from_slice(&tag);
+  Ok(())
+}
+
+/// The other direction: cuts sealed bytes arriving in pieces into `size + TAG_LEN`-byte segments,
+/// opens each and appends its plaintext only after its tag verified. A full segment is held back
+/// until a byte after it arrived (or [`Opener::finish`]), since only then is it known whether it is
+/// the last. After any failure the opener refuses everything.
+pub struct Opener {
+  segments: Segments,
+  size: usize,
+  pending: Vec<u8>,
+}
+
+impl Opener {
+  pub fn new(segments: Segments, size: usize) -> Opener {
+    Opener {
+      segments,
+      size,
+      pending: Vec::with_capacity(size + TAG_LEN),
+    }
+  }
+
+  /// The plaintext of the segments `input` completes, appended to `out`.
+  pub fn push(&mut self, mut input: &[u8], out: &mut Vec<u8>) -> CryptoResult<()> {
+    let full = self.size + TAG_LEN;
+    while !input.is_empty() {
+      if self.pending.len() == full {
+        open_into(&mut self.segments, &self.pending, false, out)?;
+        self.pending.clear();
+      }
+      let take = (full - self.pending.len()).min(input.len());
+      if self.pending.is_empty() && take == full && input.len() > full {
+        open_into(&mut self.segments, &input[..take], false, out)?;
+      } else {
+        self.pending.extend_from_slice(&input[..take]);
+      }
+      input = &input[take..];
+    }
+    Ok(())
+  }
+
+  /// Opens what is left as the last segment. Refuses an empty last segment after others (a
+  /// stream cut right after a full segment and given a forged empty end would need the key, but
+  /// the format forbids it anyway) and a stream with no segment at all.
+  pub fn finish(mut self, out: &mut Vec<u8>) -> CryptoResult<()> {
+    if self.pending.len() == TAG_LEN && self.segments.position() > 0 {
+      return Err(decrypt_failed());
+    }
+    open_into(&mut self.segments, &self.pending, true, out)
+  }
+}
+
+fn open_into(s: &mut Segments, sealed: &[u8], last: bool, out: &mut Vec<u8>) -> CryptoResult<()> {
+  let at = out.len();
+  out.extend_from_slice(sealed);
+  match s.open(&mut out[at..], last) {
+    Ok(n) => {
+      out.truncate(at + n);
+      Ok(())
+    }
+    Err(e) => {
+      // `open` wiped the segment; drop it.
+      out.truncate(at);
+      Err(e)
+    }
   }
 }
 
@@ -233,7 +355,10 @@ mod tests {
     let key = [3u8; 32];
     let cases: [(SegmentAead, [u8; 12]); 2] = [
       (SegmentAead::Aes256Gcm, [9, 9, 9, 9, 9, 9, 9, 0, 0, 1, 2, 0]),
-      (SegmentAead::ChaCha20Poly1305Age, [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0]),
+      (
+        SegmentAead::ChaCha20Poly1305Age,
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0],
+      ),
     ];
     for (aead, expected) in cases {
       let mut s = Segments::new(aead, &key, &vec![9u8; aead.prefix_len()]).unwrap();
@@ -247,7 +372,11 @@ mod tests {
       let direct = LessSafeKey::new(UnboundKey::new(alg, &key).unwrap());
       let mut theirs = *b"segment";
       let t = direct
-        .seal_in_place_separate_tag(Nonce::assume_unique_for_key(expected), Aad::empty(), &mut theirs)
+        .seal_in_place_separate_tag(
+          Nonce::assume_unique_for_key(expected),
+          Aad::empty(),
+          &mut theirs,
+        )
         .unwrap();
       assert_eq!((ours, &tag[..]), (theirs, t.as_ref()));
     }
@@ -279,6 +408,65 @@ mod tests {
     let mut theirs = vec![0u8; op.output_len(9)];
     let n = run(&mut mk, &op, b"a segment", &mut theirs).unwrap();
     assert_eq!(ours, theirs[..n]);
+  }
+
+  #[test]
+  fn sealer_and_opener_cut_at_segment_boundaries() {
+    // Every length around the boundaries, fed in pieces of every small size: the sealed form does
+    // not depend on how the input was cut, and the opener gives the plaintext back.
+    let size = 8;
+    let seal = |plain: &[u8], piece: usize| {
+      let mut s = Sealer::new(
+        Segments::new(SegmentAead::Aes256Gcm, &[2; 32], &[4; 7]).unwrap(),
+        size,
+      );
+      let mut out = Vec::new();
+      for c in plain.chunks(piece.max(1)) {
+        s.push(c, &mut out).unwrap();
+      }
+      s.finish(&mut out).unwrap();
+      out
+    };
+    let open = |sealed: &[u8], piece: usize| -> CryptoResult<Vec<u8>> {
+      let mut o = Opener::new(
+        Segments::new(SegmentAead::Aes256Gcm, &[2; 32], &[4; 7]).unwrap(),
+        size,
+      );
+      let mut out = Vec::new();
+      for c in sealed.chunks(piece.max(1)) {
+        o.push(c, &mut out)?;
+      }
+      o.finish(&mut out)?;
+      Ok(out)
+    };
+    for len in [0usize, 1, 7, 8, 9, 16, 17, 40] {
+      let plain: Vec<u8> = (0..len as u8).collect();
+      let whole = seal(&plain, len + 1);
+      // Segments: ceil(len / size), at least one; each carries a tag.
+      let n = len.div_ceil(size).max(1);
+      assert_eq!(whole.len(), len + n * TAG_LEN, "len {len}");
+      for piece in 1..=20 {
+        assert_eq!(seal(&plain, piece), whole, "len {len} piece {piece}");
+        assert_eq!(
+          open(&whole, piece).unwrap(),
+          plain,
+          "len {len} piece {piece}"
+        );
+      }
+      // Cut anywhere, or extended: refused.
+      for cut in 0..whole.len() {
+        assert!(open(&whole[..cut], 3).is_err(), "len {len} cut {cut}");
+      }
+      let mut longer = whole.clone();
+      longer.push(0);
+      assert!(open(&longer, 5).is_err());
+    }
+    // An empty last segment after full ones is refused even when correctly sealed.
+    let mut s = Segments::new(SegmentAead::Aes256Gcm, &[2; 32], &[4; 7]).unwrap();
+    let mut forged = Vec::new();
+    seal_into(&mut s, &[1; 8], false, &mut forged).unwrap();
+    seal_into(&mut s, &[], true, &mut forged).unwrap();
+    assert!(open(&forged, 100).is_err());
   }
 
   #[test]
