@@ -36,7 +36,7 @@ async function main() {
   const args = parseArgs(process.argv.slice(2))
   const h = new Harness({ quick: args.quick, filter: args.filter })
   const dir = path.join(__dirname, 'suites')
-  const order = ['hash', 'files', 'kdf', 'cipher']
+  const order = ['hash', 'files', 'streams', 'kdf', 'cipher']
   const files = fs
     .readdirSync(dir)
     .filter((f) => f.endsWith('.js'))
@@ -71,7 +71,7 @@ async function main() {
   fs.mkdirSync(outDir, { recursive: true })
   const jsonFile = args.json || path.join(outDir, 'latest.json')
   const mdFile = args.md || path.join(outDir, 'latest.md')
-  fs.writeFileSync(jsonFile, JSON.stringify({ machine, results: h.results, failures: h.failures }, null, 2))
+  fs.writeFileSync(jsonFile, JSON.stringify({ machine, results: h.results, tables: h.tables, failures: h.failures }, null, 2))
   fs.writeFileSync(mdFile, `Machine: ${machine.cpu} (flags ${machine.flags.join(' ')}), ${machine.platform}, Node ${machine.node}\n\n${h.markdown()}`)
   console.log(`\nResults: ${jsonFile}, ${mdFile}`)
   if (h.failures.length) {

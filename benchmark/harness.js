@@ -43,6 +43,8 @@ class Harness {
     this.time = time ?? (quick ? 120 : 600)
     this.rounds = quick ? 3 : 5
     this.results = []
+    /** Tables of figures that are not rates (times, memory), from `table()`. */
+    this.tables = []
     this.failures = []
     this.suite = ''
   }
@@ -154,6 +156,19 @@ class Harness {
     return out
   }
 
+  /**
+   * A table of figures that are not rates (times, memory): `columns` are the headers, `rows`
+   * arrays of cells (strings or numbers). Printed now, kept for the JSON and the Markdown.
+   */
+  table(title, columns, rows) {
+    if (this.filter && !this.filter.test(`${title}`)) return
+    this.tables.push({ suite: this.suite, title, columns, rows })
+    const cells = [columns, ...rows].map((r) => r.map(String))
+    const widths = columns.map((_, i) => Math.max(...cells.map((r) => (r[i] || '').length)))
+    console.log(`  ${title}`)
+    for (const r of cells) console.log(`    ${r.map((c, i) => c.padStart(widths[i])).join('  ')}`)
+  }
+
   machine() {
     const cpus = os.cpus()
     return {
@@ -191,6 +206,13 @@ class Harness {
         })
         lines.push(`| ${group} | ${vals.join(' | ')} |`)
       }
+      lines.push('')
+    }
+    for (const t of this.tables) {
+      lines.push(`### ${t.title}`, '')
+      lines.push(`| ${t.columns.join(' | ')} |`)
+      lines.push(`|${t.columns.map(() => '---:').join('|')}|`)
+      for (const r of t.rows) lines.push(`| ${r.join(' | ')} |`)
       lines.push('')
     }
     return lines.join('\n')
