@@ -78,3 +78,24 @@ function formatComparison(c, baselineName = 'baseline') {
 }
 
 module.exports = { compareRuns, formatComparison, sameMachine }
+
+// node benchmark/compare.js baseline.json current.json [--mode rate|speedup] [--threshold 0.1]
+// Prints the comparison; exits 2 when a row regressed.
+if (require.main === module) {
+  const fs = require('node:fs')
+  const args = process.argv.slice(2)
+  const opt = (name, dflt) => {
+    const i = args.indexOf(name)
+    return i === -1 ? dflt : args.splice(i, 2)[1]
+  }
+  const mode = opt('--mode', 'auto')
+  const threshold = Number(opt('--threshold', '0.1'))
+  if (args.length !== 2) {
+    console.error('usage: node benchmark/compare.js baseline.json current.json [--mode rate|speedup] [--threshold 0.1]')
+    process.exit(64)
+  }
+  const [base, cur] = args.map((f) => JSON.parse(fs.readFileSync(f, 'utf8')))
+  const c = compareRuns(base, cur, { mode, threshold })
+  console.log(formatComparison(c, args[0]))
+  process.exitCode = c.regressions.length ? 2 : 0
+}
