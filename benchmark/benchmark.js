@@ -42,6 +42,23 @@ function rustc() {
   }
 }
 
+/**
+ * The report of a whole run also shows the Node.js-versions table of `npm run bench:node-matrix`
+ * (results/node-matrix.json, its own run and date) when there is one from this machine.
+ */
+function withNodeMatrix(run, outDir, args) {
+  const file = path.join(outDir, 'node-matrix.json')
+  if (args.suites || args.filter || !fs.existsSync(file)) return run
+  const m = JSON.parse(fs.readFileSync(file, 'utf8'))
+  if (m.machine?.cpu !== run.machine.cpu) return run
+  const note = ` (npm run bench:node-matrix, ${m.config?.date || '?'})`
+  return {
+    ...run,
+    results: [...run.results, ...m.results.map((r) => ({ ...r, table: r.table + note }))],
+    tables: [...run.tables, ...m.tables.map((t) => ({ ...t, title: t.title + note }))],
+  }
+}
+
 async function main() {
   const args = parseArgs(process.argv.slice(2))
   const h = new Harness({ quick: args.quick, filter: args.filter })
@@ -115,7 +132,7 @@ async function main() {
     try {
       const report = await import(pathToFileURL(path.join(__dirname, 'report.mjs')).href)
       const dirOut = args.out || path.dirname(args.json ? path.resolve(args.json) : jsonFile)
-      const plots = await report.writeReport(run, dirOut, { md: mdFile })
+      const plots = await report.writeReport(withNodeMatrix(run, outDir, args), dirOut, { md: mdFile })
       console.log(`Report: ${path.join(dirOut, 'report.html')}, ${mdFile}, ${plots.length} plots in ${path.join(dirOut, 'plots')}`)
     } catch (err) {
       fs.writeFileSync(mdFile, `Machine: ${machine.cpu} (flags ${machine.flags.join(' ')}), ${machine.platform}, Node ${machine.node}\n\n${h.markdown()}`)
