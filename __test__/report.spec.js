@@ -82,6 +82,27 @@ needCharts('writes report.html, an SVG and a PNG per plot, and the Markdown', as
   t.is((html.match(/class="tie">tie /g) || []).length, ties)
 })
 
+needCharts('the cross-platform page: the platform table, then each platform\'s series plots', async (t) => {
+  const dir = path.join(out, 'merged')
+  fs.mkdirSync(dir)
+  // Two platforms: the fixture as it is, and the fixture as if from an arm64 Mac.
+  const a = path.join(dir, 'bench-linux-x64-gnu.json')
+  const b = path.join(dir, 'bench-darwin-arm64.json')
+  fs.writeFileSync(a, JSON.stringify(fixture))
+  fs.writeFileSync(b, JSON.stringify({ ...fixture, machine: { ...fixture.machine, platform: 'darwin-arm64', cpu: 'Apple M4' } }))
+  report = report || (await import(pathToFileURL(path.join(root, 'benchmark', 'report.mjs')).href))
+  const index = await report.writeMerged([a, b], dir, { png: false })
+  const html = fs.readFileSync(index, 'utf8')
+  t.regex(html, /<td>Linux \(x64\)<\/td><td>AMD EPYC/)
+  t.regex(html, /<td>macOS \(arm64\)<\/td><td>Apple M4/)
+  // Each platform's section has the fixture's series plots (and not the per-table dot plots).
+  for (const prefix of ['linux-x64', 'macos-arm64']) {
+    for (const p of fixture.plots) t.true(html.includes(`id="plot-${prefix}-${p.id}"`), `${prefix}: ${p.id}`)
+  }
+  t.is((html.match(/data-kind="bar"/g) || []).length, 0)
+  t.notRegex(html, /<script|<link|\ssrc=/i)
+})
+
 const browser = chromium()
 const needBrowser = chartLibraries() && browser ? test.serial : test.serial.skip
 if (chartLibraries() && !browser) {

@@ -205,7 +205,8 @@ class Harness {
    * arrays of cells (strings or numbers). Printed now, kept for the JSON and the Markdown.
    */
   table(title, columns, rows) {
-    if (this.filter && !this.filter.test(`${title}`)) return
+    // Under --filter, a table is kept when its title or one of its rows matches.
+    if (this.filter && !this.filter.test(`${title}`) && !rows.some((r) => this.filter.test(r.join(' ')))) return
     this.tables.push({ suite: this.suite, title, columns, rows })
     const cells = [columns, ...rows].map((r) => r.map(String))
     const widths = columns.map((_, i) => Math.max(...cells.map((r) => (r[i] || '').length)))

@@ -83,6 +83,7 @@ class Progress {
   /** On a terminal: clear the status line before anything else is printed, redraw it after. */
   attach() {
     if (!this.tty) return
+    this.original = this.stream.write
     this.write = this.stream.write.bind(this.stream)
     const write = this.write
     this.stream.write = (chunk, ...rest) => {
@@ -125,6 +126,9 @@ class Progress {
     this.finishSuite()
     if (this.timer) clearInterval(this.timer)
     if (this.tty) this.write('\r\x1b[K')
+    if (this.original) this.stream.write = this.original
+    this.original = null
+    this.index = -1
     try {
       let all = {}
       try {

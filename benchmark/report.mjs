@@ -171,7 +171,7 @@ async function chartTools() {
 }
 
 /** Renders the plots of `run` to SVG strings (and PNG files under `plotDir` when given). */
-export async function renderPlots(run, { plotDir = null, png = true, colors = palette(run.results), prefix = '' } = {}) {
+export async function renderPlots(run, { plotDir = null, png = true, colors = palette(run.results), prefix = '', only = () => true } = {}) {
   const { vega, vl, Resvg } = await chartTools()
   const out = []
   if (plotDir) {
@@ -179,7 +179,7 @@ export async function renderPlots(run, { plotDir = null, png = true, colors = pa
     // The plots of an earlier run with other rows must not linger beside this run's.
     for (const f of fs.readdirSync(plotDir)) if (f.startsWith(prefix) && /\.(svg|png)$/.test(f)) fs.rmSync(path.join(plotDir, f))
   }
-  for (const plot of plotsOf(run)) {
+  for (const plot of plotsOf(run).filter(only)) {
     const spec = vegaLiteOf(plot, colors)
     const view = new vega.View(vega.parse(vl.compile(spec).spec), { renderer: 'none' })
     const svg = await view.toSVG()
@@ -277,7 +277,7 @@ const figure = (p) =>
   `<figure class="plot" id="plot-${esc(p.file)}" data-plot="${esc(p.id)}" data-kind="${p.type}" data-table="${esc([].concat(p.table).join(' + '))}">${p.svg}</figure>`
 
 /** The HTML body of one run (also one platform's section of the merged page). */
-function runBody(run, plots, { heading = 'h2', idPrefix = '' } = {}) {
+function runBody(run, plots, { heading = 'h2', idPrefix = '', bars = true } = {}) {
   const parts = []
   const bySuite = new Map()
   for (const r of run.results) {
@@ -290,7 +290,7 @@ function runBody(run, plots, { heading = 'h2', idPrefix = '' } = {}) {
     for (const p of plots.filter((q) => q.suite === suite && !q.generic)) parts.push(figure(p))
     for (const table of uniq(recs.map((r) => r.table))) {
       parts.push(`<h3>${esc(table)}</h3>`)
-      const bar = plots.find((q) => q.generic && q.table === table)
+      const bar = bars && plots.find((q) => q.generic && q.table === table)
       if (bar) parts.push(figure(bar))
       parts.push(resultsTable(recs.filter((r) => r.table === table)))
     }
@@ -329,8 +329,10 @@ export async function writeMerged(files, outDir, { png = true } = {}) {
   for (const { file, data } of loaded) {
     const label = rowLabel(data.machine || {}, file)
     const id = slug(label)
-    const plots = await renderPlots(data, { plotDir: path.join(outDir, 'plots'), png, colors, prefix: `${id}-` })
-    sections.push(`<h2 id="${id}">${esc(label)}</h2><p class="machine">${esc(machineLine(data.machine))}</p>\n${runBody(data, plots, { heading: 'h3', idPrefix: `${id}-` })}`)
+    // Per platform: the series plots (the dot plot of every table is in that platform's own report).
+    const series = { ...data, plots: data.plots || [], results: data.results || [] }
+    const plots = (await renderPlots(series, { plotDir: path.join(outDir, 'plots'), png, colors, prefix: `${id}-`, only: (p) => !p.generic }))
+    sections.push(`<h2 id="${id}">${esc(label)}</h2><p class="machine">${esc(machineLine(data.machine))}</p>\n${runBody(data, plots, { heading: 'h3', idPrefix: `${id}-`, bars: false })}`)
   }
   const table = mergeTable(loaded)
   const rows = table.split('\n').filter((l) => l.startsWith('|') && !/^\|-/.test(l))

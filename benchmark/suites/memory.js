@@ -21,7 +21,7 @@ module.exports = {
     const summary = []
     const detail = []
     for (const [op, title] of Object.entries(TITLES)) {
-      if (h.filter && !h.filter.test(`Memory ${title} ${op}`)) continue
+      if (h.filter && !h.filter.test(`${title} ${op}`)) continue
       const heap = {}
       for (const [impl, name] of IMPLS) {
         if (!OPS[op][impl]) continue
