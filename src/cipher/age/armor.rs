@@ -27,10 +27,11 @@ fn is_space(c: &u8) -> bool {
   matches!(c, b' ' | b'\t' | b'\r' | b'\n')
 }
 
-/// True when `data` is armored (after any leading whitespace, it starts with the PEM line).
+/// True when `data` is meant as armor: after any leading whitespace it starts with "-----" (a
+/// binary age file starts with "age-"), so a damaged PEM line is reported as bad armor.
 pub fn is_armored(data: &[u8]) -> bool {
   let start = data.iter().position(|c| !is_space(c)).unwrap_or(data.len());
-  data[start..].starts_with(b"-----BEGIN")
+  data[start..].starts_with(b"-----")
 }
 
 /// The armored form of `data`: the PEM lines, each ended by LF.

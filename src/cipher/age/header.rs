@@ -78,7 +78,7 @@ pub fn parse(data: &[u8]) -> CryptoResult<Parsed<'_>> {
     return Err(if data.starts_with(VERSION_PREFIX) {
       malformed("an unsupported version line (only age-encryption.org/v1 is read)")
     } else {
-      malformed("it does not start with \"age-encryption.org/v1\"")
+      malformed("it does not start with \"age-encryption.org/v1\" (nor with ASCII armor)")
     });
   }
   let window = &data[..data.len().min(MAX_HEADER)];

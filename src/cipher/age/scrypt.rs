@@ -28,10 +28,6 @@ const SALT_LEN: usize = 16;
 /// Work factors (log2 N) accepted anywhere: age's own range.
 pub const MIN_WORK_FACTOR: u32 = 1;
 pub const MAX_WORK_FACTOR: u32 = 30;
-/// age's default for encryption (about 1 s of scrypt on a 2019 machine).
-pub const DEFAULT_WORK_FACTOR: u32 = 18;
-/// age's default ceiling when decrypting (2^22: 4 GiB of scrypt memory, seconds of work).
-pub const DEFAULT_MAX_WORK_FACTOR: u32 = 22;
 
 /// The wrap key for `salt` at work factor `log_n`.
 fn wrap_key(
