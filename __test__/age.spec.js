@@ -15,9 +15,9 @@ const zlib = require('node:zlib')
 const nodeCrypto = require('node:crypto')
 const { spawn, spawnSync } = require('node:child_process')
 const { cipher } = require('..')
+const { pythonCandidates } = require('./helpers/python')
 
 const { age } = cipher
-const ROOT = path.join(__dirname, '..')
 const VECTORS = path.join(__dirname, 'vectors', 'age')
 const FAILED = { instanceOf: Error, code: 'ERR_CRYPTO_DECRYPT_FAILED' }
 const MALFORMED = { instanceOf: TypeError, code: 'ERR_INVALID_ARG_VALUE' }
@@ -278,13 +278,7 @@ test('files made by the age CLI and by rage (committed) open here', async (t) =>
 const HELPER = path.join(__dirname, 'helpers', 'age-interop.py')
 const REQUIRED = process.env.AGE_INTEROP_REQUIRED === '1'
 
-function pythons() {
-  const list = []
-  if (process.env.AGE_INTEROP_PYTHON) list.push(process.env.AGE_INTEROP_PYTHON)
-  const venv = path.join(ROOT, 'target', 'age-venv')
-  list.push(path.join(venv, 'bin', 'python'), path.join(venv, 'Scripts', 'python.exe'), 'python3', 'python')
-  return list.filter((p) => !p.includes(path.sep) || fs.existsSync(p))
-}
+const pythons = () => pythonCandidates('AGE_INTEROP_PYTHON', 'age-venv')
 
 /** Per tool, the Python that drives it (the first that can), and why the others could not. */
 function findTools() {

@@ -107,7 +107,7 @@ pub fn decode(data: &[u8]) -> CryptoResult<Vec<u8>> {
 
 /// Standard base64 with `=` padding, canonical (RFC 4648 §3.5).
 fn decode_padded(b64: &[u8]) -> Option<Vec<u8>> {
-  if b64.len() % 4 != 0 {
+  if !b64.len().is_multiple_of(4) {
     return None;
   }
   let body = b64

@@ -16,6 +16,7 @@ use zeroize::Zeroizing;
 
 use super::header::{decode_b64, malformed, Stanza};
 use super::{open_file_key, seal_file_key, FileKey, Identity, Recipient};
+use crate::cipher::api::check_passphrase;
 use crate::error::{CryptoError, CryptoResult};
 use crate::kdf::scrypt::{derive, Params};
 use crate::kdf::PHC_B64;
@@ -49,17 +50,6 @@ fn wrap_key(
 
 pub fn check_work_factor(name: &str, v: u32) -> CryptoResult<u32> {
   crate::kdf::check_range(name, v, MIN_WORK_FACTOR, MAX_WORK_FACTOR)
-}
-
-fn check_passphrase(passphrase: &[u8]) -> CryptoResult<()> {
-  if passphrase.is_empty() {
-    return Err(CryptoError::invalid_value(
-      "options.passphrase",
-      "a non-empty passphrase",
-      "an empty one",
-    ));
-  }
-  Ok(())
 }
 
 /// Encrypts to a passphrase at work factor `log_n`.
