@@ -307,7 +307,7 @@ export interface AgeEncryptOptions {
   passphrase: Input
   /**
    * scrypt work factor: N = 2^workFactor (r = 8, p = 1), 1..30. Default 18 (as age: about 0.3-1 s
-   * and 256 MiB). Decrypting needs `maxWorkFactor` >= this value (age and rage accept up to 22 by default).
+   * and 256 MiB). Decrypting needs `maxWorkFactor` >= this value (age accepts up to 22 by default).
    */
   workFactor?: number
   /** Return the ASCII-armored (PEM) text as a string instead of the binary file. Default false. */

@@ -171,9 +171,9 @@ test('signal: an aborted signal rejects at once; aborting running scrypt work st
   await t.throwsAsync(age.encrypt('x', { passphrase: 'p', signal: AbortSignal.abort() }), { name: 'AbortError', code: 'ABORT_ERR' })
   const file = age.encryptSync('x', { passphrase: 'p', workFactor: FAST })
   await t.throwsAsync(age.decrypt(file, { passphrase: 'p', signal: AbortSignal.abort() }), { name: 'AbortError' })
-  // N = 2^20 takes far longer than the 30 ms before the abort; it stops within milliseconds.
+  // N = 2^18 takes far longer than the 30 ms before the abort; it stops within milliseconds.
   const ctl = new AbortController()
-  const running = age.encrypt('x', { passphrase: 'p', workFactor: 20, signal: ctl.signal })
+  const running = age.encrypt('x', { passphrase: 'p', workFactor: 18, signal: ctl.signal })
   setTimeout(() => ctl.abort(), 30)
   await t.throwsAsync(running, { name: 'AbortError', code: 'ABORT_ERR' })
 })
@@ -267,7 +267,8 @@ test('files made by the age CLI and by rage (committed) open here', async (t) =>
     const expected = plaintext(f.plaintext.rule, f.plaintext.size)
     t.is(sha256(expected), f.plaintext.sha256, f.file)
     t.deepEqual(await age.decrypt(f.armored ? file.toString('utf8') : file, { passphrase: f.passphrase }), expected, f.file)
-    await t.throwsAsync(age.decrypt(file, { passphrase: `${f.passphrase}!` }), FAILED)
+    // A wrong passphrase once per tool (each try is a full scrypt at the tool's work factor).
+    if (![...tools].some((x) => x.startsWith(f.tool))) await t.throwsAsync(age.decrypt(file, { passphrase: `${f.passphrase}!` }), FAILED)
     tools.add(`${f.tool} ${f.armored ? 'armored' : 'binary'}`)
   }
   t.is(tools.size, 4)
@@ -341,14 +342,13 @@ for (const tool of ['age', 'pyrage']) {
       python,
       cases.map((c) => ({ tool, op: 'encrypt', armor: c.armor, passphrase: c.passphrase, data: c.data.toString('base64') })),
     )
-    await Promise.all(
-      cases.map(async (c, i) => {
-        t.true(made[i].ok, `${label(c)}: ${made[i].error}`)
-        const file = Buffer.from(made[i].data, 'base64')
-        t.is(file.toString('latin1').startsWith('-----BEGIN AGE ENCRYPTED FILE-----\n'), c.armor, label(c))
-        t.deepEqual(await age.decrypt(file, { passphrase: c.passphrase }), c.data, label(c))
-      }),
-    )
+    // One at a time: each is scrypt at the tool's work factor (2^18 or more: 256+ MiB).
+    for (const [i, c] of cases.entries()) {
+      t.true(made[i].ok, `${label(c)}: ${made[i].error}`)
+      const file = Buffer.from(made[i].data, 'base64')
+      t.is(file.toString('latin1').startsWith('-----BEGIN AGE ENCRYPTED FILE-----\n'), c.armor, label(c))
+      t.deepEqual(await age.decrypt(file, { passphrase: c.passphrase }), c.data, label(c))
+    }
   })
 
   test(`${tool} ${version}: files made here open in it`, async (t) => {
