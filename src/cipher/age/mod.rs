@@ -11,6 +11,8 @@
 //! - a [`Recipient`] wraps the file key into stanzas and an [`Identity`] unwraps it: `scrypt.rs`
 //!   is the passphrase pair; X25519 keys are one more pair of the same traits;
 //! - the payload is `stream.rs`'s [`Sealer`] / [`Opener`] with age's nonce layout;
+//!   [`begin_encrypt`] / [`begin_decrypt`] give the header and the sealer / opener, so a file
+//!   pipeline can stream a file through them; [`encrypt`] / [`decrypt`] are the in-memory forms;
 //! - `armor.rs` is the PEM text form, which [`decrypt`] detects by itself;
 //! - `api.rs` holds the JavaScript entry points (`crypto.cipher.age`).
 //!
@@ -133,12 +135,13 @@ fn reserve(v: &mut Vec<u8>, n: usize) -> CryptoResult<()> {
     .map_err(|_| CryptoError::new(Code::Operation, "cannot allocate the output"))
 }
 
-/// Encrypts `data` to `recipients` (binary age file).
-pub fn encrypt(
+/// The start of a new file for `recipients` (the header and the payload nonce), and the sealer
+/// its payload goes through, in pieces of any size: the streaming half of [`encrypt`], for a
+/// file pipeline to write as it reads.
+pub fn begin_encrypt(
   recipients: &[&dyn Recipient],
-  data: &[u8],
   cancel: &Cancel,
-) -> CryptoResult<Vec<u8>> {
+) -> CryptoResult<(Vec<u8>, Sealer)> {
   if recipients.is_empty() {
     return Err(super::internal("no recipient"));
   }
@@ -155,16 +158,28 @@ pub fn encrypt(
   for r in recipients {
     stanzas.extend(r.wrap(&file_key, cancel)?);
   }
-  let mut out = Vec::new();
-  let chunks = data.len().div_ceil(CHUNK).max(1);
-  reserve(&mut out, 256 + NONCE_LEN + data.len() + chunks * 16)?;
-  header::write(&stanzas, &mut out);
-  let mac = header_mac(&file_key, &out)?;
-  header::write_mac(&mac, &mut out);
+  let mut head = Vec::new();
+  header::write(&stanzas, &mut head);
+  let mac = header_mac(&file_key, &head)?;
+  header::write_mac(&mac, &mut head);
   let mut nonce = [0u8; NONCE_LEN];
   crate::random::fill(&mut nonce)?;
-  out.extend_from_slice(&nonce);
-  let mut sealer = Sealer::new(payload_segments(&file_key, &nonce)?, CHUNK);
+  head.extend_from_slice(&nonce);
+  let sealer = Sealer::new(payload_segments(&file_key, &nonce)?, CHUNK);
+  Ok((head, sealer))
+}
+
+/// Encrypts `data` to `recipients` (binary age file).
+pub fn encrypt(
+  recipients: &[&dyn Recipient],
+  data: &[u8],
+  cancel: &Cancel,
+) -> CryptoResult<Vec<u8>> {
+  let (head, mut sealer) = begin_encrypt(recipients, cancel)?;
+  let mut out = Vec::new();
+  let chunks = data.len().div_ceil(CHUNK).max(1);
+  reserve(&mut out, head.len() + data.len() + chunks * 16)?;
+  out.extend_from_slice(&head);
   for piece in data.chunks(PIECE) {
     cancel.check()?;
     sealer.push(piece, &mut out)?;
@@ -178,6 +193,31 @@ pub fn armor(file: &[u8]) -> String {
   armor::encode(file)
 }
 
+/// Reads the header and payload nonce at the start of a binary file with `identity` (checking
+/// the MAC), and returns the opener its payload goes through and where the payload starts: the
+/// streaming half of [`decrypt`]. `start` holds at least the header and the nonce (a pipeline
+/// reads the first `header::MAX_HEADER + 16` bytes, or the whole file when shorter).
+pub fn begin_decrypt(
+  identity: &dyn Identity,
+  start: &[u8],
+  cancel: &Cancel,
+) -> CryptoResult<(Opener, usize)> {
+  let parsed = header::parse(start)?;
+  // A file cut inside the nonce fails now, before the identity's work.
+  let Some(nonce) = parsed.payload.get(..NONCE_LEN) else {
+    return Err(decrypt_failed());
+  };
+  let Some(file_key) = identity.unwrap(&parsed.stanzas, cancel)? else {
+    return Err(no_match(identity, &parsed.stanzas));
+  };
+  let mac = header_mac(&file_key, parsed.mac_input)?;
+  if !crate::ct::eq(&mac, &parsed.mac) {
+    return Err(decrypt_failed());
+  }
+  let at = start.len() - parsed.payload.len() + NONCE_LEN;
+  Ok((Opener::new(payload_segments(&file_key, nonce)?, CHUNK), at))
+}
+
 /// Decrypts an age file, binary or armored, with `identity`.
 pub fn decrypt(identity: &dyn Identity, data: &[u8], cancel: &Cancel) -> CryptoResult<Vec<u8>> {
   let dearmored;
@@ -187,15 +227,8 @@ pub fn decrypt(identity: &dyn Identity, data: &[u8], cancel: &Cancel) -> CryptoR
   } else {
     data
   };
-  let parsed = header::parse(file)?;
-  // A file cut inside the nonce fails now, before the identity's work.
-  if parsed.payload.len() < NONCE_LEN {
-    return Err(decrypt_failed());
-  }
-  match identity.unwrap(&parsed.stanzas, cancel)? {
-    Some(file_key) => open(&parsed, &file_key, cancel),
-    None => Err(no_match(identity, &parsed.stanzas)),
-  }
+  let (opener, at) = begin_decrypt(identity, file, cancel)?;
+  open_payload(opener, &file[at..], cancel)
 }
 
 /// No stanza opened. When the file has no stanza of the identity's type at all, the message says
@@ -223,18 +256,9 @@ fn no_match(identity: &dyn Identity, stanzas: &[Stanza]) -> CryptoError {
   )
 }
 
-/// Checks the header MAC and decrypts the payload with a file key already unwrapped.
-fn open(parsed: &header::Parsed, file_key: &FileKey, cancel: &Cancel) -> CryptoResult<Vec<u8>> {
-  let mac = header_mac(file_key, parsed.mac_input)?;
-  if !crate::ct::eq(&mac, &parsed.mac) {
-    return Err(decrypt_failed());
-  }
-  let (nonce, body) = parsed
-    .payload
-    .split_at_checked(NONCE_LEN)
-    .ok_or_else(decrypt_failed)?;
-  let mut opener = Opener::new(payload_segments(file_key, nonce)?, CHUNK);
-  // Plaintext of chunks opened before a later failure is wiped with the buffer.
+/// The plaintext of a whole payload (after the nonce). Chunks opened before a later failure are
+/// wiped with the buffer: no plaintext leaves on failure.
+fn open_payload(mut opener: Opener, body: &[u8], cancel: &Cancel) -> CryptoResult<Vec<u8>> {
   let mut out = Zeroizing::new(Vec::new());
   reserve(&mut out, body.len())?;
   for piece in body.chunks(PIECE) {
