@@ -47,38 +47,6 @@ impl<D: Digest + BlockSizeUser + Clone> HashCore for RustCrypto<D> {
   }
 }
 
-/// MD5 backend: the assembly build where it exists (see Cargo.toml), else portable Rust.
-#[cfg(all(target_arch = "x86_64", not(target_env = "msvc")))]
-pub type Md5 = Md5Asm;
-#[cfg(not(all(target_arch = "x86_64", not(target_env = "msvc"))))]
-pub type Md5 = RustCrypto<md5::Md5>;
-
-/// MD5 with the `md-5` crate's x86-64 assembly compression function. That build exists only in
-/// the crate's previous line, on the previous `digest` traits (0.10), hence its own wrapper.
-#[cfg(all(target_arch = "x86_64", not(target_env = "msvc")))]
-#[derive(Clone, Default)]
-pub struct Md5Asm(md5_asm_backend::Md5);
-
-#[cfg(all(target_arch = "x86_64", not(target_env = "msvc")))]
-impl HashCore for Md5Asm {
-  #[inline]
-  fn update(&mut self, data: &[u8]) {
-    digest_010::Digest::update(&mut self.0, data);
-  }
-  #[inline]
-  fn finalize_into(self, out: &mut [u8]) {
-    out.copy_from_slice(&digest_010::Digest::finalize(self.0));
-  }
-  #[inline]
-  fn output_len(&self) -> usize {
-    <md5_asm_backend::Md5 as digest_010::Digest>::output_size()
-  }
-  #[inline]
-  fn block_len(&self) -> usize {
-    <md5_asm_backend::Md5 as digest_010::core_api::BlockSizeUser>::block_size()
-  }
-}
-
 /// A RustCrypto extendable-output function (SHAKE) with a chosen output length.
 #[derive(Clone)]
 pub struct Xof<X> {
@@ -431,7 +399,8 @@ hash_algorithms! {
   //                                                               (, block_fn: its block function)
   Md4        "md4"        Fixed:  md::Md4                        = Default::default(),
                                                                    block_fn: md::Md4Compress;
-  Md5        "md5"        Fixed:  Md5                            = Default::default();
+  Md5        "md5"        Fixed:  md::Md5                        = Default::default(),
+                                                                   block_fn: md::Md5Compress;
   Sha1       "sha1"       Fixed:  RustCrypto<sha1::Sha1>         = Default::default(),
                                                                    block_fn: md::Sha1Compress;
   Sha224     "sha224"     Fixed:  RustCrypto<sha2::Sha224>       = Default::default(),

@@ -21,6 +21,7 @@
 //! error is returned.
 
 mod aead;
+pub mod age;
 pub mod api;
 mod block_modes;
 mod gcm;
