@@ -37,6 +37,7 @@ mod blake3_tree;
 mod cipher;
 mod ct;
 mod error;
+mod file_io;
 mod hash;
 mod hash_file;
 #[allow(unsafe_code)]
