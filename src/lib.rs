@@ -50,6 +50,7 @@ mod proptests;
 mod random;
 mod rmd160;
 mod staging;
+mod stream_file;
 mod task;
 
 use napi::bindgen_prelude::Object;

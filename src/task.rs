@@ -130,6 +130,9 @@ pub enum Output {
   Buffer(Vec<u8>),
   Text(String),
   Bool(bool),
+  Number(f64),
+  /// Native state made on the pool (a stream whose key took Argon2), handed to JS as a handle.
+  Kept(Box<dyn crate::js::KeepLater>),
 }
 
 /// Expensive work over owned inputs, runnable on any thread.
