@@ -536,7 +536,7 @@ test('file errors are node-style (ENOENT, EISDIR) with both paths; refused optio
 
   for (const make of [(o) => cipher.aes.encryptStream(o), (o) => cipher.xchacha20.decryptStream(o)]) {
     isError(t, () => make(), TypeError, 'ERR_INVALID_ARG_TYPE')
-    isError(t, () => make({}), TypeError, 'ERR_INVALID_ARG_VALUE')
+    isError(t, () => make({}), TypeError, 'ERR_INVALID_ARG_TYPE')
     isError(t, () => make({ key: KEY, passphrase: 'p' }), TypeError, 'ERR_INVALID_ARG_VALUE')
     isError(t, () => make({ key: rnd(16) }), RangeError, 'ERR_OUT_OF_RANGE')
     isError(t, () => make({ key: 42 }), TypeError, 'ERR_INVALID_ARG_TYPE')
@@ -591,4 +591,38 @@ linux('encryptFile / decryptFile of 256 MiB raise the peak RSS by less than 32 M
     t.true(growth < bound, `${name}: peak RSS +${(growth / MiB).toFixed(1)} MiB`)
     t.log(`${name}: peak RSS +${(growth / MiB).toFixed(1)} MiB, ${ms} ms`)
   }
+})
+
+// ---- types ----------------------------------------------------------------------------------
+
+test('index.d.ts: the streaming AEAD type-checks as documented, and misuse does not', (t) => {
+  const ts = require('typescript')
+  const root = path.join(__dirname, '..')
+  const file = path.join(DIR, 'usage.ts')
+  fs.writeFileSync(
+    file,
+    `import { cipher, type FileProgress, type FileResult } from ${JSON.stringify(root)}
+import { Transform } from 'node:stream'
+const a: Transform = cipher.aes.encryptStream({ key: Buffer.alloc(32), aad: 'v1', segmentSize: 1 << 20 })
+const b: Transform = cipher.xchacha20.decryptStream({ passphrase: 'pw', maxMemoryCost: 1 << 18, signal: AbortSignal.timeout(10) })
+const c: Promise<FileResult> = cipher.aes.encryptFile('in', new URL('file:///out'), {
+  passphrase: 'pw', memoryCost: 19456, timeCost: 2,
+  onProgress: ({ bytes, total }: FileProgress) => { const n: number = bytes + (total ?? 0); void n },
+})
+const d: Promise<number> = cipher.xchacha20.decryptFile(Buffer.from('in'), 'out', { key: new Uint8Array(32) }).then((r) => r.bytes)
+void [a, b, c, d]
+// @ts-expect-error a key or a passphrase, not both
+cipher.aes.encryptStream({ key: 'k', passphrase: 'p' })
+// @ts-expect-error one of them is required
+cipher.aes.decryptStream({ aad: 'x' })
+// @ts-expect-error the segment size is the header's when decrypting
+cipher.aes.decryptStream({ key: 'k', segmentSize: 1024 })
+// @ts-expect-error chacha20 (12-byte nonces) has no streaming form
+cipher.chacha20.encryptStream({ key: 'k' })
+`,
+  )
+  const program = ts.createProgram([file], { strict: true, noEmit: true, module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, moduleResolution: ts.ModuleResolutionKind.Node10, types: ['node'], typeRoots: [path.join(root, 'node_modules', '@types')] })
+  const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))
+  t.deepEqual(diagnostics, [])
+  t.false('encryptStream' in cipher.chacha20)
 })

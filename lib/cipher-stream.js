@@ -56,8 +56,9 @@ function read(alg, what, options) {
   const o = checkOptions(options, ALLOWED[what], where)
   const hasKey = o.key !== undefined && o.key !== null
   const hasPass = o.passphrase !== undefined && o.passphrase !== null
-  if (hasKey === hasPass) {
-    throw invalidArgValue('options', `exactly one of "key" and "passphrase" for ${where}`, hasKey ? 'both' : 'neither')
+  if (!hasKey && !hasPass) throw invalidArgType('options.key', `${BYTES} (or options.passphrase)`, o.key)
+  if (hasKey && hasPass) {
+    throw invalidArgValue('options', `exactly one of "key" and "passphrase" for ${where}`, 'both')
   }
   const secret = hasKey ? checkBytes(o.key, 'options.key') : checkBytes(o.passphrase, 'options.passphrase')
   const n = byteLength(secret)
