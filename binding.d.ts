@@ -42,14 +42,9 @@ export declare function aeadStreamFile(alg: number, decrypt: boolean, secret: un
 export declare function aeadStreamFinal(stream: unknown): Buffer
 
 /**
- * `aeadStreamNew(alg, decrypt, secret, passphrase, options, head?)`: a stream state, made here
- * (for a key: HKDF only).
- */
-export declare function aeadStreamNew(alg: number, decrypt: boolean, secret: unknown, passphrase: boolean, options?: unknown | undefined | null, head?: unknown | undefined | null): unknown
-
-/**
- * `aeadStreamNewAsync(alg, decrypt, secret, passphrase, options, head?, token?)`: the same on
- * the libuv pool (a passphrase's Argon2id).
+ * `aeadStreamNewAsync(alg, decrypt, secret, passphrase, options, head?, token?)`: a stream
+ * state, made on the libuv pool (a passphrase's Argon2id; for a key, HKDF only, and the pool is
+ * used all the same: one way to make a state, and a stream's first chunk is never tiny work).
  */
 export declare function aeadStreamNewAsync(alg: number, decrypt: boolean, secret: unknown, passphrase: boolean, options?: unknown | undefined | null, head?: unknown | undefined | null, token?: CancelToken | undefined | null): Promise<unknown>
 

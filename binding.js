@@ -839,7 +839,6 @@ module.exports.CancelToken = nativeBinding.CancelToken
 module.exports.FileProgress = nativeBinding.FileProgress
 module.exports.aeadStreamFile = nativeBinding.aeadStreamFile
 module.exports.aeadStreamFinal = nativeBinding.aeadStreamFinal
-module.exports.aeadStreamNew = nativeBinding.aeadStreamNew
 module.exports.aeadStreamNewAsync = nativeBinding.aeadStreamNewAsync
 module.exports.aeadStreamUpdate = nativeBinding.aeadStreamUpdate
 module.exports.algorithms = nativeBinding.algorithms

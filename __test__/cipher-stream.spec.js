@@ -13,13 +13,14 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const nodeCrypto = require('node:crypto')
-const { execFileSync, spawnSync } = require('node:child_process')
+const { spawnSync } = require('node:child_process')
 const { Readable, Writable } = require('node:stream')
 const { pipeline } = require('node:stream/promises')
 const { xchacha20poly1305 } = require('@noble/ciphers/chacha')
 const { cipher } = require('..')
 const { AbortError } = require('../lib/abort')
 const { isError, rejects } = require('./helpers/assert')
+const { runChild } = require('./helpers/rss')
 
 const NS = ['aes', 'xchacha20']
 const MiB = 1 << 20
@@ -576,12 +577,7 @@ test('streams: strings are UTF-8 chunks, the signal option destroys the stream w
 const linux = process.platform === 'linux' && fs.existsSync('/proc/self/clear_refs') ? test : test.skip
 
 linux('encryptFile / decryptFile of 256 MiB raise the peak RSS by less than 32 MiB; 256 MiB through the Transforms by a bounded amount', (t) => {
-  const out = JSON.parse(
-    execFileSync(process.execPath, ['--expose-gc', path.join(__dirname, 'helpers', 'rss-stream-child.js'), String(256 * MiB)], {
-      encoding: 'utf8',
-      timeout: 120000,
-    }),
-  )
+  const out = runChild('rss-stream-child.js', [256 * MiB])
   t.true(Object.keys(out).length >= 5)
   for (const [name, { growth, ms }] of Object.entries(out)) {
     // The files are native end to end. The Transforms hand every output chunk to JavaScript as a

@@ -6,9 +6,9 @@
 //
 // - The Transforms hold a native state (src/cipher/stream_api.rs): each chunk goes in as it is,
 //   and what comes out is the sealed segments it completed, or the plaintext of segments whose
-//   tags verified (never a byte before its segment's tag). A passphrase's Argon2id runs on the
-//   libuv pool before the first segment; a key needs only HKDF, done at once. decryptStream
-//   collects the header's bytes before it makes its state.
+//   tags verified (never a byte before its segment's tag). The state is made on the libuv pool
+//   (a passphrase's Argon2id, before the first segment); decryptStream collects the header's
+//   bytes before it makes its state.
 // - The files are read, sealed or opened and written natively on the pool
 //   (src/stream_file.rs), with the progress, abort and error machinery of X.file()
 //   (./hash-stream.js). decryptFile writes to a temporary file beside dst and renames it over
@@ -20,7 +20,7 @@ const { BYTES, invalidArgType, invalidArgValue, outOfRange } = require('./errors
 const { AbortError, checkSignal, startAsync } = require('./abort')
 const { checkPath, checkProgress, fileAsync, fsError, isBytes } = require('./hash-stream')
 
-const { aeadStreamNew, aeadStreamNewAsync, aeadStreamUpdate, aeadStreamFinal, aeadStreamFile } = native
+const { aeadStreamNewAsync, aeadStreamUpdate, aeadStreamFinal, aeadStreamFile } = native
 const ALGORITHMS = native.streamAlgorithms()
 const EMPTY = Buffer.alloc(0)
 const U32 = 2 ** 32 - 1
@@ -83,12 +83,11 @@ function read(alg, what, options) {
 }
 
 /**
- * The native state, made from `head` (decrypting): at once for a key, on the pool for a
- * passphrase (Argon2id). Returns the state or a Promise of it.
+ * A Promise of the native state, made on the pool (a passphrase's Argon2id; HKDF for a key) from
+ * `head` when decrypting. A refused argument throws here.
  */
 function makeState(alg, decrypt, r, head) {
-  if (!r.passphrase) return aeadStreamNew(alg.id, decrypt, r.secret, false, r.nativeOptions, head)
-  return startAsync(r.signal, (token) => aeadStreamNewAsync(alg.id, decrypt, r.secret, true, r.nativeOptions, head, token))
+  return startAsync(r.signal, (token) => aeadStreamNewAsync(alg.id, decrypt, r.secret, r.passphrase, r.nativeOptions, head, token))
 }
 
 /** `encryptStream()` / `decryptStream()`: byte chunks in, sealed stream (or plaintext) out. */
@@ -106,10 +105,12 @@ class AeadStream extends Transform {
     this.#alg = alg
     this.#decrypt = decrypt
     this.#request = request
-    // Sealing with a key: the state (header, key) now; with a passphrase, Argon2id starts now,
-    // on the pool, while the first chunks arrive.
-    if (!decrypt) this.#state = makeState(alg, false, request, undefined)
-    if (this.#state instanceof Promise) this.#state.catch(() => {})
+    // Sealing: the state (header, key; Argon2id for a passphrase) is made on the pool now,
+    // while the first chunks arrive.
+    if (!decrypt) {
+      this.#state = makeState(alg, false, request, undefined)
+      this.#state.catch(() => {})
+    }
   }
 
   /** Runs `step(state)` once the state exists, and passes its output on. */

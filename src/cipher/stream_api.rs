@@ -2,9 +2,9 @@
 //!
 //! - `streamAlgorithms()`: the format's algorithm list (`stream_format::ALGORITHMS`), which the JS
 //!   layer turns into `encryptStream`/`decryptStream`/`encryptFile`/`decryptFile` on the namespaces.
-//! - `aeadStreamNew(alg, decrypt, secret, passphrase, options, head?)` and its `Async` form: the
-//!   native state of a Transform (a handle; Argon2id for a passphrase runs on the pool through the
-//!   async form). When decrypting, `head` is the start of the input (the header at least).
+//! - `aeadStreamNewAsync(alg, decrypt, secret, passphrase, options, head?, token?)`: the native
+//!   state of a Transform (a handle), made on the pool (Argon2id for a passphrase). When
+//!   decrypting, `head` is the start of the input (the header at least).
 //! - `aeadStreamUpdate(state, chunk)` / `aeadStreamFinal(state)`: the output so far, as a Buffer.
 //! - `aeadStreamFile(alg, decrypt, secret, passphrase, src, dst, options, token?, progress?)`:
 //!   a file sealed or opened on the pool (`stream_file.rs`); resolves to the bytes written.
@@ -27,7 +27,7 @@ use crate::file_io::{path_arg, FileProgress};
 use crate::js::{self, Cx, Value};
 use crate::kdf::argon2::Argon2Limits;
 use crate::stream_file::FileJob;
-use crate::task::{run_sync, CancelToken, Work};
+use crate::task::{CancelToken, Work};
 
 /// One algorithm of the streaming format, as the JS layer sees it.
 #[napi(object)]
@@ -141,44 +141,9 @@ fn spec<'js>(
   Ok(spec)
 }
 
-fn init_job<'js>(
-  env: &'js Env,
-  alg: u32,
-  decrypt: bool,
-  secret: Unknown<'js>,
-  passphrase: bool,
-  options: Option<Unknown<'js>>,
-  head: Option<Unknown<'js>>,
-) -> CryptoResult<InitJob> {
-  let spec = spec(env, alg, decrypt, &secret, passphrase, options.as_ref())?;
-  let head = match head {
-    Some(h) if decrypt => js::read_arg(env, &h, "head")?.into_owned(),
-    _ => Zeroizing::new(Vec::new()),
-  };
-  Ok(InitJob {
-    spec: Some(spec),
-    head,
-  })
-}
-
-/// `aeadStreamNew(alg, decrypt, secret, passphrase, options, head?)`: a stream state, made here
-/// (for a key: HKDF only).
-#[napi(ts_return_type = "unknown")]
-pub fn aead_stream_new<'js>(
-  env: &'js Env,
-  alg: u32,
-  decrypt: bool,
-  secret: Unknown<'js>,
-  passphrase: bool,
-  options: Option<Unknown<'js>>,
-  head: Option<Unknown<'js>>,
-) -> napi::Result<Unknown<'js>> {
-  let job = init_job(env, alg, decrypt, secret, passphrase, options, head).or_throw(env)?;
-  run_sync(env, job)
-}
-
-/// `aeadStreamNewAsync(alg, decrypt, secret, passphrase, options, head?, token?)`: the same on
-/// the libuv pool (a passphrase's Argon2id).
+/// `aeadStreamNewAsync(alg, decrypt, secret, passphrase, options, head?, token?)`: a stream
+/// state, made on the libuv pool (a passphrase's Argon2id; for a key, HKDF only, and the pool is
+/// used all the same: one way to make a state, and a stream's first chunk is never tiny work).
 #[napi(ts_return_type = "Promise<unknown>")]
 #[allow(clippy::too_many_arguments)]
 pub fn aead_stream_new_async<'js>(
@@ -191,7 +156,18 @@ pub fn aead_stream_new_async<'js>(
   head: Option<Unknown<'js>>,
   token: Option<&CancelToken>,
 ) -> napi::Result<AsyncTask<Work<InitJob>>> {
-  let job = init_job(env, alg, decrypt, secret, passphrase, options, head).or_throw(env)?;
+  let job = (|| -> CryptoResult<InitJob> {
+    let spec = spec(env, alg, decrypt, &secret, passphrase, options.as_ref())?;
+    let head = match head {
+      Some(h) if decrypt => js::read_arg(env, &h, "head")?.into_owned(),
+      _ => Zeroizing::new(Vec::new()),
+    };
+    Ok(InitJob {
+      spec: Some(spec),
+      head,
+    })
+  })()
+  .or_throw(env)?;
   Ok(Work::new(job, token))
 }
 
@@ -217,14 +193,14 @@ pub fn aead_stream_update<'js>(
 ) -> napi::Result<Unknown<'js>> {
   let s = state(env, &stream).or_throw(env)?;
   let chunk = js::read_arg(env, &chunk, "chunk").or_throw(env)?;
-  to_js(env, s.update(chunk.as_slice()).or_throw(env)?)
+  to_js(env, s.run(chunk.as_slice(), false).or_throw(env)?)
 }
 
 /// `aeadStreamFinal(state)`: the rest (the last segment).
 #[napi(ts_return_type = "Buffer")]
 pub fn aead_stream_final<'js>(env: &'js Env, stream: Unknown<'js>) -> napi::Result<Unknown<'js>> {
   let s = state(env, &stream).or_throw(env)?;
-  to_js(env, s.finish().or_throw(env)?)
+  to_js(env, s.run(&[], true).or_throw(env)?)
 }
 
 /// `aeadStreamFile(alg, decrypt, secret, passphrase, src, dst, options, token?, progress?)`:

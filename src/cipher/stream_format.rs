@@ -444,10 +444,7 @@ impl Body for Codec {
 
 /// The native state behind `encryptStream()` / `decryptStream()`: output owed to the next call
 /// (the header when sealing), and the segment state machine, gone after `final` or any failure.
-pub struct StreamState {
-  lead: RefCell<Vec<u8>>,
-  body: RefCell<Option<Codec>>,
-}
+pub struct StreamState(RefCell<(Vec<u8>, Option<Codec>)>);
 
 impl Kept for StreamState {
   const TAG: Tag = Tag {
@@ -457,54 +454,30 @@ impl Kept for StreamState {
   const WHAT: &'static str = "a stream made by encryptStream() or decryptStream()";
 }
 
-fn finished() -> CryptoError {
-  CryptoError::new(
-    Code::Operation,
-    "The stream has ended or failed: it takes no more data",
-  )
-}
-
 impl StreamState {
-  /// The output of `input` (and what was owed), or the error; after an error the state refuses
-  /// everything, so nothing is ever released past a failed segment.
-  pub fn update(&self, input: &[u8]) -> CryptoResult<Vec<u8>> {
-    let mut body = self
-      .body
+  /// The output of `input` (and what was owed); with `last`, the rest after it (the last
+  /// segment). After an error, or after the last call, the state refuses everything, so nothing
+  /// is ever released past a failed segment.
+  pub fn run(&self, input: &[u8], last: bool) -> CryptoResult<Vec<u8>> {
+    let mut state = self
+      .0
       .try_borrow_mut()
       .map_err(|_| CryptoError::internal())?;
-    let codec = body.as_mut().ok_or_else(finished)?;
-    let mut out = std::mem::take(
-      &mut *self
-        .lead
-        .try_borrow_mut()
-        .map_err(|_| CryptoError::internal())?,
-    );
+    let (lead, body) = &mut *state;
+    let mut codec = body.take().ok_or_else(|| {
+      CryptoError::new(
+        Code::Operation,
+        "The stream has ended or failed: it takes no more data",
+      )
+    })?;
+    let mut out = std::mem::take(lead);
     out.reserve(input.len() + TAG_LEN * (input.len() / codec.piece_len() + 2));
-    let result = codec.push(input, &mut out);
-    match result {
-      Ok(()) => Ok(out),
-      Err(e) => {
-        *body = None;
-        Err(e)
-      }
+    codec.push(input, &mut out)?;
+    if last {
+      codec.finish(&mut out)?;
+    } else {
+      *body = Some(codec);
     }
-  }
-
-  /// The rest of the output: the last segment, sealed or opened.
-  pub fn finish(&self) -> CryptoResult<Vec<u8>> {
-    let codec = self
-      .body
-      .try_borrow_mut()
-      .map_err(|_| CryptoError::internal())?
-      .take()
-      .ok_or_else(finished)?;
-    let mut out = std::mem::take(
-      &mut *self
-        .lead
-        .try_borrow_mut()
-        .map_err(|_| CryptoError::internal())?,
-    );
-    codec.finish(&mut out)?;
     Ok(out)
   }
 }
@@ -526,10 +499,10 @@ impl Job for InitJob {
       mut body,
     } = spec.begin(&self.head, cancel)?;
     body.push(&self.head[consumed..], &mut lead)?;
-    Ok(Output::Kept(Box::new(StreamState {
-      lead: RefCell::new(lead),
-      body: RefCell::new(Some(body)),
-    })))
+    Ok(Output::Kept(Box::new(StreamState(RefCell::new((
+      lead,
+      Some(body),
+    ))))))
   }
 }
 
