@@ -39,7 +39,7 @@ pub const READ_LEN: usize = 128 << 10;
 /// rounds with one core taken by other processes: 1 MiB 0.83-0.96; 2 MiB 0.79-0.91; 256 KiB
 /// 0.75-0.82 (more hand-overs between the threads); the same thread reading 128 KiB and hashing
 /// in turn 0.85-0.91.
-const AHEAD_LEN: usize = 1 << 20;
+pub const AHEAD_LEN: usize = 1 << 20;
 
 /// The counters `onProgress` reads: bytes hashed so far, and the file's size.
 pub struct Counters {

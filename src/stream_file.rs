@@ -28,7 +28,7 @@ use std::sync::Arc;
 use zeroize::Zeroizing;
 
 use crate::error::{CryptoError, CryptoResult};
-use crate::file_io::{open_error, read_chunks, sys_error, Counters};
+use crate::file_io::{open_error, read_chunks, sys_error, Counters, AHEAD_LEN};
 use crate::task::{Cancel, Job, Output};
 
 /// The state machine that turns a format's input into its output after the head.
@@ -173,11 +173,13 @@ impl<F: StreamFormat> Job for FileJob<F> {
       consumed,
       mut body,
     } = format.begin(&head[..n], cancel)?;
-    // The output of one read (plaintext when decrypting: wiped when dropped).
-    let mut out = Zeroizing::new(lead);
+    let piece = body.piece_len().max(1);
+    // The output of one read (plaintext when decrypting: wiped when dropped), with room for a
+    // whole read and the segment it may complete, so it is never moved (and left unwiped).
+    let mut out = Zeroizing::new(Vec::with_capacity(lead.len() + AHEAD_LEN + 2 * (piece + 16)));
+    out.extend_from_slice(&lead);
     body.push(&head[consumed..n], &mut out)?;
     let mut written = 0u64;
-    let piece = body.piece_len().max(1);
     read_chunks(
       &src,
       size.map(|s| s.saturating_sub(n as u64)),
