@@ -534,6 +534,19 @@ test('file errors are node-style (ENOENT, EISDIR) with both paths; refused optio
   const e4 = await t.throwsAsync(cipher.aes.encryptFile(plain, path.join(dir, 'no', 'such', 'dir'), { key: KEY }))
   t.is(e4.code, 'ENOENT')
   t.deepEqual(fs.readdirSync(dir), ['plain'])
+  if (process.platform !== 'win32') {
+    // A device is refused (renaming a file over it would replace the device node); a symlink is
+    // written through, as node's createWriteStream does.
+    await rejects(t, cipher.aes.encryptFile(plain, '/dev/null', { key: KEY }), TypeError, 'ERR_INVALID_ARG_VALUE')
+    t.true(fs.statSync('/dev/null').isCharacterDevice())
+    fs.writeFileSync(path.join(dir, 'target'), 'old')
+    fs.symlinkSync(path.join(dir, 'target'), path.join(dir, 'link'))
+    await cipher.aes.encryptFile(plain, path.join(dir, 'link'), { key: KEY })
+    t.true(fs.lstatSync(path.join(dir, 'link')).isSymbolicLink())
+    t.deepEqual(await open('aes', fs.readFileSync(path.join(dir, 'target')), { key: KEY }), Buffer.from('x'))
+    fs.rmSync(path.join(dir, 'link'))
+    fs.rmSync(path.join(dir, 'target'))
+  }
 
   for (const make of [(o) => cipher.aes.encryptStream(o), (o) => cipher.xchacha20.decryptStream(o)]) {
     isError(t, () => make(), TypeError, 'ERR_INVALID_ARG_TYPE')

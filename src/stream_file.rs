@@ -68,20 +68,40 @@ struct TempFile {
   file: Option<File>,
 }
 
-impl TempFile {
-  /// A new file `.<dst's name>.<16 hex>.tmp` beside `dst`, created exclusively (mode 0600).
-  fn beside(dst: &Path) -> CryptoResult<TempFile> {
-    let is_dir = || {
+/// The path the output is renamed to: `dst`, or the file a symlink `dst` points to (written
+/// through, as node's `createWriteStream` does). A directory is `EISDIR`; a device, pipe or
+/// socket is refused (renaming a file over `/dev/null` would replace the device node): the
+/// Transforms are for those.
+fn destination(dst: &Path) -> CryptoResult<PathBuf> {
+  let target = match fs::symlink_metadata(dst) {
+    Ok(m) if m.file_type().is_symlink() => fs::canonicalize(dst).unwrap_or_else(|_| dst.into()),
+    _ => dst.into(),
+  };
+  match fs::metadata(&target) {
+    Ok(m) if m.is_dir() => {
       let e = sys_error(&io::Error::from(io::ErrorKind::IsADirectory), "open");
-      CryptoError {
+      Err(CryptoError {
         message: "EISDIR: illegal operation on a directory, open".into(),
         ..e
-      }
-    };
-    if fs::metadata(dst).is_ok_and(|m| m.is_dir()) {
-      return Err(is_dir());
+      })
     }
-    let name = dst.file_name().ok_or_else(is_dir)?.to_string_lossy();
+    Ok(m) if !m.is_file() => Err(CryptoError::invalid_value(
+      "dst",
+      "a regular file (the output is written beside it and renamed over it; use the stream forms for devices and pipes)",
+      target.display(),
+    )),
+    _ => Ok(target),
+  }
+}
+
+impl TempFile {
+  /// A new file `.<dst's name>.<16 hex>.tmp` beside `dst` (a checked [`destination`]), created
+  /// exclusively (mode 0600).
+  fn beside(dst: &Path) -> CryptoResult<TempFile> {
+    let name = dst
+      .file_name()
+      .ok_or_else(|| CryptoError::invalid_value("dst", "a file path", dst.display()))?
+      .to_string_lossy();
     let name: String = name.chars().take(64).collect();
     let dir = dst.parent().unwrap_or(Path::new(""));
     let mut last = None;
@@ -164,7 +184,8 @@ impl<F: StreamFormat> Job for FileJob<F> {
     if let Some(n) = size {
       self.progress.set_total(n);
     }
-    let mut tmp = TempFile::beside(&self.dst)?;
+    let dst = destination(&self.dst)?;
+    let mut tmp = TempFile::beside(&dst)?;
     let mut head = Zeroizing::new(vec![0u8; format.head_len()]);
     let n = read_head(&src, &mut head)?;
     self.progress.add(n);
@@ -176,7 +197,9 @@ impl<F: StreamFormat> Job for FileJob<F> {
     let piece = body.piece_len().max(1);
     // The output of one read (plaintext when decrypting: wiped when dropped), with room for a
     // whole read and the segment it may complete, so it is never moved (and left unwiped).
-    let mut out = Zeroizing::new(Vec::with_capacity(lead.len() + AHEAD_LEN + 2 * (piece + 16)));
+    let mut out = Zeroizing::new(Vec::with_capacity(
+      lead.len() + AHEAD_LEN + 2 * (piece + 16),
+    ));
     out.extend_from_slice(&lead);
     body.push(&head[consumed..n], &mut out)?;
     let mut written = 0u64;
@@ -200,7 +223,7 @@ impl<F: StreamFormat> Job for FileJob<F> {
     body.finish(&mut out)?;
     tmp.write(&out)?;
     written += out.len() as u64;
-    tmp.commit(&self.dst)?;
+    tmp.commit(&dst)?;
     Ok(Output::Number(written as f64))
   }
 }
