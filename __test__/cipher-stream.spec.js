@@ -484,6 +484,28 @@ for (const ns of NS) {
   })
 }
 
+test('an abort made after the pool finished but before the Promise settled still leaves no dst (the rename waits for the main thread)', async (t) => {
+  const dir = freshDir()
+  const p = (n) => path.join(dir, n)
+  fs.writeFileSync(p('plain'), rnd(3 * S))
+  await cipher.aes.encryptFile(p('plain'), p('sealed'), { key: KEY, segmentSize: S })
+  for (const [op, from] of [['encryptFile', 'plain'], ['decryptFile', 'sealed']]) {
+    const c = new AbortController()
+    const promise = cipher.aes[op](p(from), p('out'), { key: KEY, signal: c.signal })
+    // Hold the main thread while the pool runs the whole job, then abort before it can settle.
+    const t0 = Date.now()
+    while (Date.now() - t0 < 300) {}
+    c.abort()
+    await t.throwsAsync(promise, { instanceOf: AbortError }, op)
+    t.deepEqual(fs.readdirSync(dir).sort(), ['plain', 'sealed'], op)
+  }
+  // An abort after the Promise settled changes nothing.
+  const c = new AbortController()
+  t.is((await cipher.aes.decryptFile(p('sealed'), p('out'), { key: KEY, signal: c.signal })).bytes, 3 * S)
+  c.abort()
+  t.is(fs.statSync(p('out')).size, 3 * S)
+})
+
 test('onProgress reports the source bytes read, with their total, at most every ~50 ms and never after the Promise settled', async (t) => {
   const src = bigFile('progress-src', 128 * MiB)
   const dst = path.join(BIG_DIR, 'progress-dst')
@@ -575,7 +597,7 @@ test('file errors are node-style (ENOENT, EISDIR) with both paths; refused optio
   isError(t, () => s.write({ not: 'bytes' }), TypeError, 'ERR_INVALID_ARG_TYPE')
 })
 
-test('streams: strings are UTF-8 chunks, the signal option destroys the stream with an AbortError, passphrase streams cancel their Argon2id', async (t) => {
+test('streams: strings are UTF-8 chunks; the signal option destroys a stream (here one still deriving its passphrase key) with an AbortError', async (t) => {
   const sealed = await through(cipher.aes.encryptStream({ key: KEY }), ['héllo ', 'wörld'])
   t.is((await open('aes', sealed, { key: KEY })).toString(), 'héllo wörld')
   const c = new AbortController()

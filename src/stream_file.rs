@@ -15,7 +15,10 @@
 //!   so `signal` stops the job within one segment.
 //! - The output goes to a temporary file beside `dst` (same directory, so the same file system),
 //!   created exclusively with mode 0600, renamed over `dst` only after the body finished, that
-//!   is after the last segment was sealed or verified. On any failure or abort it is removed
+//!   is after the last segment was sealed or verified. The rename happens when the job settles,
+//!   on the main thread, after a last look at the cancel token: an abort JavaScript made before
+//!   the Promise settled can never leave a renamed `dst` behind a rejection (the pool thread
+//!   could finish just before it). On any failure or abort the temporary file is removed
 //!   ([`TempFile`]'s `Drop`), so no `dst` and no temporary file remain, and an existing `dst` is
 //!   untouched. The file is not `fsync`ed (as node's streams do not): a crash can lose the
 //!   renamed file's data, never expose a partly verified plaintext under `dst`'s name.
@@ -63,7 +66,7 @@ pub trait StreamFormat: Send + 'static {
 
 /// The output file while it is written: removed when dropped unless [`TempFile::commit`] renamed
 /// it over the destination.
-struct TempFile {
+pub struct TempFile {
   path: PathBuf,
   file: Option<File>,
 }
@@ -174,6 +177,8 @@ pub struct FileJob<F: StreamFormat> {
   pub src: PathBuf,
   pub dst: PathBuf,
   pub progress: Arc<Counters>,
+  /// The finished output and where to rename it, once `run` succeeded (`settle` renames it).
+  pub done: Option<(TempFile, PathBuf)>,
 }
 
 impl<F: StreamFormat> Job for FileJob<F> {
@@ -223,7 +228,16 @@ impl<F: StreamFormat> Job for FileJob<F> {
     body.finish(&mut out)?;
     tmp.write(&out)?;
     written += out.len() as u64;
-    tmp.commit(&dst)?;
+    self.done = Some((tmp, dst));
     Ok(Output::Number(written as f64))
+  }
+
+  fn settle(&mut self, _env: &napi::Env, cancel: &Cancel) -> CryptoResult<()> {
+    match self.done.take() {
+      // Aborted after the last segment: the temporary file is removed as it drops.
+      Some(_) if cancel.is_cancelled() => Err(crate::task::aborted()),
+      Some((tmp, dst)) => tmp.commit(&dst),
+      None => Ok(()),
+    }
   }
 }

@@ -226,6 +226,7 @@ pub fn aead_stream_file<'js>(
       src: path_arg(env, &src)?,
       dst: path_arg(env, &dst)?,
       progress: FileProgress::counters(progress),
+      done: None,
     })
   })()
   .or_throw(env)?;
