@@ -21,16 +21,38 @@ export declare class CancelToken {
 }
 
 /**
- * Progress of one `file()` call, polled from JavaScript (`bytes`, `total`) while the job runs
+ * Progress of one `file()`, `encryptFile()` or `decryptFile()` call, polled from JavaScript (`bytes`, `total`) while the job runs
  * on the pool.
  */
 export declare class FileProgress {
   constructor()
-  /** Bytes read and hashed so far. */
+  /** Bytes read (and hashed, sealed or opened) so far. */
   get bytes(): number
   /** The file's size when it was opened; -1 before that, and for files that have none. */
   get total(): number
 }
+
+/**
+ * `aeadStreamFile(alg, decrypt, secret, passphrase, src, dst, options, token?, progress?)`:
+ * `src` sealed or opened into `dst` on the libuv pool; resolves to the bytes written.
+ */
+export declare function aeadStreamFile(alg: number, decrypt: boolean, secret: unknown, passphrase: boolean, src: unknown, dst: unknown, options?: unknown | undefined | null, token?: CancelToken | undefined | null, progress?: FileProgress | undefined | null): Promise<number>
+
+/** `aeadStreamFinal(state)`: the rest (the last segment). */
+export declare function aeadStreamFinal(stream: unknown): Buffer
+
+/**
+ * `aeadStreamNewAsync(alg, decrypt, secret, passphrase, options, head?, token?)`: a stream
+ * state, made on the libuv pool (a passphrase's Argon2id; for a key, HKDF only, and the pool is
+ * used all the same: one way to make a state, and a stream's first chunk is never tiny work).
+ */
+export declare function aeadStreamNewAsync(alg: number, decrypt: boolean, secret: unknown, passphrase: boolean, options?: unknown | undefined | null, head?: unknown | undefined | null, token?: CancelToken | undefined | null): Promise<unknown>
+
+/**
+ * `aeadStreamUpdate(state, chunk)`: the output `chunk` completes (sealed segments, or the
+ * plaintext of segments whose tags verified).
+ */
+export declare function aeadStreamUpdate(stream: unknown, chunk: unknown): Buffer
 
 /**
  * `ageDecrypt(data, passphrase, maxWorkFactor)`: the plaintext of an age file (binary or
@@ -244,6 +266,23 @@ export interface ScryptOptions {
   /** Memory ceiling in bytes (default 32 MiB, as Node). */
   maxmem?: number
 }
+
+/** One algorithm of the streaming format, as the JS layer sees it. */
+export interface StreamAlgorithmInfo {
+  /** The algorithm's byte in the header. */
+  id: number
+  /** The `crypto.cipher` namespace that offers it: `'aes'`, `'xchacha20'`. */
+  namespace: string
+  name: string
+  /** Bytes a decryptor collects before it parses a header (the longest header of the format). */
+  maxHeaderLength: number
+  minSegmentSize: number
+  maxSegmentSize: number
+  defaultSegmentSize: number
+}
+
+/** The streaming format's algorithms. */
+export declare function streamAlgorithms(): Array<StreamAlgorithmInfo>
 
 /** Constant-time equality of two byte strings of the same length. */
 export declare function timingSafeEqual(a: unknown, b: unknown): boolean

@@ -284,13 +284,91 @@ export interface CipherKey<O> {
   decryptAsync<F extends DecryptOutputFormat | undefined = undefined>(data: Input, options?: O & { outputFormat?: F }): Promise<CipherOutput<F>>
 }
 
+/**
+ * The secret of a streaming AEAD call: exactly one of a 32-byte `key` and a `passphrase` (its key
+ * comes from Argon2id on the libuv pool; the Argon2id parameters and salt go in the header).
+ */
+export type StreamSecret = { key: Input; passphrase?: undefined } | { passphrase: Input; key?: undefined }
+
+/** Options of `encryptStream` / `encryptFile` (see docs/stream-format.md). */
+export type SealStreamOptions = StreamSecret & AbortOptions & {
+  /** Additional data bound to the stream (not stored in it): decryption needs the same bytes. */
+  aad?: Input
+  /** Plaintext bytes per segment, 1024 to 16777216. Default 65536 (64 KiB). */
+  segmentSize?: number
+  /** Argon2id memory in KiB, with a passphrase only. Default 65536 (the password policy's). */
+  memoryCost?: number
+  /** Argon2id passes, with a passphrase only. Default 3. */
+  timeCost?: number
+  /** Argon2id lanes, with a passphrase only. Default 1. */
+  parallelism?: number
+}
+
+/**
+ * Options of `decryptStream` / `decryptFile`. The segment size and the Argon2id cost are read from
+ * the header; a header asking for more than the `max*` ceilings (defaults 2 GiB, t = 10, p = 64)
+ * is refused before any work.
+ */
+export type OpenStreamOptions = StreamSecret & AbortOptions & Argon2Limits & {
+  /** The additional data the stream was sealed with. */
+  aad?: Input
+}
+
+/** What `onProgress` of `encryptFile` / `decryptFile` receives: source bytes read, the source's size. */
+export interface FileProgress {
+  bytes: number
+  total: number | undefined
+}
+
+/** Options of `encryptFile` / `decryptFile` besides the stream's. */
+export interface FileOptions {
+  /**
+   * Called on the main thread at most every ~50 ms while the file is processed (only when `bytes`
+   * grew), never after the Promise settles. An exception it throws cancels the work and is the
+   * rejection.
+   */
+  onProgress?: (progress: FileProgress) => void
+}
+
+/** What `encryptFile` / `decryptFile` resolve to. */
+export interface FileResult {
+  /** Bytes written to `dst`. */
+  bytes: number
+}
+
+/**
+ * Streaming authenticated encryption (AES-256-GCM on `cipher.aes`, XChaCha20-Poly1305 on
+ * `cipher.xchacha20`) in the STREAM construction: a header, then segments each sealed with its own
+ * nonce, so truncation, reordering and appended bytes are detected. Every refusal (a flipped bit,
+ * truncation, a wrong key, passphrase or aad, an empty input) is `ERR_CRYPTO_DECRYPT_FAILED`.
+ * Format: docs/stream-format.md.
+ */
+export interface StreamingAead {
+  /** A Transform from plaintext chunks to the sealed stream. */
+  encryptStream(options: SealStreamOptions): Transform
+  /**
+   * A Transform from a sealed stream to its plaintext. A segment's plaintext is pushed only after
+   * its tag verified; the stream fails (and earlier segments may have been pushed) on any refusal,
+   * so treat an error as the failure of the whole message.
+   */
+  decryptStream(options: OpenStreamOptions): Transform
+  /** Reads `src`, seals it and writes `dst`, natively on the libuv pool (through a temporary file beside `dst`). */
+  encryptFile(src: PathLike, dst: PathLike, options: SealStreamOptions & FileOptions): Promise<FileResult>
+  /**
+   * Reads `src`, opens it and writes `dst` natively on the libuv pool: to a temporary file beside
+   * `dst`, renamed over it only after the last segment verified. After any failure or abort no
+   * `dst` and no temporary file remain, and an existing `dst` is untouched.
+   */
+  decryptFile(src: PathLike, dst: PathLike, options: OpenStreamOptions & FileOptions): Promise<FileResult>
+}
+
 export interface CipherApi {
-  /** AES in ECB, CBC, CTR, CFB, CFB8, OFB, GCM, GCM-SIV, CCM and SIV; default GCM. */
-  aes: AesNamespace
+  /** AES in ECB, CBC, CTR, CFB, CFB8, OFB, GCM, GCM-SIV, CCM and SIV; default GCM. Streaming AES-256-GCM. */
+  aes: AesNamespace & StreamingAead
   /** ChaCha20-Poly1305 (12-byte nonce) or XChaCha20-Poly1305 (24-byte nonce). */
   chacha20: CipherNamespace<CipherOptions<any>>
-  /** XChaCha20-Poly1305 (24-byte nonce; a random nonce is safe to use). */
-  xchacha20: CipherNamespace<CipherOptions<any>>
+  /** XChaCha20-Poly1305 (24-byte nonce; a random nonce is safe to use). Streaming XChaCha20-Poly1305. */
+  xchacha20: CipherNamespace<CipherOptions<any>> & StreamingAead
   /** Legacy DES / 3DES (EDE), ECB or CBC, PKCS#7. For old data only. */
   des: CipherNamespace<DesOptions<any>>
   /** Weak formats of other libraries, kept to read old data and migrate it. */

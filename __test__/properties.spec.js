@@ -1044,6 +1044,18 @@ for (const [label, ns, key] of [['aes', aes, KEY16], ['chacha20', chacha20, KEY3
   arg(`cipher.${label}.key(v)`, (v) => ns.key(v))
   arg(`cipher.${label}.encrypt('x', { key, iv: v })`, (v) => ns.encrypt('x', { key, iv: v }), { optional: true })
 }
+for (const label of ['aes', 'xchacha20']) {
+  const ns = cipher[label]
+  for (const op of ['encryptStream', 'decryptStream']) {
+    arg(`cipher.${label}.${op}({ key: v })`, (v) => ns[op]({ key: v }))
+    arg(`cipher.${label}.${op}({ passphrase: v })`, (v) => ns[op]({ passphrase: v }))
+    arg(`cipher.${label}.${op}({ key, aad: v })`, (v) => ns[op]({ key: KEY32, aad: v }), { optional: true })
+  }
+  for (const op of ['encryptFile', 'decryptFile']) {
+    arg(`cipher.${label}.${op}(src, dst, { key: v })`, (v) => ns[op]('src', 'dst', { key: v }), { async: true })
+    arg(`cipher.${label}.${op}(src, dst, { key, aad: v })`, (v) => ns[op]('src', 'dst', { key: KEY32, aad: v }), { async: true, optional: true })
+  }
+}
 const { cryptoJs } = cipher.legacy
 for (const op of ['encrypt', 'decrypt']) {
   arg(`cipher.legacy.cryptoJs.${op}(v, { passphrase })`, (v) => cryptoJs[op](v, { passphrase: 'p' }))

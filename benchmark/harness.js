@@ -38,6 +38,22 @@ function cpuFlags() {
   }
 }
 
+/** Writes a file of `size` random bytes at `file`, in 64 MiB pieces (so it is in the page cache). */
+function makeFile(file, size) {
+  const fs = require('node:fs')
+  const fd = fs.openSync(file, 'w')
+  try {
+    const piece = Buffer.allocUnsafe(Math.min(size, 64 << 20))
+    for (let done = 0; done < size; done += piece.length) {
+      require('node:crypto').randomFillSync(piece)
+      fs.writeSync(fd, piece, 0, Math.min(piece.length, size - done))
+    }
+  } finally {
+    fs.closeSync(fd)
+  }
+  return file
+}
+
 /** The flags the fast paths here depend on, as the process sees them. */
 const SIMD_FLAGS = /^(avx2|avx512.*|sha_ni|vaes|vpclmulqdq)$/
 
@@ -273,4 +289,4 @@ function markdownOf({ results = [], tables: other = [] }) {
   return lines.join('\n')
 }
 
-module.exports = { Harness, cpuFlags, toComparable, fmtOps, fmtRatio, fmtRatioCi, markdownOf, path }
+module.exports = { Harness, cpuFlags, makeFile, toComparable, fmtOps, fmtRatio, fmtRatioCi, markdownOf, path }

@@ -1,5 +1,6 @@
 'use strict'
-// crypto.cipher: AES (every common mode), ChaCha20-Poly1305 / XChaCha20-Poly1305, DES / 3DES.
+// crypto.cipher: AES (every common mode), ChaCha20-Poly1305 / XChaCha20-Poly1305, DES / 3DES;
+// the streaming AEAD's streams and files on aes and xchacha20 come from ./cipher-stream.js.
 // Built from the native mode table (src/cipher/mod.rs, `cipherModes()`): one factory per
 // namespace, nothing per mode. The native side checks key/IV/tag lengths and does all the work;
 // this layer reads options, sizes the output buffer and formats the result.
@@ -8,6 +9,7 @@ const { checkOptions, checkInt } = require('./options')
 const { checkFormat, checkDecryptFormat, decryptOutput } = require('./output')
 const { BYTES, invalidArgType, invalidArgValue } = require('./errors')
 const { runAsync: runWithSignal } = require('./abort')
+const { streamMethods } = require('./cipher-stream')
 
 const MODES = native.cipherModes()
 const nativeCipher = native.cipher
@@ -229,6 +231,9 @@ function makeNamespace(family, { defaultMode, fixed, modeOption }) {
     },
     /** The modes this namespace accepts. */
     modes: Object.freeze(fixed ? [fixed] : [...modes.keys()]),
+    // encryptStream, decryptStream, encryptFile, decryptFile where the streaming format has an
+    // algorithm for this namespace (./cipher-stream.js).
+    ...streamMethods(what.slice('cipher.'.length)),
   }
   return Object.freeze(ns)
 }

@@ -7,13 +7,15 @@
 //! - a hash: one row in `hash_algorithms!` (`algorithms.rs`, about 1 line, plus a `HashCore`
 //!   impl of ~20 lines if its backend is not a RustCrypto `Digest`) gives the one-shot,
 //!   incremental, async, HMAC, PBKDF2 and HKDF forms (`hash.rs`, `kdf/`), and the JS API
-//!   (`lib/hash.js`) reads the list through `algorithms()`; files are read and hashed natively
-//!   by `hash_file.rs` (BLAKE3 on several cores: `blake3_tree.rs`), streams and async iterables
-//!   feed the incremental form from `lib/hash-stream.js`;
+//!   (`lib/hash.js`) reads the list through `algorithms()`; files are read (`file_io.rs`) and
+//!   hashed natively by `hash_file.rs` (BLAKE3 on several cores: `blake3_tree.rs`), streams and
+//!   async iterables feed the incremental form from `lib/hash-stream.js`;
 //! - a cipher mode: one row in `MODES` (`cipher/mod.rs`) and one arm in `ModeKey`
 //!   (`cipher/keys.rs`); an AEAD implements `DetachedAead` (`cipher/aead.rs`: one framing, tag
 //!   checked before release, output wiped on failure); `cipher/api.rs` and `lib/cipher.js` read
-//!   the table through `cipherModes()`;
+//!   the table through `cipherModes()`; the streaming AEAD format (`cipher/stream_format.rs`,
+//!   over the STREAM segments of `cipher/stream.rs`) lists its algorithms once, and its files run
+//!   through `stream_file.rs`, a pipeline generic over the format;
 //! - a KDF: one file in `kdf/` with a `task::Job` (the async form, cancellation and the sync form
 //!   come from `task.rs`) and its `#[napi]` entry points, plus its wrapper in `lib/kdf.js`;
 //! - a key type (kept native state): a type implementing `js::Kept` (a tag and a name), held by
@@ -37,6 +39,7 @@ mod blake3_tree;
 mod cipher;
 mod ct;
 mod error;
+mod file_io;
 mod hash;
 mod hash_file;
 #[allow(unsafe_code)]
@@ -49,6 +52,7 @@ mod proptests;
 mod random;
 mod rmd160;
 mod staging;
+mod stream_file;
 mod task;
 
 use napi::bindgen_prelude::Object;

@@ -15,6 +15,7 @@ const { Readable } = require('node:stream')
 const { pipeline } = require('node:stream/promises')
 const { sha } = require('../..')
 const { peak, MiB } = require('../memory')
+const { makeFile } = require('../harness')
 
 const KB = 1000
 const MB = 1000 * 1000
@@ -28,19 +29,6 @@ const mib = (bytes) => (bytes / MiB).toFixed(1)
 const ms = (opsPerSec) => (opsPerSec ? (1000 / opsPerSec).toFixed(opsPerSec > 100 ? 3 : 1) : 'n/a')
 const rate = (rows, name) => (rows || []).find((r) => r.name === name)?.opsPerSec
 const ratio = (a, b) => (a && b ? `${(a / b).toFixed(2)}×` : 'n/a')
-
-function writeRandom(file, n) {
-  const fd = fs.openSync(file, 'w')
-  try {
-    const piece = Buffer.allocUnsafe(Math.min(n, 64 * MiB))
-    for (let done = 0; done < n; done += piece.length) {
-      nodeCrypto.randomFillSync(piece)
-      fs.writeSync(fd, piece, 0, Math.min(piece.length, n - done))
-    }
-  } finally {
-    fs.closeSync(fd)
-  }
-}
 
 async function nodeFile(file) {
   const h = nodeCrypto.createHash('md5')
@@ -142,7 +130,7 @@ async function fileTable(h, dir) {
   for (const n of FILES) {
     if (h.quick && n > 100 * MB) continue
     const file = path.join(dir, `f-${n}.bin`)
-    writeRandom(file, n)
+    makeFile(file, n)
     try {
       const r = await h.compare(
         { table, row: size(n) },
@@ -180,7 +168,7 @@ async function concurrencyTable(h, dir) {
   const files = []
   for (let i = 0; i < 10; i++) {
     const file = path.join(dir, `c-${i}.bin`)
-    writeRandom(file, 10 * MB)
+    makeFile(file, 10 * MB)
     files.push(file)
   }
   const table = '10 files of 10 MB, MD5, n at a time (ops/s: one op = all 10 files)'

@@ -37,7 +37,7 @@ use napi::bindgen_prelude::Unknown;
 use napi::{sys, Env, JsValue};
 
 pub use bytes::{check_hex_len, read_arg, Bytes};
-pub use external::{Kept, Tag};
+pub use external::{KeepLater, Kept, Tag};
 pub use object::Object;
 
 use crate::error::{CryptoError, CryptoResult};

@@ -3,6 +3,7 @@
 use napi::bindgen_prelude::{Buffer, ToNapiValue, Unknown};
 use napi::Env;
 
+use super::Cx;
 use crate::task::Output;
 
 impl Output {
@@ -16,6 +17,8 @@ impl Output {
         Output::Buffer(v) => Buffer::to_napi_value(env.raw(), Buffer::from(v))?,
         Output::Text(s) => String::to_napi_value(env.raw(), s)?,
         Output::Bool(b) => bool::to_napi_value(env.raw(), b)?,
+        Output::Number(x) => f64::to_napi_value(env.raw(), x)?,
+        Output::Kept(k) => k.keep(Cx::from(env)).map_err(|e| e.into_napi(env))?.raw,
       }
     };
     // SAFETY: `raw` is a value just made with `env` in this call.
