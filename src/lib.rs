@@ -16,6 +16,9 @@
 //!   the table through `cipherModes()`;
 //! - a KDF: one file in `kdf/` with a `task::Job` (the async form, cancellation and the sync form
 //!   come from `task.rs`) and its `#[napi]` entry points, plus its wrapper in `lib/kdf.js`;
+//! - a public-key algorithm: one row in `pk::ALGS` (`pk/mod.rs`), an arm in its `with_curve!`
+//!   for an elliptic curve (the generic ECDSA/ECDH of `pk/ec.rs` then covers it), and its OIDs /
+//!   JWK names in the key layer (`lib/keys.js`, the one parser of every key form);
 //! - a key type (kept native state): a type implementing `js::Kept` (a tag and a name), held by
 //!   JavaScript through `Cx::keep`/`Cx::kept`.
 //!
@@ -43,6 +46,7 @@ mod hash_file;
 mod js;
 mod kdf;
 mod md;
+mod pk;
 mod pool;
 #[cfg(test)]
 mod proptests;
