@@ -44,21 +44,21 @@ pub trait RcCurve:
   const NAME: &'static str;
 }
 
-impl RcCurve for p256::NistP256 {
-  const ORDER_BITS: usize = 256;
-  const NAME: &'static str = "P-256";
+/// The curves: type, bits of the order, name.
+macro_rules! rc_curves {
+  ($($t:ty => $bits:expr, $name:expr;)*) => {
+    $(impl RcCurve for $t {
+      const ORDER_BITS: usize = $bits;
+      const NAME: &'static str = $name;
+    })*
+  };
 }
-impl RcCurve for p384::NistP384 {
-  const ORDER_BITS: usize = 384;
-  const NAME: &'static str = "P-384";
-}
-impl RcCurve for p521::NistP521 {
-  const ORDER_BITS: usize = 521;
-  const NAME: &'static str = "P-521";
-}
-impl RcCurve for k256::Secp256k1 {
-  const ORDER_BITS: usize = 256;
-  const NAME: &'static str = "secp256k1";
+
+rc_curves! {
+  p256::NistP256 => 256, "P-256";
+  p384::NistP384 => 384, "P-384";
+  p521::NistP521 => 521, "P-521";
+  k256::Secp256k1 => 256, "secp256k1";
 }
 
 /// Bytes of a scalar / field element (RustCrypto's `FieldBytes`).
@@ -80,9 +80,9 @@ pub fn private_scalar<C: RcCurve>(d: &[u8], name: &str) -> CryptoResult<NonZeroS
       format!("{} bytes", d.len()),
     ));
   }
-  let mut repr = FieldBytes::<C>::default();
+  let mut repr = Zeroizing::new(FieldBytes::<C>::default());
   repr.copy_from_slice(d);
-  Option::from(NonZeroScalar::<C>::from_repr(repr)).ok_or_else(|| {
+  Option::from(NonZeroScalar::<C>::from_repr(*repr)).ok_or_else(|| {
     bad_key(
       name,
       format!("a {} private key in [1, n-1]", C::NAME),
@@ -165,10 +165,11 @@ pub fn sign<C: RcCurve, B: Backend<C>>(
     let Some(k) = Option::<NonZeroScalar<C>>::from(NonZeroScalar::<C>::from_repr(*kb)) else {
       continue;
     };
+    let k = Zeroizing::new(k);
     let rx = B::base_x(&k)?;
     let r = <Scalar<C> as Reduce<FieldBytes<C>>>::reduce(&rx);
-    let k_inv: Scalar<C> = k.invert().into();
-    let s = k_inv * (e + r * d.as_ref());
+    let k_inv: Zeroizing<Scalar<C>> = Zeroizing::new(k.invert().into());
+    let s = *k_inv * (e + r * d.as_ref());
     if bool::from(r.is_zero()) || bool::from(s.is_zero()) {
       continue;
     }

@@ -91,35 +91,23 @@ pub fn pk_algorithms() -> Vec<PkAlgorithm> {
 /// algorithms; `$other` for the rest.
 macro_rules! with_curve {
   ($alg:expr, |$C:ident, $B:ident| $body:expr, $other:expr) => {
+    with_curve!(@arms $alg, $C, $B, $body, $other;
+      P256 => p256::NistP256, ec::AwsLc;
+      P384 => p384::NistP384, ec::AwsLc;
+      P521 => p521::NistP521, ec::AwsLc;
+      Secp256k1 => k256::Secp256k1, ec::RustCrypto;
+    )
+  };
+  (@arms $alg:expr, $C:ident, $B:ident, $body:expr, $other:expr;
+    $($variant:ident => $curve:ty, $backend:ty;)*) => {
     match $alg {
-      PkAlg::P256 => {
+      $(PkAlg::$variant => {
         #[allow(dead_code)]
-        type $C = p256::NistP256;
+        type $C = $curve;
         #[allow(dead_code)]
-        type $B = ec::AwsLc;
+        type $B = $backend;
         $body
-      }
-      PkAlg::P384 => {
-        #[allow(dead_code)]
-        type $C = p384::NistP384;
-        #[allow(dead_code)]
-        type $B = ec::AwsLc;
-        $body
-      }
-      PkAlg::P521 => {
-        #[allow(dead_code)]
-        type $C = p521::NistP521;
-        #[allow(dead_code)]
-        type $B = ec::AwsLc;
-        $body
-      }
-      PkAlg::Secp256k1 => {
-        #[allow(dead_code)]
-        type $C = k256::Secp256k1;
-        #[allow(dead_code)]
-        type $B = ec::RustCrypto;
-        $body
-      }
+      })*
       PkAlg::Ed25519 | PkAlg::X25519 => $other,
     }
   };
@@ -268,7 +256,7 @@ fn sign(alg: PkAlg, key: &Private, msg: &[u8], hash: u32, flags: u32) -> CryptoR
   with_curve!(
     alg,
     |C, B| {
-      let d = ec::private_scalar::<C>(key.bytes(alg)?, "privateKey")?;
+      let d = Zeroizing::new(ec::private_scalar::<C>(key.bytes(alg)?, "privateKey")?);
       let (halg, z) = ecdsa_digest(hash, msg)?;
       let (r, s) = ec::sign::<C, B>(&d, &z, halg, flags & FLAG_LOW_S != 0)?;
       let (r, s) = (r.to_repr(), s.to_repr());
@@ -331,7 +319,7 @@ fn derive(alg: PkAlg, private: &Private, public: &[u8]) -> CryptoResult<Zeroizin
   with_curve!(
     alg,
     |C, B| {
-      let d = ec::private_scalar::<C>(private.bytes(alg)?, "privateKey")?;
+      let d = Zeroizing::new(ec::private_scalar::<C>(private.bytes(alg)?, "privateKey")?);
       let q = ec::public_point::<C>(public, "publicKey")?;
       <B as ec::Backend<C>>::ecdh(&d, &q)
     },
@@ -352,7 +340,10 @@ fn derive(alg: PkAlg, private: &Private, public: &[u8]) -> CryptoResult<Zeroizin
 fn public_of(alg: PkAlg, private: &[u8]) -> CryptoResult<Vec<u8>> {
   with_curve!(
     alg,
-    |C, B| <B as ec::Backend<C>>::public(&ec::private_scalar::<C>(private, "privateKey")?),
+    |C, B| <B as ec::Backend<C>>::public(&Zeroizing::new(ec::private_scalar::<C>(
+      private,
+      "privateKey"
+    )?)),
     match alg {
       PkAlg::Ed25519 => curve25519::ed25519_public(private),
       _ => curve25519::x25519_public(private),
