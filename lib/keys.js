@@ -257,6 +257,12 @@ const EC = {
   },
 }
 
+// RSA (part 2) is one more row: oid '2a864886f70d010101' (NULL parameters, which
+// algorithmIdentifier() already reads as none), fromPkcs8 / pkcs8Inner over PKCS#1 RSAPrivateKey,
+// fromSpki / spkiBits over RSAPublicKey, JWK kty 'RSA' (n, e, d, p, q, dp, dq, qi) through
+// DerReader.uint() / derUint(); bare PKCS#1 DER is told apart from PKCS#8 in parseDer by its second
+// element (an INTEGER, not a SEQUENCE), PEM_LABELS gains 'RSA PRIVATE KEY' / 'RSA PUBLIC KEY' and
+// TYPES the 'pkcs1' type. Native code then takes the DER (aws-lc-rs parses PKCS#1/PKCS#8 itself).
 const ALGORITHMS = [OKP('ed25519', '2b6570', 'Ed25519'), OKP('x25519', '2b656e', 'X25519'), EC]
 const BY_ALG = new Map(ALGORITHMS.map((a) => [a.alg, a]))
 const BY_OID = new Map(ALGORITHMS.map((a) => [a.oid, a]))

@@ -59,6 +59,8 @@ const HASHES = new Map(HASH_LIST.map((h) => [h.name, h]))
 
 function readHash(value) {
   if (value === undefined) return HASHES.get('sha256')
+  const direct = HASHES.get(value)
+  if (direct) return direct
   if (typeof value !== 'string') throw invalidArgType('options.hash', 'of type string', value)
   const name = value
     .toLowerCase()
