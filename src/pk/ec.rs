@@ -91,6 +91,20 @@ pub fn private_scalar<C: RcCurve>(d: &[u8], name: &str) -> CryptoResult<NonZeroS
   })
 }
 
+/// A uniformly random scalar in [1, n−1] (rejection sampling on the order's bit length).
+pub fn random_scalar<C: RcCurve>() -> CryptoResult<Zeroizing<NonZeroScalar<C>>> {
+  let n = scalar_len::<C>();
+  let top_bits = C::ORDER_BITS - 8 * (n - 1);
+  let mut repr = Zeroizing::new(FieldBytes::<C>::default());
+  loop {
+    crate::random::fill(&mut repr)?;
+    repr[0] &= ((1u16 << top_bits) - 1) as u8;
+    if let Some(k) = Option::from(NonZeroScalar::<C>::from_repr(*repr)) {
+      return Ok(Zeroizing::new(k));
+    }
+  }
+}
+
 /// A SEC1 point (compressed or uncompressed) on the curve, not the identity.
 pub fn public_point<C: RcCurve>(q: &[u8], name: &str) -> CryptoResult<AffinePoint<C>> {
   let n = scalar_len::<C>();
@@ -168,7 +182,12 @@ pub fn sign<C: RcCurve, B: Backend<C>>(
     let k = Zeroizing::new(k);
     let rx = B::base_x(&k)?;
     let r = <Scalar<C> as Reduce<FieldBytes<C>>>::reduce(&rx);
-    let k_inv: Zeroizing<Scalar<C>> = Zeroizing::new(k.invert().into());
+    // k⁻¹ = b·(k·b)⁻¹ for a random b: the variable-time inversion (3-4x faster than the
+    // constant-time one) only ever sees k·b, which is uniformly random and independent of k.
+    let blind = random_scalar::<C>()?;
+    let kb = Zeroizing::new(*k.as_ref() * blind.as_ref());
+    let inv = Option::<Scalar<C>>::from(kb.invert_vartime()).ok_or_else(CryptoError::internal)?;
+    let k_inv = Zeroizing::new(inv * blind.as_ref());
     let s = *k_inv * (e + r * d.as_ref());
     if bool::from(r.is_zero()) || bool::from(s.is_zero()) {
       continue;

@@ -26,7 +26,6 @@ use zeroize::Zeroizing;
 use crate::algorithms::{oneshot, Alg, Family, HashCore, Params, State};
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
 use crate::js::{self, Cx, Kept, Tag, Value};
-use ec::RcCurve;
 
 /// The algorithms, by id (the JS layer passes ids from `pkAlgorithms()`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -351,20 +350,18 @@ fn public_of(alg: PkAlg, private: &[u8]) -> CryptoResult<Vec<u8>> {
   )
 }
 
-/// A new private key: 32 random bytes for the 25519 pair; for EC a uniformly random scalar in
-/// [1, n−1] (rejection sampling on the order's bit length).
+/// A new private key: 32 random bytes for the 25519 pair, a uniformly random scalar in
+/// [1, n−1] for EC.
 fn generate(alg: PkAlg) -> CryptoResult<Zeroizing<Vec<u8>>> {
-  let (_, _, len, _) = ALGS[alg as usize];
-  let top_bits = with_curve!(alg, |C, B| C::ORDER_BITS - 8 * (len - 1), 8);
-  loop {
-    let mut k = Zeroizing::new(vec![0u8; len]);
-    crate::random::fill(&mut k)?;
-    k[0] &= ((1u16 << top_bits) - 1) as u8;
-    let ok = with_curve!(alg, |C, B| ec::private_scalar::<C>(&k, "key").is_ok(), true);
-    if ok {
-      return Ok(k);
+  with_curve!(
+    alg,
+    |C, B| Ok(Zeroizing::new(ec::random_scalar::<C>()?.to_repr().to_vec())),
+    {
+      let mut k = Zeroizing::new(vec![0u8; 32]);
+      crate::random::fill(&mut k)?;
+      Ok(k)
     }
-  }
+  )
 }
 
 fn read<'e>(env: &'e Env, v: &Unknown<'e>, name: &str) -> Result<js::Bytes<'e>> {

@@ -49,7 +49,8 @@ pub struct Nonces {
   alg: Alg,
   hlen: usize,
   qbits: usize,
-  k: Zeroizing<[u8; 64]>,
+  /// HMAC keyed with K (its pads hashed once per K, not once per call).
+  keyed: Hmac<State>,
   v: Zeroizing<[u8; 64]>,
   started: bool,
 }
@@ -63,11 +64,10 @@ impl Nonces {
       alg,
       hlen,
       qbits,
-      k: Zeroizing::new([0u8; 64]),
+      keyed: Hmac::new(State::new(alg), &[0u8; 64][..hlen])?,
       v: Zeroizing::new([1u8; 64]),
       started: false,
     };
-    n.k[..hlen].fill(0);
     for round in [0u8, 1] {
       // K = HMAC_K(V || round || x || h); V = HMAC_K(V)
       n.rekey(&[&[round], x, h])?;
@@ -76,7 +76,7 @@ impl Nonces {
   }
 
   fn mac(&self, parts: &[&[u8]], out: &mut [u8]) -> CryptoResult<()> {
-    let mut m = Hmac::new(State::new(self.alg), &self.k[..self.hlen])?;
+    let mut m = self.keyed.clone();
     m.update(&self.v[..self.hlen]);
     for p in parts {
       m.update(p);
@@ -89,7 +89,7 @@ impl Nonces {
   fn rekey(&mut self, parts: &[&[u8]]) -> CryptoResult<()> {
     let mut k = Zeroizing::new([0u8; 64]);
     self.mac(parts, &mut k[..])?;
-    self.k = k;
+    self.keyed = Hmac::new(State::new(self.alg), &k[..self.hlen])?;
     self.step()
   }
 
