@@ -240,7 +240,7 @@ const EC = {
     let pub
     try {
       pub = point(curve, q, name)
-    } catch (e) {
+    } catch {
       throw invalidJwk(name, `(x, y) is not a point on ${curve.name}`)
     }
     if (jwk.d === undefined) return { alg: 'ec', curve, private: false, key: pub }
@@ -601,6 +601,10 @@ function parseAny(input, name) {
 
 module.exports = {
   asBuffer,
+  // The DER reader and writer, for the RSA row (part 2).
+  DerReader,
+  der,
+  derUint,
   keys: { export: exportKey, import: importKey },
   parseKey,
   parseAny,

@@ -41,9 +41,9 @@ module.exports = {
     }
 
     // ---- ECDSA ----
-    for (const [curve, nodeName, noble] of [
-      ['p256', 'prime256v1', nobleNist && nobleNist.p256],
-      ['secp256k1', 'secp256k1', nobleK1 && nobleK1.secp256k1],
+    for (const [curve, noble] of [
+      ['p256', nobleNist && nobleNist.p256],
+      ['secp256k1', nobleK1 && nobleK1.secp256k1],
     ]) {
       const { privateKey, publicKey } = dsa.ecdsa.generateKeypair(curve)
       const ko = { privateKey: keys.import(privateKey, { algorithm: 'ec', curve }), publicKey: keys.import(publicKey, { algorithm: 'ec', curve }) }
