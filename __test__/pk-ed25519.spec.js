@@ -77,6 +77,22 @@ test('differential: ours signs, node verifies; node signs, ours verifies (random
   }
 })
 
+test('a raw key Buffer reused, changed in place, or used for X25519 too, always signs with its current bytes', (t) => {
+  const buf = Buffer.alloc(32)
+  for (let i = 0; i < 20; i++) {
+    const { privateKey } = nodeCrypto.generateKeyPairSync('ed25519')
+    Buffer.from(privateKey.export({ format: 'jwk' }).d, 'base64url').copy(buf)
+    const msg = rand(33)
+    t.deepEqual(ed25519.sign(buf, msg), nodeCrypto.sign(null, msg, privateKey))
+    t.deepEqual(ed25519.sign(buf, msg), nodeCrypto.sign(null, msg, privateKey))
+    // The same bytes as an X25519 key, then as Ed25519 again.
+    const peer = crypto.cipher.x25519.generateKeypair()
+    const xKey = crypto.keys.import(buf, { algorithm: 'x25519', keyType: 'private' })
+    t.deepEqual(crypto.cipher.x25519.deriveSharedSecret(buf, peer.publicKey), nodeCrypto.diffieHellman({ privateKey: xKey, publicKey: crypto.keys.import(peer.publicKey, { algorithm: 'x25519', keyType: 'public' }) }))
+    t.deepEqual(ed25519.sign(buf.subarray(0, 32), msg), nodeCrypto.sign(null, msg, privateKey))
+  }
+})
+
 test('generateKeypair: every output format, each loadable by node:crypto and back', (t) => {
   for (const format of ['raw', 'der', 'pem', 'jwk', 'keyobject']) {
     const kp = ed25519.generateKeypair({ format })

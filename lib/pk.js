@@ -27,15 +27,29 @@ function keyBytes(input, want, name) {
   return raw || parseKey(input, want, name).key
 }
 
+// Raw 32-byte private keys seen before: the same Buffer object holding the same bytes (compared
+// on every call, in constant time) reuses the key expanded for it; a key changed in place, or a
+// new Buffer, is expanded again. Held weakly, like the key it belongs to.
+const preparedRaw = new WeakMap()
+
 /**
- * A private Ed25519/X25519 key for native code: a KeyObject's key is expanded once and kept with
- * the KeyObject's parsed form (as node keeps its EVP_PKEY), other inputs are passed as bytes.
+ * A private Ed25519/X25519 key for native code, expanded once per KeyObject (kept with its parsed
+ * form, as node keeps its EVP_PKEY) or per raw key Buffer (see above); other forms as bytes.
  */
 function privateKeyFor(input, alg, name) {
-  if (!(input instanceof nodeCrypto.KeyObject)) return keyBytes(input, { alg, private: true }, name)
-  const k = parseKey(input, { alg, private: true }, name)
-  if (!k.prepared) k.prepared = native.pkPrepare(NATIVE.get(alg).id, k.key)
-  return k.prepared
+  const id = NATIVE.get(alg).id
+  if (input instanceof nodeCrypto.KeyObject) {
+    const k = parseKey(input, { alg, private: true }, name)
+    if (!k.prepared) k.prepared = native.pkPrepare(id, k.key)
+    return k.prepared
+  }
+  const raw = rawOf(input, [32])
+  if (!raw) return keyBytes(input, { alg, private: true }, name)
+  const seen = preparedRaw.get(raw)
+  if (seen && seen.id === id && nodeCrypto.timingSafeEqual(seen.bytes, raw)) return seen.prepared
+  const prepared = native.pkPrepare(id, raw)
+  preparedRaw.set(raw, { id, bytes: Buffer.from(raw), prepared })
+  return prepared
 }
 
 const GENERATE_OPTIONS = new Set(['format'])

@@ -4,8 +4,9 @@
 // contestant works on the same key and message; deterministic outputs (Ed25519, shared secrets,
 // verification results) are checked equal, and randomized ECDSA signatures are checked by
 // verifying each contestant's signature with node:crypto before timing. "cryptographer.js" rows
-// take keys in their default raw form; "(KeyObject)" rows take the same KeyObject node gets
-// (expanded once and kept with it, as node does).
+// take keys in their default raw form (one Buffer, whose expanded Ed25519/X25519 key is reused
+// while its bytes stay the same); "(KeyObject)" rows take the same KeyObject node gets; "(new key
+// Buffer)" rows pass a fresh copy each call, so the key is expanded every time.
 const nodeCrypto = require('node:crypto')
 const { dsa, cipher, keys } = require('../..')
 
@@ -26,6 +27,7 @@ module.exports = {
       const sign = [
         { name: 'cryptographer.js', fn: () => dsa.ed25519.sign(privateKey, msg) },
         { name: 'cryptographer.js (KeyObject)', fn: () => dsa.ed25519.sign(ko.privateKey, msg) },
+        { name: 'cryptographer.js (new key Buffer)', fn: () => dsa.ed25519.sign(Buffer.from(privateKey), msg) },
         { name: 'node:crypto', fn: () => nodeCrypto.sign(null, msg, ko.privateKey) },
       ]
       const verify = [
@@ -78,6 +80,7 @@ module.exports = {
       const contestants = [
         { name: 'cryptographer.js', fn: () => cipher.x25519.deriveSharedSecret(a.privateKey, b.publicKey) },
         { name: 'cryptographer.js (KeyObject)', fn: () => cipher.x25519.deriveSharedSecret(kA, b.publicKey) },
+        { name: 'cryptographer.js (new key Buffer)', fn: () => cipher.x25519.deriveSharedSecret(Buffer.from(a.privateKey), b.publicKey) },
         { name: 'node:crypto', fn: () => nodeCrypto.diffieHellman({ privateKey: kA, publicKey: kB }) },
       ]
       if (nobleEd) contestants.push({ name: '@noble/curves', fn: () => nobleEd.x25519.getSharedSecret(a.privateKey, b.publicKey) })
