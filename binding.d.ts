@@ -32,6 +32,24 @@ export declare class FileProgress {
   get total(): number
 }
 
+/**
+ * `ageDecrypt(data, passphrase, maxWorkFactor)`: the plaintext of an age file (binary or
+ * armored) encrypted to the passphrase, refusing scrypt work factors above `maxWorkFactor`.
+ */
+export declare function ageDecrypt(data: unknown, passphrase: unknown, maxWorkFactor: number): Buffer
+
+/** `ageDecrypt` on the libuv pool. */
+export declare function ageDecryptAsync(data: unknown, passphrase: unknown, maxWorkFactor: number, token?: CancelToken | undefined | null): Promise<Buffer>
+
+/**
+ * `ageEncrypt(data, passphrase, workFactor, armor)`: an age file encrypted to the passphrase
+ * (scrypt at N = 2^workFactor): a Buffer, or with `armor` the PEM text.
+ */
+export declare function ageEncrypt(data: unknown, passphrase: unknown, workFactor: number, armor: boolean): Buffer | string
+
+/** `ageEncrypt` on the libuv pool. */
+export declare function ageEncryptAsync(data: unknown, passphrase: unknown, workFactor: number, armor: boolean, token?: CancelToken | undefined | null): Promise<Buffer | string>
+
 /** One hash algorithm as the JS layer sees it. */
 export interface AlgorithmInfo {
   name: string

@@ -302,6 +302,59 @@ export interface CipherApi {
     /** The crypto-js / OpenSSL `Salted__` passphrase format. See {@link PassphraseOptions}. */
     cryptoJs: CryptoJsNamespace
   }
+  /** age v1 files (age-encryption.org/v1) encrypted to a passphrase. See {@link AgeNamespace}. */
+  age: AgeNamespace
+}
+
+export interface AgeEncryptOptions {
+  /** Non-empty; a string is used as its UTF-8 bytes (as the `age` and `rage` tools do). */
+  passphrase: Input
+  /**
+   * scrypt work factor: N = 2^workFactor (r = 8, p = 1), 1..30. Default 18 (as age: about 0.3-1 s
+   * and 256 MiB). Decrypting needs `maxWorkFactor` >= this value (age accepts up to 22 by default).
+   */
+  workFactor?: number
+  /** Return the ASCII-armored (PEM) text as a string instead of the binary file. Default false. */
+  armor?: boolean
+}
+
+export interface AgeDecryptOptions<F extends string = DecryptOutputFormat> {
+  passphrase: Input
+  /**
+   * Refuse files whose scrypt work factor (log2 N) is above this, before any scrypt work, with
+   * `RangeError` (`ERR_OUT_OF_RANGE`): a hostile file cannot pin a CPU (2^22 already takes
+   * seconds and 4 GiB). 1..30, default 22 (as age).
+   */
+  maxWorkFactor?: number
+  /** Default `'buffer'`; `'utf8'` for text. */
+  outputFormat?: F
+}
+
+/**
+ * age v1 (age-encryption.org/v1) with a passphrase: the scrypt recipient type, header MAC, and
+ * ChaCha20-Poly1305 STREAM payload in 64 KiB chunks. Files open with `age -d` and `rage -d`, and
+ * theirs open here. Whole files in memory (no streaming form yet).
+ *
+ * Errors: a file that is not an age file, or whose header or armor breaks the format (including
+ * an scrypt stanza beside other stanzas), throws `TypeError` (`ERR_INVALID_ARG_VALUE`, the
+ * message says what is wrong); a work factor above `maxWorkFactor` throws `RangeError`
+ * (`ERR_OUT_OF_RANGE`); every failure to decrypt (wrong passphrase, a file for other recipients
+ * such as X25519 keys, bad MAC, damaged, truncated or extended payload) throws one `Error` with
+ * `code: 'ERR_CRYPTO_DECRYPT_FAILED'` and releases no plaintext.
+ */
+export interface AgeNamespace {
+  /** Encrypts on the libuv thread pool (inputs copied first): the binary file, or with `armor` the PEM text. */
+  encrypt(data: Input, options: AgeEncryptOptions & { armor: true } & AbortOptions): Promise<string>
+  encrypt(data: Input, options: AgeEncryptOptions & AbortOptions): Promise<Buffer>
+  /** Decrypts a binary or armored (detected) age file on the libuv thread pool. */
+  decrypt<F extends DecryptOutputFormat | undefined = undefined>(data: Input, options: AgeDecryptOptions<F & string> & { outputFormat?: F } & AbortOptions): Promise<CipherOutput<F>>
+  /** `encrypt`, blocking the calling thread for the scrypt work. */
+  encryptSync(data: Input, options: AgeEncryptOptions & { armor: true }): string
+  encryptSync(data: Input, options: AgeEncryptOptions): Buffer
+  /** `decrypt`, blocking the calling thread. */
+  decryptSync<F extends DecryptOutputFormat | undefined = undefined>(data: Input, options: AgeDecryptOptions<F & string> & { outputFormat?: F }): CipherOutput<F>
+  /** `{ workFactor: 18, maxWorkFactor: 22 }`. */
+  readonly defaults: { readonly workFactor: number; readonly maxWorkFactor: number }
 }
 
 /** `cipher.legacy.cryptoJs`: the async forms run on the libuv pool. */

@@ -1050,6 +1050,12 @@ for (const op of ['encrypt', 'decrypt']) {
   arg(`cipher.legacy.cryptoJs.${op}Async(v, { passphrase })`, (v) => cryptoJs[`${op}Async`](v, { passphrase: 'p' }), { async: true })
   arg(`cipher.legacy.cryptoJs.${op}('x', { passphrase: v })`, (v) => cryptoJs[op]('x', { passphrase: v }))
 }
+for (const op of ['encrypt', 'decrypt']) {
+  arg(`cipher.age.${op}Sync(v, { passphrase })`, (v) => cipher.age[`${op}Sync`](v, { passphrase: 'p' }))
+  arg(`cipher.age.${op}(v, { passphrase })`, (v) => cipher.age[op](v, { passphrase: 'p' }), { async: true })
+  arg(`cipher.age.${op}Sync('x', { passphrase: v })`, (v) => cipher.age[`${op}Sync`]('x', { passphrase: v }))
+  arg(`cipher.age.${op}('x', { passphrase: v })`, (v) => cipher.age[op]('x', { passphrase: v }), { async: true })
+}
 arg("cipher.aes.encrypt('x', { key, aad: v })", (v) => aes.encrypt('x', { key: KEY16, aad: v }), { optional: true })
 arg("cipher.chacha20.decrypt(ct, { key, aad: v })", (v) => chacha20.decrypt(Buffer.alloc(40), { key: KEY32, aad: v }), { optional: true })
 const PBKDF2 = { salt: 's', iterations: 1 }
@@ -1137,10 +1143,11 @@ test('the wrong-type property\'s list of byte arguments was written from this AP
   t.deepEqual(Object.keys(crypto).sort(), ['cipher', 'default', 'dsa', 'hash', 'hmac', 'kdf', 'keys', 'password', 'randomBytes', 'sha', 'timingSafeEqual'])
   t.deepEqual(Object.keys(crypto.password).sort(), ['algorithms', 'ceilings', 'createPolicy', 'hash', 'hashSync', 'needsRehash', 'parse',
     'policy', 'verify', 'verifySync'])
-  t.deepEqual(Object.keys(cipher).sort(), ['aes', 'chacha20', 'des', 'ecdh', 'legacy', 'x25519', 'xchacha20'])
+  t.deepEqual(Object.keys(cipher).sort(), ['aes', 'age', 'chacha20', 'des', 'ecdh', 'legacy', 'x25519', 'xchacha20'])
   t.deepEqual(Object.keys(crypto.dsa).sort(), ['ecdsa', 'ed25519'])
   t.deepEqual(Object.keys(crypto.keys).sort(), ['export', 'import'])
   t.deepEqual(Object.keys(cipher.legacy), ['cryptoJs'])
+  t.deepEqual(Object.keys(cipher.age).sort(), ['decrypt', 'decryptSync', 'defaults', 'encrypt', 'encryptSync'])
   t.deepEqual(Object.keys(kdf).sort(), ['AbortError', 'argon2', 'argon2Sync', 'bcrypt', 'hkdf', 'hkdfAsync', 'pbkdf2', 'pbkdf2Async', 'scrypt', 'scryptAsync'])
   t.true(BYTE_ARGUMENTS.length > 200)
 })

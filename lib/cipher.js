@@ -5,7 +5,7 @@
 // this layer reads options, sizes the output buffer and formats the result.
 const native = require('./native')
 const { checkOptions, checkInt } = require('./options')
-const { checkFormat, encode } = require('./output')
+const { checkFormat, checkDecryptFormat, decryptOutput } = require('./output')
 const { BYTES, invalidArgType, invalidArgValue } = require('./errors')
 const { runAsync: runWithSignal } = require('./abort')
 
@@ -36,15 +36,7 @@ function checkPadding(padding) {
   throw invalidArgValue('options.padding', "'pkcs7' or 'none'", padding)
 }
 
-function checkDecryptFormat(format) {
-  return format === 'utf8' ? format : checkFormat(format)
-}
-
-function format(buf, fmt) {
-  if (fmt === undefined || fmt === 'buffer') return buf
-  if (fmt === 'utf8') return buf.toString('utf8')
-  return encode(buf, fmt)
-}
+const format = decryptOutput
 
 /**
  * Reads one call's options into a plan: [op bits, output length, input bytes, format].
@@ -249,6 +241,8 @@ const cipher = Object.freeze({
   des: makeNamespace('des', { defaultMode: 'cbc', modeOption: true }),
   /** Formats kept for compatibility with other libraries' weak constructions: read old data, migrate it. */
   legacy: Object.freeze({ cryptoJs }),
+  /** age v1 files (age-encryption.org/v1) with a passphrase: ./age.js. */
+  age: require('./age'),
 })
 
 module.exports = { cipher, CipherKey, MODES }

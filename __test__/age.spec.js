@@ -1,0 +1,366 @@
+'use strict'
+// crypto.cipher.age: round trips, the C2SP test kit through the public API, files the reference
+// tools made (committed, __test__/vectors/age/tools), the refusals (wrong passphrase, damaged,
+// cut and extended files, work factors above the ceiling, bad options), cancellation, and live
+// interop with the `age` CLI (Go, the reference) and rage (Rust, through pyrage) both ways.
+//
+// The tools are driven by helpers/age-interop.py, run by the Python found in $AGE_INTEROP_PYTHON,
+// target/age-venv (which .ci/run creates from scripts/age-interop-requirements.txt), python3 or
+// python. A missing tool skips its half with a message saying what was not checked; with
+// AGE_INTEROP_REQUIRED=1 (set by .ci/run once both installed) it fails instead.
+const test = require('ava')
+const fs = require('node:fs')
+const path = require('node:path')
+const zlib = require('node:zlib')
+const nodeCrypto = require('node:crypto')
+const { spawn, spawnSync } = require('node:child_process')
+const { cipher } = require('..')
+const { pythonCandidates } = require('./helpers/python')
+
+const { age } = cipher
+const VECTORS = path.join(__dirname, 'vectors', 'age')
+const FAILED = { instanceOf: Error, code: 'ERR_CRYPTO_DECRYPT_FAILED' }
+const MALFORMED = { instanceOf: TypeError, code: 'ERR_INVALID_ARG_VALUE' }
+const sha256 = (b) => nodeCrypto.createHash('sha256').update(b).digest('hex')
+// Interop sizes: empty, one byte, one chunk (64 KiB) ± 1, and a few hundred KiB.
+const SIZES = [0, 1, 65535, 65536, 65537, 300000]
+// Cheap scrypt for the files this suite makes (the tools' own files use their defaults, 18-19).
+const FAST = 4
+
+// ---- round trips and the format --------------------------------------------------------------
+
+test('round trips, sync and async, binary and armored, sizes around the 64 KiB chunk', async (t) => {
+  for (const n of [...SIZES, 3 * 65536]) {
+    const data = nodeCrypto.randomBytes(n)
+    for (const armor of [false, true]) {
+      const file = age.encryptSync(data, { passphrase: 'pw', workFactor: FAST, armor })
+      t.is(typeof file, armor ? 'string' : 'object')
+      t.deepEqual(age.decryptSync(file, { passphrase: 'pw' }), data, `${n} ${armor}`)
+      const again = await age.encrypt(data, { passphrase: 'pw', workFactor: FAST, armor })
+      t.deepEqual(await age.decrypt(again, { passphrase: 'pw' }), data, `${n} ${armor} async`)
+      // Random salt, file key and nonce: two encryptions differ.
+      t.notDeepEqual(again, file)
+    }
+  }
+})
+
+test('the layout: version line, one scrypt stanza with the work factor, the MAC line, 16-byte nonce, one tag per chunk', (t) => {
+  for (const n of [0, 1, 65536, 65537]) {
+    const file = age.encryptSync(Buffer.alloc(n, 1), { passphrase: 'pw', workFactor: 7 })
+    const text = file.toString('latin1')
+    const m = /^age-encryption\.org\/v1\n-> scrypt ([A-Za-z0-9+/]{22}) 7\n([A-Za-z0-9+/]{43})\n--- ([A-Za-z0-9+/]{43})\n/.exec(text)
+    t.truthy(m, text.slice(0, 200))
+    const chunks = Math.max(1, Math.ceil(n / 65536))
+    t.is(file.length - m[0].length, 16 + n + 16 * chunks)
+  }
+  t.is(age.defaults.workFactor, 18)
+  t.is(age.defaults.maxWorkFactor, 22)
+  // The default work factor is age's 18.
+  t.regex(age.encryptSync('x', { passphrase: 'pw' }).toString('latin1'), /^age-encryption\.org\/v1\n-> scrypt \S+ 18\n/)
+})
+
+test('armor: the PEM lines of 64 columns, LF or CRLF, whitespace around it', (t) => {
+  const data = nodeCrypto.randomBytes(500)
+  const text = age.encryptSync(data, { passphrase: 'pw', workFactor: FAST, armor: true })
+  const lines = text.split('\n')
+  t.is(lines[0], '-----BEGIN AGE ENCRYPTED FILE-----')
+  t.is(lines.at(-2), '-----END AGE ENCRYPTED FILE-----')
+  t.is(lines.at(-1), '')
+  t.true(lines.slice(1, -3).every((l) => l.length === 64))
+  const bin = Buffer.from(lines.slice(1, -2).join(''), 'base64')
+  t.true(bin.toString('latin1').startsWith('age-encryption.org/v1\n'))
+  t.deepEqual(age.decryptSync(bin, { passphrase: 'pw' }), data)
+  t.deepEqual(age.decryptSync(text.replace(/\n/g, '\r\n'), { passphrase: 'pw' }), data)
+  t.deepEqual(age.decryptSync(` \n\t${text}\n\n `, { passphrase: 'pw' }), data)
+  // Inside the block, strictness: a space, a short line, a missing end line.
+  t.throws(() => age.decryptSync(text.replace('\n', '\n '), { passphrase: 'pw' }), MALFORMED)
+  t.throws(() => age.decryptSync(text.replace(/\n([A-Za-z0-9+/]{10})/, '\n$1\n'), { passphrase: 'pw' }), MALFORMED)
+  t.throws(() => age.decryptSync(text.replace('-----END AGE ENCRYPTED FILE-----\n', ''), { passphrase: 'pw' }), {
+    ...MALFORMED,
+    message: /armor/,
+  })
+})
+
+test('inputs: strings (UTF-8), every view, ArrayBuffer; passphrases as strings or bytes; outputFormat', (t) => {
+  const file = age.encryptSync('héllo', { passphrase: Buffer.from('pässwörd'), workFactor: FAST })
+  const u8 = new Uint8Array(file)
+  for (const input of [file, u8, new DataView(u8.buffer), u8.buffer, new Uint16Array(u8.buffer, 0, u8.length >> 1).length * 2 === u8.length ? new Uint16Array(u8.buffer) : file]) {
+    t.is(age.decryptSync(input, { passphrase: 'pässwörd', outputFormat: 'utf8' }), 'héllo')
+  }
+  t.is(age.decryptSync(file, { passphrase: 'pässwörd', outputFormat: 'hex' }), Buffer.from('héllo').toString('hex'))
+  t.is(age.decryptSync(file, { passphrase: new TextEncoder().encode('pässwörd'), outputFormat: 'base64' }), Buffer.from('héllo').toString('base64'))
+})
+
+// ---- refusals ---------------------------------------------------------------------------------
+
+test('every failure to decrypt is one ERR_CRYPTO_DECRYPT_FAILED: wrong passphrase, flipped bits, cut, extended', (t) => {
+  const data = nodeCrypto.randomBytes(70000)
+  const file = age.encryptSync(data, { passphrase: 'right', workFactor: FAST })
+  const headerEnd = file.indexOf('\n---') + 49 // '\n--- ' + 43 + '\n'
+  t.throws(() => age.decryptSync(file, { passphrase: 'wrong' }), { ...FAILED, message: 'Unsupported state or unable to authenticate data' })
+  // A flipped bit in the stanza body, the MAC, the nonce, each chunk and each tag.
+  const mac = file.indexOf('--- ') + 4
+  for (const at of [file.indexOf('\n', 30) + 3, mac + 5, headerEnd + 3, headerEnd + 16 + 100, headerEnd + 16 + 65536 + 5, file.length - 20, file.length - 1]) {
+    const bad = Buffer.from(file)
+    bad[at] ^= bad[at] === 0x41 ? 2 : 1 // stays base64 inside the header text
+    t.throws(() => age.decryptSync(bad, { passphrase: 'right' }), FAILED, `byte ${at}`)
+  }
+  for (const cut of [headerEnd, headerEnd + 15, headerEnd + 16, headerEnd + 16 + 65536 + 16, file.length - 1]) {
+    t.throws(() => age.decryptSync(file.subarray(0, cut), { passphrase: 'right' }), FAILED, `cut at ${cut}`)
+  }
+  t.throws(() => age.decryptSync(Buffer.concat([file, Buffer.from([0])]), { passphrase: 'right' }), FAILED)
+})
+
+test('work factors above maxWorkFactor are refused before any scrypt work (RangeError)', (t) => {
+  const file = age.encryptSync('x', { passphrase: 'pw', workFactor: 12 })
+  t.throws(() => age.decryptSync(file, { passphrase: 'pw', maxWorkFactor: 11 }), {
+    instanceOf: RangeError,
+    code: 'ERR_OUT_OF_RANGE',
+    message: /maxWorkFactor/,
+  })
+  t.is(age.decryptSync(file, { passphrase: 'pw', maxWorkFactor: 12, outputFormat: 'utf8' }), 'x')
+  // A hostile header claiming N = 2^30 (128 GiB of scrypt memory): refused at the default ceiling
+  // with the work-factor error, not after an attempt to allocate the memory.
+  const hostile = Buffer.from(file.toString('latin1').replace(/ 12\n/, ' 30\n'), 'latin1')
+  t.throws(() => age.decryptSync(hostile, { passphrase: 'pw' }), { instanceOf: RangeError, code: 'ERR_OUT_OF_RANGE', message: /Received 30/ })
+  t.throws(() => age.decryptSync(hostile, { passphrase: 'pw', maxWorkFactor: 31 }), { instanceOf: RangeError, code: 'ERR_OUT_OF_RANGE', message: /maxWorkFactor/ })
+})
+
+test('malformed files: TypeError ERR_INVALID_ARG_VALUE saying what is wrong', (t) => {
+  const file = age.encryptSync('x', { passphrase: 'pw', workFactor: FAST }).toString('latin1')
+  const cases = {
+    'not an age file': 'hello world',
+    'another version': file.replace('/v1', '/v2'),
+    'CRLF header': file.replace('\n', '\r\n'),
+    'padded base64 salt': file.replace(/(-> scrypt \S+)/, '$1=='),
+    'leading zero work factor': file.replace(/ 4\n/, ' 04\n'),
+    'extra argument': file.replace(/ 4\n/, ' 4 x\n'),
+    'second stanza': file.replace('---', '-> X25519 abc\nAAAA\n---'),
+    'no MAC line': file.slice(0, file.indexOf('---')),
+  }
+  for (const [name, text] of Object.entries(cases)) {
+    t.throws(() => age.decryptSync(Buffer.from(text, 'latin1'), { passphrase: 'pw' }), MALFORMED, name)
+  }
+})
+
+test('bad options are refused with clear errors, synchronously and as rejections', async (t) => {
+  const sync = [
+    [() => age.encryptSync('x'), { code: 'ERR_INVALID_ARG_TYPE' }],
+    [() => age.encryptSync('x', {}), { code: 'ERR_INVALID_ARG_TYPE', message: /options\.passphrase/ }],
+    [() => age.encryptSync('x', { passphrase: '' }), { code: 'ERR_INVALID_ARG_VALUE', message: /non-empty/ }],
+    [() => age.encryptSync('x', { passphrase: 'p', workFactor: 0 }), { code: 'ERR_OUT_OF_RANGE' }],
+    [() => age.encryptSync('x', { passphrase: 'p', workFactor: 31 }), { code: 'ERR_OUT_OF_RANGE' }],
+    [() => age.encryptSync('x', { passphrase: 'p', workFactor: 1.5 }), { code: 'ERR_OUT_OF_RANGE' }],
+    [() => age.encryptSync('x', { passphrase: 'p', armor: 'yes' }), { code: 'ERR_INVALID_ARG_TYPE' }],
+    [() => age.encryptSync('x', { passphrase: 'p', key: 'k' }), { code: 'ERR_INVALID_ARG_VALUE', message: /options\.key/ }],
+    [() => age.encryptSync(42, { passphrase: 'p' }), { code: 'ERR_INVALID_ARG_TYPE', message: /"data"/ }],
+    [() => age.decryptSync('x', { passphrase: 'p', maxWorkFactor: 0 }), { code: 'ERR_OUT_OF_RANGE' }],
+    [() => age.decryptSync('x', { passphrase: 'p', outputFormat: 'latin9' }), { code: 'ERR_INVALID_ARG_VALUE' }],
+    [() => age.decryptSync('x', { passphrase: 'p', armor: true }), { code: 'ERR_INVALID_ARG_VALUE', message: /options\.armor/ }],
+    [() => age.decryptSync('x', { passphrase: 7 }), { code: 'ERR_INVALID_ARG_TYPE' }],
+  ]
+  for (const [f, expected] of sync) t.throws(f, expected)
+  await t.throwsAsync(age.encrypt('x', { passphrase: '' }), { code: 'ERR_INVALID_ARG_VALUE' })
+  await t.throwsAsync(age.decrypt('x', { passphrase: 'p', maxWorkFactor: 99 }), { code: 'ERR_OUT_OF_RANGE' })
+  await t.throwsAsync(age.encrypt('x', { passphrase: 'p', signal: 'no' }), { code: 'ERR_INVALID_ARG_TYPE' })
+  await t.throwsAsync(age.decrypt('garbage', { passphrase: 'p' }), MALFORMED)
+  await t.throwsAsync(age.decrypt(age.encryptSync('x', { passphrase: 'a', workFactor: FAST }), { passphrase: 'b' }), FAILED)
+})
+
+test('signal: an aborted signal rejects at once; aborting running scrypt work stops it with an AbortError', async (t) => {
+  await t.throwsAsync(age.encrypt('x', { passphrase: 'p', signal: AbortSignal.abort() }), { name: 'AbortError', code: 'ABORT_ERR' })
+  const file = age.encryptSync('x', { passphrase: 'p', workFactor: FAST })
+  await t.throwsAsync(age.decrypt(file, { passphrase: 'p', signal: AbortSignal.abort() }), { name: 'AbortError' })
+  // N = 2^18 takes far longer than the 30 ms before the abort; it stops within milliseconds.
+  const ctl = new AbortController()
+  const running = age.encrypt('x', { passphrase: 'p', workFactor: 18, signal: ctl.signal })
+  setTimeout(() => ctl.abort(), 30)
+  await t.throwsAsync(running, { name: 'AbortError', code: 'ABORT_ERR' })
+})
+
+test('async inputs are copied at call time: changing them afterwards changes nothing', async (t) => {
+  const data = Buffer.alloc(100000, 7)
+  const pass = Buffer.from('passphrase')
+  const p = age.encrypt(data, { passphrase: pass, workFactor: FAST })
+  data.fill(1)
+  pass.fill(0x41)
+  t.deepEqual(age.decryptSync(await p, { passphrase: 'passphrase' }), Buffer.alloc(100000, 7))
+  const file = age.encryptSync('same', { passphrase: 'k', workFactor: FAST })
+  const q = age.decrypt(file, { passphrase: 'k', outputFormat: 'utf8' })
+  file.fill(0)
+  t.is(await q, 'same')
+})
+
+// ---- the C2SP test kit ---------------------------------------------------------------------------
+
+/** The test kit's vectors: fields, then the file (zlib-inflated when marked so). */
+function testkit() {
+  const dir = path.join(VECTORS, 'testkit')
+  return fs.readdirSync(dir).sort().map((name) => {
+    const raw = fs.readFileSync(path.join(dir, name))
+    const split = raw.indexOf('\n\n')
+    const fields = {}
+    for (const line of raw.subarray(0, split).toString('utf8').split('\n')) {
+      const i = line.indexOf(': ')
+      fields[line.slice(0, i)] ??= line.slice(i + 2)
+    }
+    let file = raw.subarray(split + 2)
+    if (fields.compressed === 'zlib') file = zlib.inflateSync(file)
+    return { name, fields, file }
+  })
+}
+
+test('C2SP test kit: every vector through decryptSync with its passphrase (or any), the expected outcome class', (t) => {
+  const vectors = testkit()
+  t.true(vectors.length >= 140)
+  let n = 0
+  for (const { name, fields, file } of vectors) {
+    const { expect, passphrase } = fields
+    let result
+    try {
+      result = { ok: age.decryptSync(file, { passphrase: passphrase ?? 'not the key' }) }
+    } catch (e) {
+      result = { error: e }
+    }
+    const e = result.error
+    if (passphrase !== undefined) {
+      // The passphrase vectors: the full expectation.
+      if (expect === 'success') t.is(sha256(result.ok), fields.payload, name)
+      else if (expect === 'header failure') t.true(e && ['ERR_INVALID_ARG_VALUE', 'ERR_OUT_OF_RANGE'].includes(e.code), `${name}: ${e && e.message}`)
+      else t.is(e && e.code, 'ERR_CRYPTO_DECRYPT_FAILED', `${name}: ${e && e.message}`)
+    } else if (/^(x25519|hybrid)/.test(name) || !['armor failure', 'header failure'].includes(expect) || /^stream_(no|short)_nonce$/.test(name)) {
+      // Files for X25519 / ML-KEM keys: no passphrase opens them; those whose header parses say
+      // they have no scrypt stanza; a cut nonce is a truncated file.
+      t.truthy(e, name)
+      if (e.code === 'ERR_CRYPTO_DECRYPT_FAILED') {
+        if (!/_nonce$/.test(name)) t.regex(e.message, /no scrypt stanza/, name)
+      } else {
+        t.is(e.code, 'ERR_INVALID_ARG_VALUE', `${name}: ${e.message}`)
+        t.regex(name, /not_canonical_body|^armor_garbage_leading$/, `${name}: only generic format failures are TypeErrors here`)
+      }
+    } else {
+      // Armor and header failures of the generic format: refused as malformed, whatever the key.
+      t.true(e instanceof TypeError && e.code === 'ERR_INVALID_ARG_VALUE', `${name}: ${e && e.message}`)
+      t.regex(e.message, expect === 'armor failure' && name !== 'armor_garbage_leading' ? /armor/ : /header/, name)
+    }
+    n++
+  }
+  t.is(n, vectors.length)
+})
+
+// ---- files the reference tools made (committed) ------------------------------------------------
+
+/** The plaintext rules of scripts/gen-age-fixtures.py. */
+function plaintext(rule, size) {
+  if (rule === 'bytes') return Buffer.from(Array.from({ length: size }, (_, i) => (31 * i + 7) % 256))
+  const sentence = 'age interop: the quick brown fox jumps over the lazy dog. '
+  return Buffer.from(sentence.repeat(Math.floor(size / sentence.length) + 1)).subarray(0, size)
+}
+
+test('files made by the age CLI and by rage (committed) open here', async (t) => {
+  const dir = path.join(VECTORS, 'tools')
+  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'))
+  t.true(manifest.files.length >= 5)
+  const tools = new Set()
+  for (const f of manifest.files) {
+    const file = fs.readFileSync(path.join(dir, f.file))
+    const expected = plaintext(f.plaintext.rule, f.plaintext.size)
+    t.is(sha256(expected), f.plaintext.sha256, f.file)
+    t.deepEqual(await age.decrypt(f.armored ? file.toString('utf8') : file, { passphrase: f.passphrase }), expected, f.file)
+    // A wrong passphrase once per tool (each try is a full scrypt at the tool's work factor).
+    if (![...tools].some((x) => x.startsWith(f.tool))) await t.throwsAsync(age.decrypt(file, { passphrase: `${f.passphrase}!` }), FAILED)
+    tools.add(`${f.tool} ${f.armored ? 'armored' : 'binary'}`)
+  }
+  t.is(tools.size, 4)
+})
+
+// ---- live interop with the tools -----------------------------------------------------------------
+
+const HELPER = path.join(__dirname, 'helpers', 'age-interop.py')
+const REQUIRED = process.env.AGE_INTEROP_REQUIRED === '1'
+
+const pythons = () => pythonCandidates('AGE_INTEROP_PYTHON', 'age-venv')
+
+/** Per tool, the Python that drives it (the first that can), and why the others could not. */
+function findTools() {
+  const found = {}
+  const why = { age: [], pyrage: [] }
+  for (const python of pythons()) {
+    const r = spawnSync(python, [HELPER], { input: '[]', encoding: 'utf8', timeout: 60000 })
+    if (r.status !== 0) {
+      const reason = r.error ? r.error.code || r.error.message : (r.stderr || '').trim().split('\n').pop()
+      for (const k of Object.keys(why)) why[k].push(`${python}: ${reason}`)
+      continue
+    }
+    const caps = JSON.parse(r.stdout)
+    for (const tool of ['age', 'pyrage']) {
+      if (found[tool]) continue
+      if (caps[tool] && (tool !== 'age' || process.platform !== 'win32')) found[tool] = { python, version: caps[tool] }
+      else why[tool].push(`${python}: ${caps.why[tool] || 'not on a platform with pseudo-terminals'}`)
+    }
+  }
+  return { found, why }
+}
+
+/** Runs helper jobs; resolves to their results. */
+function helper(python, jobs) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(python, [HELPER], { stdio: ['pipe', 'pipe', 'pipe'] })
+    let out = ''
+    let err = ''
+    child.stdout.on('data', (d) => (out += d))
+    child.stderr.on('data', (d) => (err += d))
+    child.on('error', reject)
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`helper exited ${code}: ${err}`))))
+    child.stdin.end(JSON.stringify(jobs))
+  })
+}
+
+const { found, why } = findTools()
+const NAMES = { age: 'the age CLI (Go reference)', pyrage: 'rage (through pyrage)' }
+const PASSPHRASES = ['correct horse battery staple', 'pässwörd 🔑 with spaces']
+
+for (const tool of ['age', 'pyrage']) {
+  const what = `that files made by ${NAMES[tool]} open here and files made here open in it (binary and armored, sizes ${SIZES.join(', ')})`
+  if (!found[tool]) {
+    const message = `[age-interop] ${REQUIRED ? 'FAIL' : 'SKIP'}: not checked ${what}: ${tool} unavailable (tried ${why[tool].join('; ')}). To check it: apt-get install age; python3 -m venv target/age-venv && target/age-venv/bin/pip install --require-hashes --only-binary=:all: -r scripts/age-interop-requirements.txt`
+    console.warn(message)
+    if (REQUIRED) test(`${tool} interop (required by AGE_INTEROP_REQUIRED=1)`, (t) => t.fail(message))
+    continue
+  }
+  const { python, version } = found[tool]
+  const cases = []
+  for (const size of SIZES) {
+    for (const armor of [false, true]) {
+      cases.push({ size, armor, passphrase: PASSPHRASES[cases.length % 2], data: nodeCrypto.randomBytes(size) })
+    }
+  }
+  const label = (c) => `${c.size} bytes ${c.armor ? 'armored' : 'binary'}`
+
+  test(`${tool} ${version}: its files open here`, async (t) => {
+    const made = await helper(
+      python,
+      cases.map((c) => ({ tool, op: 'encrypt', armor: c.armor, passphrase: c.passphrase, data: c.data.toString('base64') })),
+    )
+    // One at a time: each is scrypt at the tool's work factor (2^18 or more: 256+ MiB).
+    for (const [i, c] of cases.entries()) {
+      t.true(made[i].ok, `${label(c)}: ${made[i].error}`)
+      const file = Buffer.from(made[i].data, 'base64')
+      t.is(file.toString('latin1').startsWith('-----BEGIN AGE ENCRYPTED FILE-----\n'), c.armor, label(c))
+      t.deepEqual(await age.decrypt(file, { passphrase: c.passphrase }), c.data, label(c))
+    }
+  })
+
+  test(`${tool} ${version}: files made here open in it`, async (t) => {
+    const files = await Promise.all(cases.map((c) => age.encrypt(c.data, { passphrase: c.passphrase, workFactor: 10, armor: c.armor })))
+    const jobs = cases.map((c, i) => ({ tool, op: 'decrypt', armor: c.armor, passphrase: c.passphrase, data: Buffer.from(files[i]).toString('base64') }))
+    // And one it must refuse: a wrong passphrase.
+    jobs.push({ ...jobs[1], passphrase: 'wrong' })
+    const opened = await helper(python, jobs)
+    cases.forEach((c, i) => {
+      t.true(opened[i].ok, `${label(c)}: ${opened[i].error}`)
+      t.deepEqual(Buffer.from(opened[i].data, 'base64'), c.data, label(c))
+    })
+    t.false(opened.at(-1).ok)
+  })
+}
