@@ -380,7 +380,7 @@ export declare const cipher: CipherApi
  * for JWKs); a point off the curve `ERR_CRYPTO_ECDH_INVALID_PUBLIC_KEY`. A private key is accepted
  * where a public key is needed (its public key is used).
  */
-export type KeyInput = Buffer | NodeJS.TypedArray | DataView | ArrayBuffer | string | JsonWebKey | import('crypto').KeyObject | import('crypto').webcrypto.CryptoKey
+export type KeyInput = Buffer | NodeJS.TypedArray | DataView | ArrayBuffer | string | import('crypto').JsonWebKey | import('crypto').KeyObject | import('crypto').webcrypto.CryptoKey
 
 /** The forms keys are produced in. */
 export type KeyFormat = 'raw' | 'der' | 'pem' | 'jwk' | 'keyobject'
@@ -389,7 +389,7 @@ export type KeyFormat = 'raw' | 'der' | 'pem' | 'jwk' | 'keyobject'
 export type KeyOutput<F extends KeyFormat | undefined> = F extends 'pem'
   ? string
   : F extends 'jwk'
-    ? JsonWebKey
+    ? import('crypto').JsonWebKey
     : F extends 'keyobject'
       ? import('crypto').KeyObject
       : Buffer
