@@ -135,3 +135,40 @@ test('EC keys whose embedded public key does not match, or off-curve SPKI points
   t.throws(() => keys.import(42), { instanceOf: TypeError, code: 'ERR_INVALID_ARG_TYPE' })
   t.throws(() => keys.import(nodeCrypto.createSecretKey(Buffer.alloc(16))), KEY_TYPE)
 })
+
+test('mutated DER, PEM and JWK keys: a coded error or the right key, never anything else', (t) => {
+  const CODES = new Set(['ERR_INVALID_ARG_VALUE', 'ERR_CRYPTO_INVALID_JWK', 'ERR_CRYPTO_INVALID_KEY_TYPE', 'ERR_CRYPTO_ECDH_INVALID_PUBLIC_KEY'])
+  let refused = 0
+  let parsed = 0
+  for (const [type, opts] of NODE_KEYS) {
+    const { privateKey, publicKey } = nodeCrypto.generateKeyPairSync(type, opts)
+    for (const ko of [privateKey, publicKey]) {
+      const der = ko.export({ format: 'der', type: ko.type === 'private' ? 'pkcs8' : 'spki' })
+      for (let i = 0; i < 300; i++) {
+        const m = Buffer.from(der)
+        const flips = 1 + (i % 3)
+        for (let f = 0; f < flips; f++) m[nodeCrypto.randomInt(m.length)] ^= 1 << nodeCrypto.randomInt(8)
+        let out
+        try {
+          out = keys.export(m)
+        } catch (e) {
+          t.true(CODES.has(e.code), `${type}: ${e.code} ${e.message}`)
+          refused++
+          continue
+        }
+        // Accepted: then node reads the same bytes as the same kind of key, or they are ours
+        // re-encoded from a key node also accepts.
+        let theirs
+        try {
+          theirs = ko.type === 'private' ? nodeCrypto.createPrivateKey({ key: m, format: 'der', type: 'pkcs8' }) : nodeCrypto.createPublicKey({ key: m, format: 'der', type: 'spki' })
+        } catch {
+          theirs = undefined
+        }
+        if (theirs) t.deepEqual(keys.export(theirs), out, `${type}: node reads the mutated key differently`)
+        parsed++
+      }
+    }
+  }
+  t.log(`${refused} mutated keys refused with a coded error, ${parsed} still parsed`)
+  t.true(refused > parsed)
+})
