@@ -244,6 +244,43 @@ export declare function pbkdf2(password: unknown, salt: unknown, iterations: num
  */
 export declare function pbkdf2Async(password: unknown, salt: unknown, iterations: number, keyLength: number, hash: number, token?: CancelToken | undefined | null): Promise<unknown>
 
+/** One algorithm as the JS layer sees it. */
+export interface PkAlgorithm {
+  id: number
+  /** `'ed25519'`, `'x25519'`, `'p256'`, `'p384'`, `'p521'`, `'secp256k1'`. */
+  name: string
+  /** Private key bytes (seed / scalar). */
+  privateLength: number
+  /** Public key bytes (raw for 25519, uncompressed SEC1 for EC). */
+  publicLength: number
+}
+
+export declare function pkAlgorithms(): Array<PkAlgorithm>
+
+/** `pkDerive(alg, privateKey, peerPublicKey)`: the X25519 / ECDH shared secret. */
+export declare function pkDerive(alg: number, private: unknown, public: unknown): Buffer
+
+/** `pkGenerate(alg)`: `[privateKey, publicKey]` (public: raw, or uncompressed SEC1). */
+export declare function pkGenerate(alg: number): Array<Buffer>
+
+/**
+ * `pkPoint(alg, point, compress)`: an EC public key validated (on the curve, not the identity)
+ * and re-encoded compressed or uncompressed.
+ */
+export declare function pkPoint(alg: number, point: unknown, compress: boolean): Buffer
+
+/** `pkPublic(alg, privateKey)`: the public key of a private key. */
+export declare function pkPublic(alg: number, private: unknown): Buffer
+
+/**
+ * `pkSign(alg, privateKey, message, hash, flags)`: a signature (ECDSA: DER, or r‖s with
+ * `flags & 1`; `flags & 2`: low S).
+ */
+export declare function pkSign(alg: number, key: unknown, msg: unknown, hash: number, flags: number): Buffer
+
+/** `pkVerify(alg, publicKey, message, signature, hash, flags)`: false for any invalid signature. */
+export declare function pkVerify(alg: number, key: unknown, msg: unknown, sig: unknown, hash: number, flags: number): boolean
+
 /** Fills `out` (any ArrayBufferView) from the operating system's CSPRNG. */
 export declare function randomFill(out: unknown): void
 

@@ -18,6 +18,9 @@
 //!   through `stream_file.rs`, a pipeline generic over the format;
 //! - a KDF: one file in `kdf/` with a `task::Job` (the async form, cancellation and the sync form
 //!   come from `task.rs`) and its `#[napi]` entry points, plus its wrapper in `lib/kdf.js`;
+//! - a public-key algorithm: one row in `pk::ALGS` (`pk/mod.rs`), an arm in its `with_curve!`
+//!   for an elliptic curve (the generic ECDSA/ECDH of `pk/ec.rs` then covers it), and its OIDs /
+//!   JWK names in the key layer (`lib/keys.js`, the one parser of every key form);
 //! - a key type (kept native state): a type implementing `js::Kept` (a tag and a name), held by
 //!   JavaScript through `Cx::keep`/`Cx::kept`.
 //!
@@ -46,6 +49,7 @@ mod hash_file;
 mod js;
 mod kdf;
 mod md;
+mod pk;
 mod pool;
 #[cfg(test)]
 mod proptests;
@@ -60,7 +64,7 @@ use napi::{Env, Result};
 use napi_derive::napi;
 
 /// Entry points written directly against N-API (the hot synchronous paths), by JS name.
-static RAW_EXPORTS: [(&std::ffi::CStr, js::Entry); 11] = [
+static RAW_EXPORTS: [(&std::ffi::CStr, js::Entry); 12] = [
   (c"hash", hash::hash),
   (c"hashWith", hash::hash_with),
   (c"hmac", hash::hmac),
@@ -72,6 +76,7 @@ static RAW_EXPORTS: [(&std::ffi::CStr, js::Entry); 11] = [
   (c"hasherReset", hash::hasher_reset),
   (c"cipher", cipher::api::cipher),
   (c"cipherKey", cipher::api::cipher_key),
+  (c"pkPrepare", pk::pk_prepare),
 ];
 
 #[napi(module_exports)]
