@@ -285,6 +285,10 @@ export interface CipherKey<O> {
 }
 
 export interface CipherApi {
+  /** X25519 key agreement (RFC 7748). */
+  x25519: X25519Namespace
+  /** ECDH on P-256, P-384, P-521 and secp256k1. */
+  ecdh: EcdhNamespace
   /** AES in ECB, CBC, CTR, CFB, CFB8, OFB, GCM, GCM-SIV, CCM and SIV; default GCM. */
   aes: AesNamespace
   /** ChaCha20-Poly1305 (12-byte nonce) or XChaCha20-Poly1305 (24-byte nonce). */
@@ -311,6 +315,132 @@ export interface CryptoJsNamespace {
 }
 
 export declare const cipher: CipherApi
+
+// ---- Public-key cryptography (crypto.dsa, crypto.cipher.x25519/ecdh, crypto.keys) ------------
+
+/**
+ * A key in any form every public-key function accepts: bytes in the algorithm's default form (raw
+ * 32 bytes for Ed25519/X25519; the private scalar or a SEC1 point, compressed or not, for EC) or DER
+ * (PKCS#8, SPKI, SEC1), a PEM string, a JWK object, or a `node:crypto` `KeyObject` / `CryptoKey`.
+ * A key of the wrong algorithm, curve or kind throws a `TypeError` with code
+ * `ERR_CRYPTO_INVALID_KEY_TYPE`; malformed keys `ERR_INVALID_ARG_VALUE` (`ERR_CRYPTO_INVALID_JWK`
+ * for JWKs); a point off the curve `ERR_CRYPTO_ECDH_INVALID_PUBLIC_KEY`. A private key is accepted
+ * where a public key is needed (its public key is used).
+ */
+export type KeyInput = Buffer | NodeJS.TypedArray | DataView | ArrayBuffer | string | JsonWebKey | import('crypto').KeyObject | import('crypto').webcrypto.CryptoKey
+
+/** The forms keys are produced in. */
+export type KeyFormat = 'raw' | 'der' | 'pem' | 'jwk' | 'keyobject'
+
+/** The value type of a key in format `F` ('raw' and 'der': Buffer; 'pem': string; 'jwk': object). */
+export type KeyOutput<F extends KeyFormat | undefined> = F extends 'pem'
+  ? string
+  : F extends 'jwk'
+    ? JsonWebKey
+    : F extends 'keyobject'
+      ? import('crypto').KeyObject
+      : Buffer
+
+export interface KeyPairOptions<F extends KeyFormat = KeyFormat> {
+  /** Default 'raw': Ed25519/X25519 32 + 32 bytes; EC the private scalar and the uncompressed SEC1 point. 'der' is PKCS#8 / SPKI. */
+  format?: F
+}
+
+export interface KeyPair<F extends KeyFormat | undefined = undefined> {
+  privateKey: KeyOutput<F>
+  publicKey: KeyOutput<F>
+}
+
+/** Curve names (case-insensitive); `secp256r1`/`prime256v1`, `secp384r1`, `secp521r1` are aliases. */
+export type EcCurve = 'p256' | 'p384' | 'p521' | 'secp256k1' | 'secp256r1' | 'prime256v1' | 'secp384r1' | 'secp521r1'
+
+/** Any fixed-output hash of crypto.sha (SHAKE128/256 at 256/512 bits, RFC 8692); `sha-256`-style names are accepted too. */
+export type EcdsaHash = Exclude<keyof ShaNamespace, 'stream'> | 'sha-1' | 'sha-224' | 'sha-256' | 'sha-384' | 'sha-512' | 'sha3-224' | 'sha3-256' | 'sha3-384' | 'sha3-512'
+
+export interface EcdsaSignOptions {
+  /** Default: the key's own curve when it says (DER, PEM, JWK, KeyObject), else 'p256'. */
+  curve?: EcCurve
+  privateKey: KeyInput
+  /** Default 'sha256'. */
+  hash?: EcdsaHash
+  /** 'der' (default, as node:crypto) or 'ieee-p1363' (r ‖ s, fixed length, as WebCrypto). */
+  format?: 'der' | 'ieee-p1363'
+  /** Sign with s ≤ n/2 (Bitcoin/Ethereum style for secp256k1). */
+  lowS?: boolean
+}
+
+export interface EcdsaVerifyOptions {
+  curve?: EcCurve
+  publicKey: KeyInput
+  signature: Input
+  hash?: EcdsaHash
+  format?: 'der' | 'ieee-p1363'
+  /** Refuse signatures with s > n/2. */
+  lowS?: boolean
+}
+
+export interface Ed25519Namespace {
+  /** A new key pair: a 32-byte seed and a 32-byte public key (or `options.format`). */
+  generateKeypair<F extends KeyFormat | undefined = undefined>(options?: KeyPairOptions<F & KeyFormat>): KeyPair<F>
+  /** The 64-byte RFC 8032 signature of `message`. */
+  sign(privateKey: KeyInput, message: Input): Buffer
+  /** Strict RFC 8032 verification (non-canonical S and small-order keys refused): false for any invalid signature. */
+  verify(publicKey: KeyInput, message: Input, signature: Input): boolean
+}
+
+export interface EcdsaNamespace {
+  /** A new key pair on `curve` (default 'p256'): the private scalar and the uncompressed SEC1 public point. */
+  generateKeypair<F extends KeyFormat | undefined = undefined>(curve?: EcCurve, options?: KeyPairOptions<F & KeyFormat>): KeyPair<F>
+  /** A deterministic (RFC 6979) signature of `message` hashed with `hash`. */
+  sign(message: Input, options: EcdsaSignOptions): Buffer
+  /** False for any invalid signature (wrong length, r or s out of range, BER encoding, ...). */
+  verify(message: Input, options: EcdsaVerifyOptions): boolean
+}
+
+export interface DsaApi {
+  ed25519: Ed25519Namespace
+  ecdsa: EcdsaNamespace
+}
+
+export interface X25519Namespace {
+  generateKeypair<F extends KeyFormat | undefined = undefined>(options?: KeyPairOptions<F & KeyFormat>): KeyPair<F>
+  /** The 32-byte shared secret; a low-order peer key (all-zero secret) throws `ERR_CRYPTO_ECDH_INVALID_PUBLIC_KEY`. */
+  deriveSharedSecret(privateKey: KeyInput, peerPublicKey: KeyInput): Buffer
+}
+
+export interface EcdhNamespace {
+  generateKeypair<F extends KeyFormat | undefined = undefined>(curve?: EcCurve, options?: KeyPairOptions<F & KeyFormat>): KeyPair<F>
+  /** The shared secret (the x-coordinate, as node:crypto); a peer point off the curve throws. */
+  deriveSharedSecret(curve: EcCurve, privateKey: KeyInput, peerPublicKey: KeyInput): Buffer
+}
+
+/** How raw key bytes are read by `keys.export` / `keys.import` (other forms say what they are). */
+export interface RawKeyHints {
+  algorithm?: 'ed25519' | 'x25519' | 'ec' | 'ecdsa' | 'ecdh'
+  /** For EC keys. */
+  curve?: EcCurve
+  /** For 32-byte Ed25519/X25519 keys, which cannot be told apart. */
+  keyType?: 'private' | 'public'
+}
+
+export interface KeyExportOptions<F extends KeyFormat = KeyFormat> extends RawKeyHints {
+  /** Default 'der'. */
+  format?: F
+  /** 'pkcs8' (default for private keys) or 'sec1' (EC); 'spki' for public keys; 'compressed' / 'uncompressed' (default) for raw EC public keys. */
+  type?: 'pkcs8' | 'sec1' | 'spki' | 'compressed' | 'uncompressed'
+  /** Export the public key of a private key. */
+  public?: boolean
+}
+
+export interface KeysNamespace {
+  /** Any key form in another (PKCS#8/SPKI/SEC1 DER, PEM, JWK, raw, KeyObject), byte-identical to node:crypto's. */
+  export<F extends KeyFormat | undefined = undefined>(key: KeyInput, options?: KeyExportOptions<F & KeyFormat>): KeyOutput<F extends undefined ? 'der' : F>
+  /** Any key form as a node:crypto KeyObject. */
+  import(key: KeyInput, options?: RawKeyHints): import('crypto').KeyObject
+}
+
+export declare const dsa: DsaApi
+export declare const keys: KeysNamespace
 // ---- Password hashing and key derivation (crypto.kdf) ------------------------------------------
 
 /** Options every async KDF form accepts. */
@@ -651,5 +781,7 @@ declare const crypto: {
   randomBytes: typeof randomBytes
   timingSafeEqual: typeof timingSafeEqual
   cipher: CipherApi
+  dsa: DsaApi
+  keys: KeysNamespace
 }
 export default crypto

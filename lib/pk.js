@@ -3,6 +3,7 @@
 // public-key entry points (src/pk/). Keys go through the key layer (./keys.js) unless they are
 // already in the native form (raw bytes of the right length), which is passed as it is.
 // Names and argument orders are those of the original cryptographer.js (docs: README.md).
+const nodeCrypto = require('crypto')
 const native = require('./native')
 const { ALGORITHMS: HASH_LIST } = require('./hash')
 const { asBuffer, parseKey, encodeKey, readCurve, NATIVE, FORMATS } = require('./keys')
@@ -24,6 +25,17 @@ function keyBytes(input, want, name) {
   const size = want.curve ? want.curve.size : 32
   const raw = rawOf(input, want.private ? [size] : want.curve ? [1 + size, 1 + 2 * size] : [32])
   return raw || parseKey(input, want, name).key
+}
+
+/**
+ * A private Ed25519/X25519 key for native code: a KeyObject's key is expanded once and kept with
+ * the KeyObject's parsed form (as node keeps its EVP_PKEY), other inputs are passed as bytes.
+ */
+function privateKeyFor(input, alg, name) {
+  if (!(input instanceof nodeCrypto.KeyObject)) return keyBytes(input, { alg, private: true }, name)
+  const k = parseKey(input, { alg, private: true }, name)
+  if (!k.prepared) k.prepared = native.pkPrepare(NATIVE.get(alg).id, k.key)
+  return k.prepared
 }
 
 const GENERATE_OPTIONS = new Set(['format'])
@@ -67,8 +79,7 @@ const ed25519 = Object.freeze({
   },
   /** The 64-byte RFC 8032 signature of `message`. */
   sign(privateKey, message) {
-    const key = keyBytes(privateKey, { alg: 'ed25519', private: true }, 'privateKey')
-    return native.pkSign(ED25519.id, key, message, 0, 0)
+    return native.pkSign(ED25519.id, privateKeyFor(privateKey, 'ed25519', 'privateKey'), message, 0, 0)
   },
   /** Strict RFC 8032 verification: false for any invalid signature. */
   verify(publicKey, message, signature) {
@@ -150,7 +161,7 @@ const x25519 = Object.freeze({
   },
   /** The 32-byte shared secret; a low-order peer key (all-zero secret) throws. */
   deriveSharedSecret(privateKey, peerPublicKey) {
-    const d = keyBytes(privateKey, { alg: 'x25519', private: true }, 'privateKey')
+    const d = privateKeyFor(privateKey, 'x25519', 'privateKey')
     const q = keyBytes(peerPublicKey, { alg: 'x25519', private: false }, 'peerPublicKey')
     return native.pkDerive(X25519.id, d, q)
   },

@@ -62,7 +62,7 @@ use napi::{Env, Result};
 use napi_derive::napi;
 
 /// Entry points written directly against N-API (the hot synchronous paths), by JS name.
-static RAW_EXPORTS: [(&std::ffi::CStr, js::Entry); 11] = [
+static RAW_EXPORTS: [(&std::ffi::CStr, js::Entry); 12] = [
   (c"hash", hash::hash),
   (c"hashWith", hash::hash_with),
   (c"hmac", hash::hmac),
@@ -74,6 +74,7 @@ static RAW_EXPORTS: [(&std::ffi::CStr, js::Entry); 11] = [
   (c"hasherReset", hash::hasher_reset),
   (c"cipher", cipher::api::cipher),
   (c"cipherKey", cipher::api::cipher_key),
+  (c"pkPrepare", pk::pk_prepare),
 ];
 
 #[napi(module_exports)]

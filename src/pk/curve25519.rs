@@ -26,14 +26,12 @@ const SMALL_ORDER: [[u8; 32]; 7] = [
     a
   },
   [
-    0x26, 0xe8, 0x95, 0x8f, 0xc2, 0xb2, 0x27, 0xb0, 0x45, 0xc3, 0xf4, 0x89, 0xf2, 0xef, 0x98,
-    0xf0, 0xd5, 0xdf, 0xac, 0x05, 0xd3, 0xc6, 0x33, 0x39, 0xb1, 0x38, 0x02, 0x88, 0x6d, 0x53,
-    0xfc, 0x05,
+    0x26, 0xe8, 0x95, 0x8f, 0xc2, 0xb2, 0x27, 0xb0, 0x45, 0xc3, 0xf4, 0x89, 0xf2, 0xef, 0x98, 0xf0,
+    0xd5, 0xdf, 0xac, 0x05, 0xd3, 0xc6, 0x33, 0x39, 0xb1, 0x38, 0x02, 0x88, 0x6d, 0x53, 0xfc, 0x05,
   ],
   [
-    0xc7, 0x17, 0x6a, 0x70, 0x3d, 0x4d, 0xd8, 0x4f, 0xba, 0x3c, 0x0b, 0x76, 0x0d, 0x10, 0x67,
-    0x0f, 0x2a, 0x20, 0x53, 0xfa, 0x2c, 0x39, 0xcc, 0xc6, 0x4e, 0xc7, 0xfd, 0x77, 0x92, 0xac,
-    0x03, 0x7a,
+    0xc7, 0x17, 0x6a, 0x70, 0x3d, 0x4d, 0xd8, 0x4f, 0xba, 0x3c, 0x0b, 0x76, 0x0d, 0x10, 0x67, 0x0f,
+    0x2a, 0x20, 0x53, 0xfa, 0x2c, 0x39, 0xcc, 0xc6, 0x4e, 0xc7, 0xfd, 0x77, 0x92, 0xac, 0x03, 0x7a,
   ],
   p_plus(-1),
   p_plus(0),
@@ -65,13 +63,13 @@ fn key32<'a>(k: &'a [u8], name: &str, what: &str) -> CryptoResult<&'a [u8; 32]> 
   })
 }
 
-fn ed_pair(seed: &[u8]) -> CryptoResult<Ed25519KeyPair> {
+pub fn ed_pair(seed: &[u8]) -> CryptoResult<Ed25519KeyPair> {
   let seed = key32(seed, "privateKey", "Ed25519 private key (seed)")?;
   Ed25519KeyPair::from_seed_unchecked(seed).map_err(|_| CryptoError::internal())
 }
 
-pub fn ed25519_sign(seed: &[u8], msg: &[u8]) -> CryptoResult<Vec<u8>> {
-  Ok(ed_pair(seed)?.sign(msg).as_ref().to_vec())
+pub fn ed25519_sign(pair: &Ed25519KeyPair, msg: &[u8]) -> Vec<u8> {
+  pair.sign(msg).as_ref().to_vec()
 }
 
 pub fn ed25519_public(seed: &[u8]) -> CryptoResult<Vec<u8>> {
@@ -91,7 +89,7 @@ pub fn ed25519_verify(public: &[u8], msg: &[u8], sig: &[u8]) -> CryptoResult<boo
   )
 }
 
-fn x_private(k: &[u8]) -> CryptoResult<agreement::PrivateKey> {
+pub fn x_private(k: &[u8]) -> CryptoResult<agreement::PrivateKey> {
   let k = key32(k, "privateKey", "X25519 private key")?;
   agreement::PrivateKey::from_private_key(&agreement::X25519, k)
     .map_err(|_| CryptoError::internal())
@@ -105,7 +103,7 @@ pub fn x25519_public(private: &[u8]) -> CryptoResult<Vec<u8>> {
 }
 
 /// The shared secret; an all-zero result (a low-order peer key, RFC 7748 §6.1) is an error.
-pub fn x25519(private: &[u8], peer: &[u8]) -> CryptoResult<Zeroizing<Vec<u8>>> {
+pub fn x25519(private: &agreement::PrivateKey, peer: &[u8]) -> CryptoResult<Zeroizing<Vec<u8>>> {
   let peer = key32(peer, "publicKey", "X25519 public key")?;
   let low_order = || {
     CryptoError::new(
@@ -114,7 +112,7 @@ pub fn x25519(private: &[u8], peer: &[u8]) -> CryptoResult<Zeroizing<Vec<u8>>> {
     )
   };
   agreement::agree(
-    &x_private(private)?,
+    private,
     agreement::UnparsedPublicKey::new(&agreement::X25519, peer),
     low_order(),
     |s| {

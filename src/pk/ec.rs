@@ -23,15 +23,14 @@ use elliptic_curve::ops::{MulByGeneratorVartime, Reduce};
 use elliptic_curve::point::AffineCoordinates;
 use elliptic_curve::sec1::{FromSec1Point, ModulusSize, ToSec1Point};
 use elliptic_curve::{
-  AffinePoint, CurveArithmetic, FieldBytes, NonZeroScalar, PrimeCurve,
-  ProjectivePoint, Scalar,
+  AffinePoint, CurveArithmetic, FieldBytes, NonZeroScalar, PrimeCurve, ProjectivePoint, Scalar,
 };
 use zeroize::Zeroizing;
 
 use super::rfc6979::{bits2int, Nonces};
 use crate::algorithms::Alg;
-use elliptic_curve::ops::Invert;
 use crate::error::{Code, CryptoError, CryptoResult};
+use elliptic_curve::ops::Invert;
 
 /// A RustCrypto curve with the arithmetic and SEC1 encoding this module needs.
 pub trait RcCurve:
@@ -184,10 +183,7 @@ pub fn sign<C: RcCurve, B: Backend<C>>(
 
 /// Parses r and s (big-endian, any length up to the scalar size after leading zeros) as
 /// scalars in [1, n−1]; `None` when either is out of range.
-pub fn sig_scalars<C: RcCurve>(
-  r: &[u8],
-  s: &[u8],
-) -> Option<(NonZeroScalar<C>, NonZeroScalar<C>)> {
+pub fn sig_scalars<C: RcCurve>(r: &[u8], s: &[u8]) -> Option<(NonZeroScalar<C>, NonZeroScalar<C>)> {
   let one = |v: &[u8]| -> Option<NonZeroScalar<C>> {
     let n = scalar_len::<C>();
     let v = &v[v.iter().take_while(|&&b| b == 0).count()..];
@@ -206,7 +202,11 @@ pub struct RustCrypto;
 
 impl<C: RcCurve> Backend<C> for RustCrypto {
   fn base_x(k: &NonZeroScalar<C>) -> CryptoResult<FieldBytes<C>> {
-    Ok(ProjectivePoint::<C>::mul_by_generator(k.as_ref()).to_affine().x())
+    Ok(
+      ProjectivePoint::<C>::mul_by_generator(k.as_ref())
+        .to_affine()
+        .x(),
+    )
   }
 
   fn public(d: &NonZeroScalar<C>) -> CryptoResult<Vec<u8>> {
@@ -248,17 +248,20 @@ pub trait AwsLcCurve {
 
 impl AwsLcCurve for p256::NistP256 {
   const ECDH: &'static agreement::Algorithm = &agreement::ECDH_P256;
-  const VERIFY: &'static signature::EcdsaVerificationAlgorithm = &signature::ECDSA_P256_SHA256_FIXED;
+  const VERIFY: &'static signature::EcdsaVerificationAlgorithm =
+    &signature::ECDSA_P256_SHA256_FIXED;
   const DIGEST: &'static digest::Algorithm = &digest::SHA256;
 }
 impl AwsLcCurve for p384::NistP384 {
   const ECDH: &'static agreement::Algorithm = &agreement::ECDH_P384;
-  const VERIFY: &'static signature::EcdsaVerificationAlgorithm = &signature::ECDSA_P384_SHA384_FIXED;
+  const VERIFY: &'static signature::EcdsaVerificationAlgorithm =
+    &signature::ECDSA_P384_SHA384_FIXED;
   const DIGEST: &'static digest::Algorithm = &digest::SHA384;
 }
 impl AwsLcCurve for p521::NistP521 {
   const ECDH: &'static agreement::Algorithm = &agreement::ECDH_P521;
-  const VERIFY: &'static signature::EcdsaVerificationAlgorithm = &signature::ECDSA_P521_SHA512_FIXED;
+  const VERIFY: &'static signature::EcdsaVerificationAlgorithm =
+    &signature::ECDSA_P521_SHA512_FIXED;
   const DIGEST: &'static digest::Algorithm = &digest::SHA512;
 }
 
@@ -279,7 +282,12 @@ impl<C: RcCurve + AwsLcCurve> Backend<C> for AwsLc {
       .map_err(|_| CryptoError::internal())?;
     let n = scalar_len::<C>();
     let mut x = FieldBytes::<C>::default();
-    x.copy_from_slice(point.as_ref().get(1..1 + n).ok_or_else(CryptoError::internal)?);
+    x.copy_from_slice(
+      point
+        .as_ref()
+        .get(1..1 + n)
+        .ok_or_else(CryptoError::internal)?,
+    );
     Ok(x)
   }
 

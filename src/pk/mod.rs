@@ -18,16 +18,16 @@ pub mod ec;
 pub mod rfc6979;
 pub mod rsa;
 
+use elliptic_curve::ff::PrimeField;
 use napi::bindgen_prelude::{Buffer, Unknown};
 use napi::{Env, Result};
 use napi_derive::napi;
-use elliptic_curve::ff::PrimeField;
 use zeroize::Zeroizing;
 
 use crate::algorithms::{oneshot, Alg, Family, HashCore, Params, State};
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
+use crate::js::{self, Cx, Kept, Tag, Value};
 use ec::RcCurve;
-use crate::js;
 
 /// The algorithms, by id (the JS layer passes ids from `pkAlgorithms()`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -139,8 +139,8 @@ const FLAG_LOW_S: u32 = 2;
 
 /// The digest ECDSA signs: `hash` over `msg`. SHAKE128/256 give 32/64 bytes (RFC 8692).
 fn ecdsa_digest(hash: u32, msg: &[u8]) -> CryptoResult<(Alg, Zeroizing<Vec<u8>>)> {
-  let alg = Alg::from_id(hash)
-    .ok_or_else(|| CryptoError::invalid_value("hash", "a known hash", hash))?;
+  let alg =
+    Alg::from_id(hash).ok_or_else(|| CryptoError::invalid_value("hash", "a known hash", hash))?;
   let state = match (alg.family(), alg) {
     (Family::Shake, Alg::Shake128) => State::with_params(alg, &shake_len(32))?,
     (Family::Shake, _) => State::with_params(alg, &shake_len(64))?,
@@ -216,11 +216,60 @@ fn parse_der_signature(sig: &[u8]) -> Option<(&[u8], &[u8])> {
   rest.is_empty().then_some((r, s))
 }
 
-fn sign(alg: PkAlg, key: &[u8], msg: &[u8], hash: u32, flags: u32) -> CryptoResult<Vec<u8>> {
+/// A private key given to an entry point: its bytes, or a key expanded once by `pkPrepare`.
+enum Private<'a> {
+  Bytes(&'a [u8]),
+  Prepared(&'a Prepared),
+}
+
+/// A private key expanded once: `lib/keys.js` keeps one per `KeyObject` it has parsed, so a
+/// KeyObject, like node's, does not repeat the expansion (Ed25519: the public key and the
+/// SHA-512 of the seed; X25519: AWS-LC's import computes the public key) on every call.
+pub enum Prepared {
+  Ed25519(aws_lc_rs::signature::Ed25519KeyPair),
+  X25519(aws_lc_rs::agreement::PrivateKey),
+}
+
+impl Kept for Prepared {
+  const TAG: Tag = Tag {
+    lower: 0x6372_7970_746f_706b,
+    upper: 0x7072_6570_6172_6564,
+  };
+  const WHAT: &'static str = "a prepared private key";
+}
+
+impl Private<'_> {
+  /// `f` on the expanded key: the prepared one, or one expanded from the bytes now.
+  fn with<T, R>(
+    &self,
+    pick: impl FnOnce(&Prepared) -> Option<&T>,
+    expand: impl FnOnce(&[u8]) -> CryptoResult<T>,
+    f: impl FnOnce(&T) -> CryptoResult<R>,
+  ) -> CryptoResult<R> {
+    match self {
+      Private::Bytes(b) => f(&expand(b)?),
+      Private::Prepared(p) => f(pick(p).ok_or_else(|| {
+        CryptoError::new(
+          Code::InvalidKeyType,
+          "The prepared key is for another algorithm",
+        )
+      })?),
+    }
+  }
+
+  fn bytes(&self, alg: PkAlg) -> CryptoResult<&[u8]> {
+    match self {
+      Private::Bytes(b) => Ok(b),
+      Private::Prepared(_) => Err(unsupported(alg, "as a prepared key here")),
+    }
+  }
+}
+
+fn sign(alg: PkAlg, key: &Private, msg: &[u8], hash: u32, flags: u32) -> CryptoResult<Vec<u8>> {
   with_curve!(
     alg,
     |C, B| {
-      let d = ec::private_scalar::<C>(key, "privateKey")?;
+      let d = ec::private_scalar::<C>(key.bytes(alg)?, "privateKey")?;
       let (halg, z) = ecdsa_digest(hash, msg)?;
       let (r, s) = ec::sign::<C, B>(&d, &z, halg, flags & FLAG_LOW_S != 0)?;
       let (r, s) = (r.to_repr(), s.to_repr());
@@ -231,13 +280,27 @@ fn sign(alg: PkAlg, key: &[u8], msg: &[u8], hash: u32, flags: u32) -> CryptoResu
       })
     },
     match alg {
-      PkAlg::Ed25519 => curve25519::ed25519_sign(key, msg),
+      PkAlg::Ed25519 => key.with(
+        |p| match p {
+          Prepared::Ed25519(k) => Some(k),
+          _ => None,
+        },
+        curve25519::ed_pair,
+        |k| Ok(curve25519::ed25519_sign(k, msg)),
+      ),
       _ => Err(unsupported(alg, "to sign")),
     }
   )
 }
 
-fn verify(alg: PkAlg, key: &[u8], msg: &[u8], sig: &[u8], hash: u32, flags: u32) -> CryptoResult<bool> {
+fn verify(
+  alg: PkAlg,
+  key: &[u8],
+  msg: &[u8],
+  sig: &[u8],
+  hash: u32,
+  flags: u32,
+) -> CryptoResult<bool> {
   with_curve!(
     alg,
     |C, B| {
@@ -265,16 +328,23 @@ fn verify(alg: PkAlg, key: &[u8], msg: &[u8], sig: &[u8], hash: u32, flags: u32)
   )
 }
 
-fn derive(alg: PkAlg, private: &[u8], public: &[u8]) -> CryptoResult<Zeroizing<Vec<u8>>> {
+fn derive(alg: PkAlg, private: &Private, public: &[u8]) -> CryptoResult<Zeroizing<Vec<u8>>> {
   with_curve!(
     alg,
     |C, B| {
-      let d = ec::private_scalar::<C>(private, "privateKey")?;
+      let d = ec::private_scalar::<C>(private.bytes(alg)?, "privateKey")?;
       let q = ec::public_point::<C>(public, "publicKey")?;
       <B as ec::Backend<C>>::ecdh(&d, &q)
     },
     match alg {
-      PkAlg::X25519 => curve25519::x25519(private, public),
+      PkAlg::X25519 => private.with(
+        |p| match p {
+          Prepared::X25519(k) => Some(k),
+          _ => None,
+        },
+        curve25519::x_private,
+        |k| curve25519::x25519(k, public),
+      ),
       _ => Err(unsupported(alg, "for key agreement")),
     }
   )
@@ -311,13 +381,48 @@ fn read<'e>(env: &'e Env, v: &Unknown<'e>, name: &str) -> Result<js::Bytes<'e>> 
   js::read_arg(env, v, name).or_throw(env)
 }
 
+/// A private key argument: a prepared key, or bytes (read into `slot`).
+fn read_private<'e>(
+  env: &'e Env,
+  v: &Unknown<'e>,
+  slot: &'e mut Option<js::Bytes<'e>>,
+) -> Result<Private<'e>> {
+  if let Some(p) = Cx::from(env).kept::<Prepared>(Value::from(v)) {
+    return Ok(Private::Prepared(p));
+  }
+  Ok(Private::Bytes(
+    slot.insert(read(env, v, "privateKey")?).as_slice(),
+  ))
+}
+
+/// `pkPrepare(alg, privateKey)` (raw): an Ed25519 or X25519 private key expanded once.
+pub fn pk_prepare<'js>(cx: Cx<'js>, args: js::Args<'js>) -> CryptoResult<Value<'js>> {
+  let alg = PkAlg::from_id(cx.id(args[0]))?;
+  let key = cx.bytes(args[1], "privateKey")?;
+  let prepared = match alg {
+    PkAlg::Ed25519 => Prepared::Ed25519(curve25519::ed_pair(key.as_slice())?),
+    PkAlg::X25519 => Prepared::X25519(curve25519::x_private(key.as_slice())?),
+    _ => return Err(unsupported(alg, "as prepared keys")),
+  };
+  cx.keep(prepared)
+}
+
 /// `pkSign(alg, privateKey, message, hash, flags)`: a signature (ECDSA: DER, or r‖s with
 /// `flags & 1`; `flags & 2`: low S).
 #[napi]
-pub fn pk_sign(env: &Env, alg: u32, key: Unknown, msg: Unknown, hash: u32, flags: u32) -> Result<Buffer> {
+pub fn pk_sign(
+  env: &Env,
+  alg: u32,
+  key: Unknown,
+  msg: Unknown,
+  hash: u32,
+  flags: u32,
+) -> Result<Buffer> {
   let alg = PkAlg::from_id(alg).or_throw(env)?;
-  let (key, msg) = (read(env, &key, "privateKey")?, read(env, &msg, "message")?);
-  sign(alg, key.as_slice(), msg.as_slice(), hash, flags)
+  let mut slot = None;
+  let key = read_private(env, &key, &mut slot)?;
+  let msg = read(env, &msg, "message")?;
+  sign(alg, &key, msg.as_slice(), hash, flags)
     .map(Buffer::from)
     .or_throw(env)
 }
@@ -336,15 +441,25 @@ pub fn pk_verify(
   let alg = PkAlg::from_id(alg).or_throw(env)?;
   let key = read(env, &key, "publicKey")?;
   let (msg, sig) = (read(env, &msg, "message")?, read(env, &sig, "signature")?);
-  verify(alg, key.as_slice(), msg.as_slice(), sig.as_slice(), hash, flags).or_throw(env)
+  verify(
+    alg,
+    key.as_slice(),
+    msg.as_slice(),
+    sig.as_slice(),
+    hash,
+    flags,
+  )
+  .or_throw(env)
 }
 
 /// `pkDerive(alg, privateKey, peerPublicKey)`: the X25519 / ECDH shared secret.
 #[napi]
 pub fn pk_derive(env: &Env, alg: u32, private: Unknown, public: Unknown) -> Result<Buffer> {
   let alg = PkAlg::from_id(alg).or_throw(env)?;
-  let (d, q) = (read(env, &private, "privateKey")?, read(env, &public, "publicKey")?);
-  derive(alg, d.as_slice(), q.as_slice())
+  let mut slot = None;
+  let d = read_private(env, &private, &mut slot)?;
+  let q = read(env, &public, "publicKey")?;
+  derive(alg, &d, q.as_slice())
     .map(|s| Buffer::from(s.as_slice()))
     .or_throw(env)
 }
@@ -390,7 +505,10 @@ mod tests {
     let r = [0x00, 0x80, 0x01];
     let s = [0x7f];
     let der = der_signature(&r, &s);
-    assert_eq!(der, [0x30, 0x08, 0x02, 0x03, 0x00, 0x80, 0x01, 0x02, 0x01, 0x7f]);
+    assert_eq!(
+      der,
+      [0x30, 0x08, 0x02, 0x03, 0x00, 0x80, 0x01, 0x02, 0x01, 0x7f]
+    );
     assert_eq!(parse_der_signature(&der), Some((&der[4..7], &der[9..10])));
     // Non-minimal integer, negative integer, trailing byte, BER long length.
     assert!(parse_der_signature(&[0x30, 0x07, 0x02, 0x02, 0x00, 0x01, 0x02, 0x01, 0x01]).is_none());

@@ -156,15 +156,27 @@ mod tests {
       z2[i] = d.rem_euclid(256) as u8;
       borrow = (d < 0) as i16;
     }
-    assert_eq!(z2.to_vec(), hex("01795edf0d54db760f156d0dac04c0322b3a204224"));
+    assert_eq!(
+      z2.to_vec(),
+      hex("01795edf0d54db760f156d0dac04c0322b3a204224")
+    );
     let mut n = Nonces::new(Alg::Sha256, &x, &z2, 163).unwrap();
     let mut k = [0u8; 21];
     n.next(&mut k).unwrap();
     // The first two candidates are >= q and rejected; the third is the nonce (RFC 6979 A.1.2).
-    assert_eq!(k.to_vec(), hex("04982d236f3ffc758838ca6f5e9fea455106af3b2b"));
+    assert_eq!(
+      k.to_vec(),
+      hex("04982d236f3ffc758838ca6f5e9fea455106af3b2b")
+    );
     n.next(&mut k).unwrap();
-    assert_eq!(k.to_vec(), hex("063863c30451dadf4944df4877b740d4f160a8b6ab"));
+    assert_eq!(
+      k.to_vec(),
+      hex("063863c30451dadf4944df4877b740d4f160a8b6ab")
+    );
     n.next(&mut k).unwrap();
-    assert_eq!(k.to_vec(), hex("023af4074c90a02b3fe61d286d5c87f425e6bdd81b"));
+    assert_eq!(
+      k.to_vec(),
+      hex("023af4074c90a02b3fe61d286d5c87f425e6bdd81b")
+    );
   }
 }

@@ -1,0 +1,101 @@
+'use strict'
+// Public key: Ed25519 sign/verify, ECDSA P-256 and secp256k1 sign/verify, X25519 and ECDH P-256,
+// against node:crypto (KeyObjects prepared outside the timed loop) and @noble/curves. Every
+// contestant works on the same key and message; deterministic outputs (Ed25519, shared secrets,
+// verification results) are checked equal, and randomized ECDSA signatures are checked by
+// verifying each contestant's signature with node:crypto before timing. "cryptographer.js" rows
+// take keys in their default raw form; "(KeyObject)" rows take the same KeyObject node gets
+// (expanded once and kept with it, as node does).
+const nodeCrypto = require('node:crypto')
+const { dsa, cipher, keys } = require('../..')
+
+module.exports = {
+  title: 'Public key',
+  async run(h) {
+    const nobleEd = h.peer('@noble/curves/ed25519.js')
+    const nobleNist = h.peer('@noble/curves/nist.js')
+    const nobleK1 = h.peer('@noble/curves/secp256k1.js')
+    const msg = nodeCrypto.randomBytes(64)
+    const table = 'Public key (64-byte messages)'
+
+    // ---- Ed25519 ----
+    {
+      const { privateKey, publicKey } = dsa.ed25519.generateKeypair()
+      const ko = { privateKey: keys.import(privateKey, { algorithm: 'ed25519', keyType: 'private' }), publicKey: keys.import(publicKey, { algorithm: 'ed25519', keyType: 'public' }) }
+      const sig = dsa.ed25519.sign(privateKey, msg)
+      const sign = [
+        { name: 'cryptographer.js', fn: () => dsa.ed25519.sign(privateKey, msg) },
+        { name: 'cryptographer.js (KeyObject)', fn: () => dsa.ed25519.sign(ko.privateKey, msg) },
+        { name: 'node:crypto', fn: () => nodeCrypto.sign(null, msg, ko.privateKey) },
+      ]
+      const verify = [
+        { name: 'cryptographer.js', fn: () => dsa.ed25519.verify(publicKey, msg, sig) },
+        { name: 'node:crypto', fn: () => nodeCrypto.verify(null, msg, ko.publicKey, sig) },
+      ]
+      if (nobleEd) {
+        sign.push({ name: '@noble/curves', fn: () => nobleEd.ed25519.sign(msg, privateKey) })
+        verify.push({ name: '@noble/curves', fn: () => nobleEd.ed25519.verify(sig, msg, publicKey) })
+      }
+      await h.compare({ table, row: 'Ed25519 sign' }, sign)
+      await h.compare({ table, row: 'Ed25519 verify' }, verify)
+    }
+
+    // ---- ECDSA ----
+    for (const [curve, nodeName, noble] of [
+      ['p256', 'prime256v1', nobleNist && nobleNist.p256],
+      ['secp256k1', 'secp256k1', nobleK1 && nobleK1.secp256k1],
+    ]) {
+      const { privateKey, publicKey } = dsa.ecdsa.generateKeypair(curve)
+      const ko = { privateKey: keys.import(privateKey, { algorithm: 'ec', curve }), publicKey: keys.import(publicKey, { algorithm: 'ec', curve }) }
+      const digest = nodeCrypto.createHash('sha256').update(msg).digest()
+      const sig = dsa.ecdsa.sign(msg, { curve, privateKey })
+      // A signature is checked by node:crypto (ECDSA signatures are randomized in node).
+      const valid = (s) => String(nodeCrypto.verify('sha256', msg, { key: ko.publicKey, dsaEncoding: s.length === 2 * privateKey.length ? 'ieee-p1363' : 'der' }, s))
+      const sign = [
+        { name: 'cryptographer.js', fn: () => dsa.ecdsa.sign(msg, { curve, privateKey }), out: valid },
+        { name: 'node:crypto', fn: () => nodeCrypto.sign('sha256', msg, ko.privateKey), out: valid },
+      ]
+      const verify = [
+        { name: 'cryptographer.js', fn: () => dsa.ecdsa.verify(msg, { curve, publicKey, signature: sig }) },
+        { name: 'node:crypto', fn: () => nodeCrypto.verify('sha256', msg, ko.publicKey, sig) },
+      ]
+      if (noble) {
+        const compact = dsa.ecdsa.sign(msg, { curve, privateKey, format: 'ieee-p1363' })
+        sign.push({ name: '@noble/curves', fn: () => noble.sign(msg, privateKey, { lowS: false }), out: (s) => valid(Buffer.from(s)) })
+        verify.push({ name: '@noble/curves', fn: () => noble.verify(compact, digest, publicKey, { prehash: false, lowS: false }) })
+      }
+      const label = curve === 'p256' ? 'P-256' : 'secp256k1'
+      await h.compare({ table, row: `ECDSA ${label} sign (SHA-256)` }, sign)
+      await h.compare({ table, row: `ECDSA ${label} verify (SHA-256)` }, verify)
+    }
+
+    // ---- key agreement ----
+    {
+      const a = cipher.x25519.generateKeypair()
+      const b = cipher.x25519.generateKeypair()
+      const kA = keys.import(a.privateKey, { algorithm: 'x25519', keyType: 'private' })
+      const kB = keys.import(b.publicKey, { algorithm: 'x25519', keyType: 'public' })
+      const contestants = [
+        { name: 'cryptographer.js', fn: () => cipher.x25519.deriveSharedSecret(a.privateKey, b.publicKey) },
+        { name: 'cryptographer.js (KeyObject)', fn: () => cipher.x25519.deriveSharedSecret(kA, b.publicKey) },
+        { name: 'node:crypto', fn: () => nodeCrypto.diffieHellman({ privateKey: kA, publicKey: kB }) },
+      ]
+      if (nobleEd) contestants.push({ name: '@noble/curves', fn: () => nobleEd.x25519.getSharedSecret(a.privateKey, b.publicKey) })
+      await h.compare({ table, row: 'X25519 shared secret' }, contestants)
+    }
+    {
+      const a = cipher.ecdh.generateKeypair('p256')
+      const b = cipher.ecdh.generateKeypair('p256')
+      const kA = keys.import(a.privateKey, { algorithm: 'ec', curve: 'p256' })
+      const kB = keys.import(b.publicKey, { algorithm: 'ec', curve: 'p256' })
+      const contestants = [
+        { name: 'cryptographer.js', fn: () => cipher.ecdh.deriveSharedSecret('p256', a.privateKey, b.publicKey) },
+        { name: 'node:crypto', fn: () => nodeCrypto.diffieHellman({ privateKey: kA, publicKey: kB }) },
+      ]
+      if (nobleNist) {
+        contestants.push({ name: '@noble/curves', fn: () => nobleNist.p256.getSharedSecret(a.privateKey, b.publicKey).subarray(1) })
+      }
+      await h.compare({ table, row: 'ECDH P-256 shared secret' }, contestants)
+    }
+  },
+}
