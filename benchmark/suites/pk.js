@@ -147,10 +147,11 @@ module.exports = {
       for (const bits of [2048, 4096]) {
         const ours = () => dsa.rsa.generateKeypair({ modulusLength: bits }).publicKey
         const node = () => nodeCrypto.generateKeyPairSync('rsa', { modulusLength: bits, publicKeyEncoding: { format: 'der', type: 'spki' }, privateKeyEncoding: { format: 'der', type: 'pkcs8' } }).publicKey
-        await h.compare({ table: 'RSA key generation', row: `RSA-${bits} keygen` }, [
+        const timed = await h.compare({ table: 'RSA key generation', row: `RSA-${bits} keygen` }, [
           { name: 'cryptographer.js', fn: ours, out: bitsOf },
           { name: 'node:crypto', fn: node, out: bitsOf },
         ], { time: bits === 4096 ? 3 * h.time : h.time })
+        if (!timed) continue
         const n = h.quick ? 3 : bits === 4096 ? 15 : 31
         const times = { ours: [], node: [] }
         for (let i = 0; i < n; i++) {
