@@ -103,14 +103,14 @@ impl Job for GenerateJob {
 }
 
 fn generate_job(bits: u32, e: u32) -> CryptoResult<GenerateJob> {
-  if !(MIN_BITS..=MAX_BITS).contains(&bits) || bits % 128 != 0 {
+  if !(MIN_BITS..=MAX_BITS).contains(&bits) || !bits.is_multiple_of(128) {
     return Err(CryptoError::out_of_range(
       "options.modulusLength",
       format!("a multiple of 128 from {MIN_BITS} to {MAX_BITS}"),
       bits,
     ));
   }
-  if e < 3 || e % 2 == 0 {
+  if e < 3 || e.is_multiple_of(2) {
     return Err(CryptoError::out_of_range(
       "options.publicExponent",
       "an odd integer from 3 to 2^32 - 1",
