@@ -32,6 +32,13 @@ export declare class FileProgress {
   get total(): number
 }
 
+/** A parsed RSA key (public, or private with CRT values). */
+export declare class RsaKey {
+  /** Bits in the modulus. */
+  get bits(): number
+  get isPrivate(): boolean
+}
+
 /**
  * `aeadStreamFile(alg, decrypt, secret, passphrase, src, dst, options, token?, progress?)`:
  * `src` sealed or opened into `dst` on the libuv pool; resolves to the bytes written.
@@ -283,6 +290,24 @@ export declare function pkVerify(alg: number, key: unknown, msg: unknown, sig: u
 
 /** Fills `out` (any ArrayBufferView) from the operating system's CSPRNG. */
 export declare function randomFill(out: unknown): void
+
+/**
+ * `rsa(kind, key, data, extra, hash, mgf1Hash, saltLength)`: one operation (see [`Kind`];
+ * `extra`: signature or label; `saltLength` −1: the digest length, −2: any (verify)).
+ */
+export declare function rsa(kind: number, key: RsaKey, data: unknown, extra: unknown, hash: number, mgf1: number, salt: number): unknown
+
+/** `rsaAsync(...)`: the same on the libuv pool, inputs copied first. */
+export declare function rsaAsync(kind: number, key: RsaKey, data: unknown, extra: unknown, hash: number, mgf1: number, salt: number, token?: CancelToken | undefined | null): Promise<unknown>
+
+/** `rsaGenerate(bits, e)`: a new private key, PKCS#1 DER. */
+export declare function rsaGenerate(bits: number, e: number): unknown
+
+/** `rsaGenerateAsync(bits, e, token)`: on the libuv pool; `token` stops the prime search. */
+export declare function rsaGenerateAsync(bits: number, e: number, token?: CancelToken | undefined | null): Promise<unknown>
+
+/** `rsaKey(der, isPrivate, name)`: a PKCS#1 DER key, parsed and checked. */
+export declare function rsaKey(der: unknown, private: boolean, name: string): RsaKey
 
 /** scrypt, synchronous. Returns a Buffer. */
 export declare function scrypt(password: unknown, salt: unknown, options: ScryptOptions): unknown

@@ -367,6 +367,8 @@ export interface CipherApi {
   x25519: X25519Namespace
   /** ECDH on P-256, P-384, P-521 and secp256k1. */
   ecdh: EcdhNamespace
+  /** RSAES-OAEP (AWS-LC). */
+  rsa_oaep: RsaOaepNamespace
   /** AES in ECB, CBC, CTR, CFB, CFB8, OFB, GCM, GCM-SIV, CCM and SIV; default GCM. Streaming AES-256-GCM. */
   aes: AesNamespace & StreamingAead
   /** ChaCha20-Poly1305 (12-byte nonce) or XChaCha20-Poly1305 (24-byte nonce). */
@@ -528,9 +530,83 @@ export interface EcdsaNamespace {
   verify(message: Input, options: EcdsaVerifyOptions): boolean
 }
 
+/** Hashes RSA accepts: SHA-1, SHA-2 (incl. SHA-512/224, SHA-512/256) and SHA-3. */
+export type RsaHash = 'sha1' | 'sha224' | 'sha256' | 'sha384' | 'sha512' | 'sha512_224' | 'sha512_256' | 'sha3_224' | 'sha3_256' | 'sha3_384' | 'sha3_512' | 'sha-1' | 'sha-224' | 'sha-256' | 'sha-384' | 'sha-512' | 'sha512-224' | 'sha512-256' | 'sha3-224' | 'sha3-256' | 'sha3-384' | 'sha3-512'
+
+export interface RsaKeyPairOptions<F extends KeyFormat = KeyFormat> {
+  /** Bits, a multiple of 128 from 1024 to 16384 (AWS-LC generates only multiples of 128). Default 2048. */
+  modulusLength?: number
+  /** Odd, 3 to 2^32 − 1. Default 65537. */
+  publicExponent?: number
+  /** Default 'der' (PKCS#8 / SPKI); 'raw' is PKCS#1 DER. */
+  format?: F
+  /** 'pkcs1' for PKCS#1 DER/PEM (`RSA PRIVATE KEY` / `RSA PUBLIC KEY`); default PKCS#8 / SPKI. */
+  type?: 'pkcs8' | 'pkcs1'
+}
+
+export interface RsaPkcs1Options {
+  /** Default 'sha256'. */
+  hash?: RsaHash
+}
+
+export interface RsaPssOptions extends RsaPkcs1Options {
+  /** The MGF1 hash; default `hash`. */
+  mgf1Hash?: RsaHash
+  /** Salt bytes, 0 to emLen − hLen − 2 (RangeError beyond); default the digest length. */
+  saltLength?: number
+}
+
+export interface RsaPssVerifyOptions extends RsaPkcs1Options {
+  mgf1Hash?: RsaHash
+  /** As for signing; 'auto' accepts any salt length. */
+  saltLength?: number | 'auto'
+}
+
+/**
+ * RSA in AWS-LC (constant-time, blinded private-key operations). Keys: DER PKCS#8 / SPKI or PKCS#1,
+ * PEM, JWK or KeyObject, of 1024 to 16384 bits. The async forms run on the libuv pool; `signal`
+ * stops key generation during its prime search.
+ */
+export interface RsaNamespace {
+  generateKeypair<F extends KeyFormat | undefined = undefined>(options?: RsaKeyPairOptions<F & KeyFormat>): KeyPair<F extends undefined ? 'der' : F>
+  generateKeypairAsync<F extends KeyFormat | undefined = undefined>(options?: RsaKeyPairOptions<F & KeyFormat> & AbortOptions): Promise<KeyPair<F extends undefined ? 'der' : F>>
+  /** RSASSA-PSS: a signature of the modulus length. */
+  signPSS(message: Input, privateKey: KeyInput, options?: RsaPssOptions): Buffer
+  /** False for any invalid signature (wrong length included). */
+  verifyPSS(message: Input, publicKey: KeyInput, signature: Input, options?: RsaPssVerifyOptions): boolean
+  /** RSASSA-PKCS1-v1_5 (deterministic). */
+  signPKCS1v15(message: Input, privateKey: KeyInput, options?: RsaPkcs1Options): Buffer
+  verifyPKCS1v15(message: Input, publicKey: KeyInput, signature: Input, options?: RsaPkcs1Options): boolean
+  signPSSAsync(message: Input, privateKey: KeyInput, options?: RsaPssOptions & AbortOptions): Promise<Buffer>
+  verifyPSSAsync(message: Input, publicKey: KeyInput, signature: Input, options?: RsaPssVerifyOptions & AbortOptions): Promise<boolean>
+  signPKCS1v15Async(message: Input, privateKey: KeyInput, options?: RsaPkcs1Options & AbortOptions): Promise<Buffer>
+  verifyPKCS1v15Async(message: Input, publicKey: KeyInput, signature: Input, options?: RsaPkcs1Options & AbortOptions): Promise<boolean>
+}
+
+export interface RsaOaepOptions {
+  /** The label hash; default 'sha256'. */
+  hash?: RsaHash
+  /** The MGF1 hash; default `hash`. */
+  mgf1Hash?: RsaHash
+  /** Default empty; a string is UTF-8. */
+  label?: Input
+}
+
+/**
+ * RSAES-OAEP. Plaintexts of at most k − 2·hLen − 2 bytes (RangeError beyond). Every decryption
+ * failure is one `ERR_CRYPTO_DECRYPT_FAILED` error with one message (AWS-LC's constant-time check).
+ */
+export interface RsaOaepNamespace {
+  encrypt(plaintext: Input, publicKey: KeyInput, options?: RsaOaepOptions): Buffer
+  decrypt(ciphertext: Input, privateKey: KeyInput, options?: RsaOaepOptions): Buffer
+  encryptAsync(plaintext: Input, publicKey: KeyInput, options?: RsaOaepOptions & AbortOptions): Promise<Buffer>
+  decryptAsync(ciphertext: Input, privateKey: KeyInput, options?: RsaOaepOptions & AbortOptions): Promise<Buffer>
+}
+
 export interface DsaApi {
   ed25519: Ed25519Namespace
   ecdsa: EcdsaNamespace
+  rsa: RsaNamespace
 }
 
 export interface X25519Namespace {
@@ -547,7 +623,7 @@ export interface EcdhNamespace {
 
 /** How raw key bytes are read by `keys.export` / `keys.import` (other forms say what they are). */
 export interface RawKeyHints {
-  algorithm?: 'ed25519' | 'x25519' | 'ec' | 'ecdsa' | 'ecdh'
+  algorithm?: 'ed25519' | 'x25519' | 'ec' | 'ecdsa' | 'ecdh' | 'rsa'
   /** For EC keys. */
   curve?: EcCurve
   /** For 32-byte Ed25519/X25519 keys, which cannot be told apart. */
@@ -558,7 +634,7 @@ export interface KeyExportOptions<F extends KeyFormat = KeyFormat> extends RawKe
   /** Default 'der'. */
   format?: F
   /** 'pkcs8' (default for private keys) or 'sec1' (EC); 'spki' for public keys; 'compressed' / 'uncompressed' (default) for raw EC public keys. */
-  type?: 'pkcs8' | 'sec1' | 'spki' | 'compressed' | 'uncompressed'
+  type?: 'pkcs8' | 'sec1' | 'spki' | 'pkcs1' | 'compressed' | 'uncompressed'
   /** Export the public key of a private key. */
   public?: boolean
 }

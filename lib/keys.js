@@ -257,13 +257,82 @@ const EC = {
   },
 }
 
-// RSA (part 2) is one more row: oid '2a864886f70d010101' (NULL parameters, which
-// algorithmIdentifier() already reads as none), fromPkcs8 / pkcs8Inner over PKCS#1 RSAPrivateKey,
-// fromSpki / spkiBits over RSAPublicKey, JWK kty 'RSA' (n, e, d, p, q, dp, dq, qi) through
-// DerReader.uint() / derUint(); bare PKCS#1 DER is told apart from PKCS#8 in parseDer by its second
-// element (an INTEGER, not a SEQUENCE), PEM_LABELS gains 'RSA PRIVATE KEY' / 'RSA PUBLIC KEY' and
-// TYPES the 'pkcs1' type. Native code then takes the DER (aws-lc-rs parses PKCS#1/PKCS#8 itself).
-const ALGORITHMS = [OKP('ed25519', '2b6570', 'Ed25519'), OKP('x25519', '2b656e', 'X25519'), EC]
+// RSA (rsaEncryption, 1.2.840.113549.1.1.1, NULL parameters): the native form of both keys is
+// their PKCS#1 DER (RSAPrivateKey with CRT values / RSAPublicKey), which is also the PKCS#8
+// privateKey and the SPKI subjectPublicKey. Keys are parsed and checked natively (AWS-LC,
+// RSA_check_key) once, and the handle is kept on the parsed key (src/pk/rsa.rs).
+const RSA_OID = '2a864886f70d010101'
+const RSA_INTS = ['n', 'e', 'd', 'p', 'q', 'dp', 'dq', 'qi']
+
+/** The INTEGERs of a PKCS#1 key (version dropped): [n, e] or [n, e, d, p, q, dp, dq, qi]. */
+function rsaInts(buf, name, what) {
+  const r = new DerReader(buf, name, what)
+  const s = r.sub(TAG.SEQUENCE)
+  r.end()
+  const ints = []
+  while (!s.done()) ints.push(s.uint())
+  if (ints.length === 9) {
+    if (ints[0].length !== 1 || ints[0][0] !== 0) s.fail('RSAPrivateKey version is not 0 (multi-prime keys are not supported)')
+    return ints.slice(1)
+  }
+  if (ints.length !== 2) s.fail('not a PKCS#1 RSAPrivateKey or RSAPublicKey')
+  return ints
+}
+
+/** A parsed RSA key from its PKCS#1 DER, checked natively. */
+function rsaKey(buf, isPrivate, r) {
+  const ints = rsaInts(buf, r.name, r.what)
+  if ((ints.length === 8) !== isPrivate) r.fail(`expected an RSA${isPrivate ? 'PrivateKey' : 'PublicKey'}`)
+  const key = Buffer.from(buf)
+  return { alg: 'rsa', private: isPrivate, key, handle: native.rsaKey(key, isPrivate, r.name) }
+}
+
+const RSA = {
+  alg: 'rsa',
+  oid: RSA_OID,
+  jwkKty: 'RSA',
+  describe: () => 'an RSA key',
+  fromPkcs1: (buf, r) => rsaKey(buf, rsaInts(buf, r.name, r.what).length === 8, r),
+  fromPkcs8(params, inner, r) {
+    if (params) r.fail('unexpected parameters')
+    return rsaKey(inner, true, r)
+  },
+  fromSpki(params, bits, r) {
+    if (params) r.fail('unexpected parameters')
+    return rsaKey(bits, false, r)
+  },
+  algorithmIdentifier: () => der(TAG.SEQUENCE, derOid(RSA_OID), [TAG.NULL, 0]),
+  pkcs8Inner: (k) => k.key,
+  spkiBits: (k) => k.key,
+  publicOf(k) {
+    const [n, e] = rsaInts(k.key, 'key', 'an RSA key')
+    const key = der(TAG.SEQUENCE, derUint(n), derUint(e))
+    return key
+  },
+  fromJwk(jwk, name) {
+    if (jwk.oth !== undefined) throw invalidJwk(name, 'multi-prime RSA keys ("oth") are not supported')
+    const isPrivate = jwk.d !== undefined
+    const fields = isPrivate ? RSA_INTS : RSA_INTS.slice(0, 2)
+    const ints = fields.map((f) => {
+      const v = jwk[f]
+      if (v === undefined && isPrivate) throw invalidJwk(name, `"${f}" is missing (private RSA JWKs need n, e, d, p, q, dp, dq, qi)`)
+      if (typeof v !== 'string' || v.length === 0 || !/^[A-Za-z0-9_-]*$/.test(v) || v.length % 4 === 1) {
+        throw invalidJwk(name, `"${f}" must be a base64url string`)
+      }
+      return Buffer.from(v, 'base64url')
+    })
+    const body = isPrivate ? [derSmall(0), ...ints.map(derUint)] : ints.map(derUint)
+    return rsaKey(der(TAG.SEQUENCE, ...body), isPrivate, new DerReader(Buffer.alloc(0), name, 'an RSA JWK'))
+  },
+  toJwk(k) {
+    const ints = rsaInts(k.key, 'key', 'an RSA key')
+    const out = { kty: 'RSA' }
+    ;(k.private ? RSA_INTS : RSA_INTS.slice(0, 2)).forEach((f, i) => (out[f] = b64u(ints[i])))
+    return out
+  },
+}
+
+const ALGORITHMS = [OKP('ed25519', '2b6570', 'Ed25519'), OKP('x25519', '2b656e', 'X25519'), EC, RSA]
 const BY_ALG = new Map(ALGORITHMS.map((a) => [a.alg, a]))
 const BY_OID = new Map(ALGORITHMS.map((a) => [a.oid, a]))
 
@@ -314,7 +383,8 @@ function point(curve, bytes, name) {
 /** The public key of a parsed key (computed once for a private key). */
 function publicOf(k) {
   if (!k.private) return k.key
-  if (!k.pub) k.pub = native.pkPublic(BY_ALG.get(k.alg).nativeId(k), k.key)
+  const a = BY_ALG.get(k.alg)
+  if (!k.pub) k.pub = a.publicOf ? a.publicOf(k) : native.pkPublic(a.nativeId(k), k.key)
   return k.pub
 }
 
@@ -352,6 +422,12 @@ function parseDer(buf, name) {
     s.end()
     return alg.fromSpki(params, bits, s)
   }
+  // PKCS#1 (RSAPublicKey / RSAPrivateKey): INTEGERs only (PKCS#8 and SEC1 have a SEQUENCE or
+  // an OCTET STRING second).
+  const probe = new DerReader(s.buf, name, ALG_ID_WHAT)
+  probe.pos = s.pos
+  probe.read(TAG.INTEGER)
+  if (probe.peek() === TAG.INTEGER) return RSA.fromPkcs1(buf, top)
   const version = s.small()
   if (s.peek() === TAG.OCTET_STRING && version === 1) return ecPrivateKey(top, undefined) // SEC1
   // OneAsymmetricKey ::= SEQUENCE { version 0|1, algorithm, privateKey OCTET STRING,
@@ -376,12 +452,16 @@ function toDer(k, type) {
   const a = BY_ALG.get(k.alg)
   if (type === 'spki') return der(TAG.SEQUENCE, a.algorithmIdentifier(k), derBits(a.spkiBits({ ...k, key: publicOf(k) })))
   if (type === 'sec1') return sec1PrivateKey(k, true)
+  if (type === 'pkcs1') return k.private ? Buffer.from(k.key) : publicOf(k)
   return der(TAG.SEQUENCE, derSmall(0), a.algorithmIdentifier(k), derOctets(a.pkcs8Inner(k)))
 }
 
 // ---- PEM ------------------------------------------------------------------------------------
 
 const PEM_LABELS = { pkcs8: 'PRIVATE KEY', spki: 'PUBLIC KEY', sec1: 'EC PRIVATE KEY' }
+// PKCS#1 (RSA): the label says private or public.
+const PKCS1_LABELS = { true: 'RSA PRIVATE KEY', false: 'RSA PUBLIC KEY' }
+const pemLabel = (type, isPrivate) => (type === 'pkcs1' ? PKCS1_LABELS[isPrivate] : PEM_LABELS[type])
 const PEM_RE = /^-----BEGIN ([A-Z0-9 ]+)-----\r?\n([A-Za-z0-9+/=\r\n]*?)\r?\n?-----END \1-----\s*$/
 
 function parsePem(text, name) {
@@ -392,18 +472,25 @@ function parsePem(text, name) {
   if (label === 'ENCRYPTED PRIVATE KEY') {
     throw invalidKey(name, 'an unencrypted key', 'Encrypted PEM: decrypt it with node:crypto createPrivateKey({ key, passphrase }) and pass the KeyObject')
   }
-  if (!Object.values(PEM_LABELS).includes(label)) throw invalidKey(name, `a PEM ${Object.values(PEM_LABELS).join(' / ')}`, `Received label "${label}"`)
+  const labels = [...Object.values(PEM_LABELS), ...Object.values(PKCS1_LABELS)]
+  if (!labels.includes(label)) throw invalidKey(name, `a PEM ${labels.join(' / ')}`, `Received label "${label}"`)
   const body = m[2].replace(/\r?\n/g, '')
   if (body.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(body)) throw invalidKey(name, 'a PEM key', 'Malformed base64')
   const k = parseDer(Buffer.from(body, 'base64'), name)
-  const expected = label === 'PUBLIC KEY' ? !k.private : label === 'EC PRIVATE KEY' ? k.private && k.alg === 'ec' : k.private
+  const expected =
+    label === 'PUBLIC KEY' ? !k.private
+    : label === 'EC PRIVATE KEY' ? k.private && k.alg === 'ec'
+    : label === PKCS1_LABELS.true ? k.private && k.alg === 'rsa'
+    : label === PKCS1_LABELS.false ? !k.private && k.alg === 'rsa'
+    : k.private
   if (!expected) throw invalidKey(name, `the structure the label "${label}" names`, 'The PEM label and its content disagree')
   return k
 }
 
-function toPem(derBuf, type) {
+function toPem(derBuf, type, isPrivate) {
   const b64 = derBuf.toString('base64').replace(/.{64}/g, '$&\n').replace(/\n$/, '')
-  return `-----BEGIN ${PEM_LABELS[type]}-----\n${b64}\n-----END ${PEM_LABELS[type]}-----\n`
+  const label = pemLabel(type, isPrivate)
+  return `-----BEGIN ${label}-----\n${b64}\n-----END ${label}-----\n`
 }
 
 // ---- JWK ------------------------------------------------------------------------------------
@@ -455,6 +542,7 @@ function parseKeyObject(ko, name) {
  * scalar or a SEC1 point for EC; anything starting with a DER SEQUENCE is parsed as DER.
  */
 function parseBytes(buf, want, name) {
+  if (want.alg === 'rsa') return parseDer(buf, name)
   if (want.alg === 'ec' && want.curve) {
     const c = want.curve
     if (buf.length === c.size && want.private) return { alg: 'ec', curve: c, private: true, key: Buffer.from(buf) }
@@ -486,8 +574,18 @@ function parseKey(input, want, name) {
     throw invalidKeyType(name, a.describe(want), BY_ALG.get(k.alg).describe(k))
   }
   if (want.private && !k.private) throw invalidKeyType(name, 'a private key', 'a public key')
-  if (!want.private && k.private) return { alg: k.alg, curve: k.curve, private: false, key: publicOf(k) }
+  if (!want.private && k.private) return publicKeyOf(k)
   return k
+}
+
+/** The public key of a parsed private key, as a parsed key (kept: RSA keeps its native handle). */
+function publicKeyOf(k) {
+  if (!k.publicKey) {
+    const key = publicOf(k)
+    k.publicKey = { alg: k.alg, curve: k.curve, private: false, key }
+    if (k.alg === 'rsa') k.publicKey.handle = native.rsaKey(key, false, 'publicKey')
+  }
+  return k.publicKey
 }
 
 const isCryptoKey = (v) => {
@@ -498,7 +596,9 @@ const isCryptoKey = (v) => {
 // ---- output forms ---------------------------------------------------------------------------
 
 const FORMATS = ['raw', 'der', 'pem', 'jwk', 'keyobject']
-const TYPES = { private: ['pkcs8', 'sec1'], public: ['spki'], raw: ['compressed', 'uncompressed'] }
+const TYPES = { private: ['pkcs8', 'sec1', 'pkcs1'], public: ['spki', 'pkcs1'], raw: ['compressed', 'uncompressed'] }
+/** Whether DER/PEM type `t` exists for key `k` (SEC1: EC only; PKCS#1: RSA only). */
+const typeFits = (t, k) => (t === 'sec1' ? k.alg === 'ec' : t === 'pkcs1' ? k.alg === 'rsa' : true)
 
 /** A parsed key in `format` (with `type`: pkcs8 / sec1 / spki, or compressed for raw EC points). */
 function encodeKey(k, format = 'raw', type, name = 'options.format') {
@@ -514,11 +614,11 @@ function encodeKey(k, format = 'raw', type, name = 'options.format') {
     case 'pem': {
       const types = k.private ? TYPES.private : TYPES.public
       const t = type === undefined ? types[0] : type
-      if (!types.includes(t) || (t === 'sec1' && k.alg !== 'ec')) {
-        throw invalidArgValue('options.type', `one of ${types.filter((x) => x !== 'sec1' || k.alg === 'ec').map((x) => `'${x}'`).join(', ')} for this key`, type)
+      if (!types.includes(t) || !typeFits(t, k)) {
+        throw invalidArgValue('options.type', `one of ${types.filter((x) => typeFits(x, k)).map((x) => `'${x}'`).join(', ')} for this key`, type)
       }
       const d = toDer(k, t)
-      return format === 'der' ? d : toPem(d, t)
+      return format === 'der' ? d : toPem(d, t, k.private)
     }
     case 'jwk':
       return BY_ALG.get(k.alg).toJwk(k)
@@ -531,12 +631,12 @@ function encodeKey(k, format = 'raw', type, name = 'options.format') {
   }
 }
 
-const ALGORITHM_NAMES = { ed25519: 'ed25519', x25519: 'x25519', ec: 'ec', ecdsa: 'ec', ecdh: 'ec' }
+const ALGORITHM_NAMES = { ed25519: 'ed25519', x25519: 'x25519', ec: 'ec', ecdsa: 'ec', ecdh: 'ec', rsa: 'rsa' }
 
 /** What raw bytes mean, for keys.export / keys.import (other forms describe themselves). */
 function readWant(o) {
   const name = o.algorithm === undefined ? undefined : ALGORITHM_NAMES[String(o.algorithm).toLowerCase()]
-  if (o.algorithm !== undefined && !name) throw invalidArgValue('options.algorithm', "'ed25519', 'x25519' or 'ec'", o.algorithm)
+  if (o.algorithm !== undefined && !name) throw invalidArgValue('options.algorithm', "'ed25519', 'x25519', 'ec' or 'rsa'", o.algorithm)
   if (o.keyType !== undefined && o.keyType !== 'private' && o.keyType !== 'public') {
     throw invalidArgValue('options.keyType', "'private' or 'public'", o.keyType)
   }
@@ -548,7 +648,7 @@ function anyKey(key, o, name = 'key') {
   const alg = readWant(o)
   const curve = alg === 'ec' || o.curve !== undefined ? readCurve(o.curve, 'options.curve') : undefined
   const buf = asBuffer(key)
-  const rawLengths = alg === 'ec' ? [curve.size, 1 + curve.size, 1 + 2 * curve.size] : alg ? [32] : []
+  const rawLengths = alg === 'ec' ? [curve.size, 1 + curve.size, 1 + 2 * curve.size] : alg && alg !== 'rsa' ? [32] : []
   if (buf && rawLengths.includes(buf.length)) {
     if (alg !== 'ec' && o.keyType === undefined) {
       throw invalidArgValue('options.keyType', "'private' or 'public' (a raw 32-byte key does not say which it is)", o.keyType)
@@ -578,7 +678,7 @@ function exportKey(key, options) {
   const o = checkOptions(options, EXPORT_OPTIONS, 'keys.export')
   let k = anyKey(key, o)
   if (o.public !== undefined && typeof o.public !== 'boolean') throw invalidArgType('options.public', 'of type boolean', o.public)
-  if (o.public && k.private) k = { alg: k.alg, curve: k.curve, private: false, key: publicOf(k) }
+  if (o.public && k.private) k = publicKeyOf(k)
   return encodeKey(k, o.format === undefined ? 'der' : o.format, o.type)
 }
 

@@ -71,18 +71,18 @@ function generate(alg, curve, options, what) {
 // Every hash of crypto.sha at its fixed output length (SHAKE128/256: 256/512 bits, RFC 8692).
 const HASHES = new Map(HASH_LIST.map((h) => [h.name, h]))
 
-function readHash(value) {
-  if (value === undefined) return HASHES.get('sha256')
+function readHash(value, what = 'options.hash', dflt = 'sha256') {
+  if (value === undefined) return HASHES.get(dflt)
   const direct = HASHES.get(value)
   if (direct) return direct
-  if (typeof value !== 'string') throw invalidArgType('options.hash', 'of type string', value)
+  if (typeof value !== 'string') throw invalidArgType(what, 'of type string', value)
   const name = value
     .toLowerCase()
     .replace(/^sha-(\d)/, 'sha$1')
     .replace(/^sha3-/, 'sha3_')
     .replace(/^sha512[-/](224|256)$/, 'sha512_$1')
   const h = HASHES.get(name)
-  if (!h) throw invalidArgValue('options.hash', `a hash of crypto.sha (${[...HASHES.keys()].join(', ')})`, value)
+  if (!h) throw invalidArgValue(what, `a hash of crypto.sha (${[...HASHES.keys()].join(', ')})`, value)
   return h
 }
 
@@ -196,4 +196,4 @@ const ecdh = Object.freeze({
   },
 })
 
-module.exports = { dsa: Object.freeze({ ed25519, ecdsa }), x25519, ecdh }
+module.exports = { dsa: Object.freeze({ ed25519, ecdsa }), x25519, ecdh, readHash, readOptions }

@@ -37,6 +37,8 @@
 mod algorithms;
 #[allow(unsafe_code)]
 mod arch;
+#[allow(unsafe_code)]
+mod awslc;
 mod blake2;
 mod blake3_tree;
 mod cipher;

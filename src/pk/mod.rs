@@ -16,6 +16,7 @@
 pub mod curve25519;
 pub mod ec;
 pub mod rfc6979;
+pub mod rsa;
 
 use elliptic_curve::ff::PrimeField;
 use napi::bindgen_prelude::{Buffer, Unknown};
