@@ -57,15 +57,15 @@ function decryptArgs(data, options, allowed, what) {
 }
 
 /**
- * encryptFile / decryptFile: `src` through the native file job `start` into `dst`; resolves to
- * `{ bytes }`. `args(o)` gives the job's numeric argument from the read options.
+ * encryptFile / decryptFile: `src` through the native file job into `dst`; resolves to
+ * `{ bytes }`. `args(o)` gives the job's work factor (or ceiling) from the read options.
  */
-function ageFile(src, dst, options, allowed, what, start, args) {
+function ageFile(src, dst, options, allowed, what, decrypt, args) {
   return runFile(src, dst, () => {
     const o = readOptions(options, allowed, what)
     const n = args(o)
     return {
-      start: (from, to, token, counter) => start(from, to, o.passphrase, n, token, counter),
+      start: (from, to, token, counter) => native.ageFile(decrypt, from, to, o.passphrase, n, token, counter),
       signal: o.signal ?? undefined,
       onProgress: o.onProgress ?? undefined,
     }
@@ -112,7 +112,7 @@ const age = {
    * file remain and an existing `dst` is untouched. `armor: true` is refused (use `encrypt`).
    */
   encryptFile(src, dst, options) {
-    return ageFile(src, dst, options, ENCRYPT_FILE, 'cipher.age.encryptFile', native.ageEncryptFile, (o) => {
+    return ageFile(src, dst, options, ENCRYPT_FILE, 'cipher.age.encryptFile', false, (o) => {
       if (o.armor !== undefined && o.armor !== false) {
         throw invalidArgValue('options.armor', `false (encryptFile writes the binary form; ${IN_MEMORY})`, o.armor)
       }
@@ -126,7 +126,7 @@ const age = {
    * armored file is refused with ERR_INVALID_ARG_VALUE (use `decrypt`).
    */
   decryptFile(src, dst, options) {
-    return ageFile(src, dst, options, DECRYPT_FILE, 'cipher.age.decryptFile', native.ageDecryptFile, (o) =>
+    return ageFile(src, dst, options, DECRYPT_FILE, 'cipher.age.decryptFile', true, (o) =>
       workFactor(o.maxWorkFactor, 'options.maxWorkFactor', DEFAULTS.maxWorkFactor),
     )
   },

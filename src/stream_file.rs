@@ -31,7 +31,9 @@ use std::sync::Arc;
 use zeroize::Zeroizing;
 
 use crate::error::{CryptoError, CryptoResult};
-use crate::file_io::{open_error, read_chunks, sys_error, Counters, AHEAD_LEN};
+use crate::file_io::{
+  open_error, path_arg, read_chunks, sys_error, Counters, FileProgress, AHEAD_LEN,
+};
 use crate::task::{Cancel, Job, Output};
 
 /// The state machine that turns a format's input into its output after the head.
@@ -179,6 +181,25 @@ pub struct FileJob<F: StreamFormat> {
   pub progress: Arc<Counters>,
   /// The finished output and where to rename it, once `run` succeeded (`settle` renames it).
   pub done: Option<(TempFile, PathBuf)>,
+}
+
+impl<F: StreamFormat> FileJob<F> {
+  /// The job of `format` from the JS paths `src` to `dst`, reporting to `progress`.
+  pub fn new(
+    env: &napi::Env,
+    format: F,
+    src: &napi::bindgen_prelude::Unknown<'_>,
+    dst: &napi::bindgen_prelude::Unknown<'_>,
+    progress: Option<&FileProgress>,
+  ) -> CryptoResult<Self> {
+    Ok(FileJob {
+      format: Some(format),
+      src: path_arg(env, src)?,
+      dst: path_arg(env, dst)?,
+      progress: FileProgress::counters(progress),
+      done: None,
+    })
+  }
 }
 
 impl<F: StreamFormat> Job for FileJob<F> {

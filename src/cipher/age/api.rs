@@ -6,10 +6,9 @@
 //!   (`crate::task`), on copies of the inputs made at call time; `token` stops the scrypt work
 //!   within about a millisecond and the payload between 1 MiB pieces.
 //!
-//! - `ageEncryptFile(src, dst, passphrase, workFactor, token?, progress?)` /
-//!   `ageDecryptFile(src, dst, passphrase, maxWorkFactor, token?, progress?)`: a file sealed or
+//! - `ageFile(decrypt, src, dst, passphrase, workFactor, token?, progress?)`: a file sealed or
 //!   opened on the pool by `stream_file.rs` ([`AgeFile`] is the format), binary form only;
-//!   resolve to the bytes written.
+//!   resolves to the bytes written.
 //!
 //! Encryption returns a Buffer, or the armored text as a string; decryption a Buffer.
 
@@ -21,7 +20,7 @@ use super::scrypt::{ScryptIdentity, ScryptRecipient};
 use super::CHUNK;
 use crate::cipher::stream_format::Codec;
 use crate::error::{CryptoResult, OrThrow};
-use crate::file_io::{path_arg, FileProgress};
+use crate::file_io::FileProgress;
 use crate::js;
 use crate::kdf::Secret;
 use crate::staging::Staged;
@@ -224,36 +223,16 @@ impl StreamFormat for AgeFile {
   }
 }
 
-/// A file job for `op`, its arguments read and checked now.
-fn queue_file(
-  env: &Env,
-  op: AgeOp,
-  src: Unknown,
-  dst: Unknown,
-  passphrase: Unknown,
-  token: Option<&CancelToken>,
-  progress: Option<&FileProgress>,
-) -> napi::Result<AsyncTask<Work<FileJob<AgeFile>>>> {
-  let job = (|| {
-    let passphrase = js::read_arg(env, &passphrase, "options.passphrase")?.into_owned();
-    op.check(&passphrase)?;
-    Ok(FileJob {
-      format: Some(AgeFile { op, passphrase }),
-      src: path_arg(env, &src)?,
-      dst: path_arg(env, &dst)?,
-      progress: FileProgress::counters(progress),
-      done: None,
-    })
-  })()
-  .or_throw(env)?;
-  Ok(Work::new(job, token))
-}
-
-/// `ageEncryptFile(src, dst, passphrase, workFactor, token?, progress?)`: `src` encrypted to the
-/// passphrase into `dst` (binary age file), on the libuv pool; resolves to the bytes written.
+/// `ageFile(decrypt, src, dst, passphrase, workFactor, token?, progress?)`: `src` encrypted to
+/// the passphrase into `dst` (a binary age file, scrypt at N = 2^workFactor), or with `decrypt`
+/// the plaintext of the binary age file `src` into `dst` (`workFactor` is then the ceiling,
+/// `maxWorkFactor`), renamed there after the last chunk verified; on the libuv pool, resolving
+/// to the bytes written.
 #[napi(ts_return_type = "Promise<number>")]
-pub fn age_encrypt_file(
+#[allow(clippy::too_many_arguments)]
+pub fn age_file(
   env: &Env,
+  decrypt: bool,
   src: Unknown,
   dst: Unknown,
   passphrase: Unknown,
@@ -261,25 +240,21 @@ pub fn age_encrypt_file(
   token: Option<&CancelToken>,
   progress: Option<&FileProgress>,
 ) -> napi::Result<AsyncTask<Work<FileJob<AgeFile>>>> {
-  let op = AgeOp::Encrypt {
-    work_factor,
-    armor: false,
+  let op = if decrypt {
+    AgeOp::Decrypt {
+      max_work_factor: work_factor,
+    }
+  } else {
+    AgeOp::Encrypt {
+      work_factor,
+      armor: false,
+    }
   };
-  queue_file(env, op, src, dst, passphrase, token, progress)
-}
-
-/// `ageDecryptFile(src, dst, passphrase, maxWorkFactor, token?, progress?)`: the plaintext of the
-/// binary age file `src` into `dst`, renamed there after the last chunk verified.
-#[napi(ts_return_type = "Promise<number>")]
-pub fn age_decrypt_file(
-  env: &Env,
-  src: Unknown,
-  dst: Unknown,
-  passphrase: Unknown,
-  max_work_factor: u32,
-  token: Option<&CancelToken>,
-  progress: Option<&FileProgress>,
-) -> napi::Result<AsyncTask<Work<FileJob<AgeFile>>>> {
-  let op = AgeOp::Decrypt { max_work_factor };
-  queue_file(env, op, src, dst, passphrase, token, progress)
+  let job = (|| {
+    let passphrase = js::read_arg(env, &passphrase, "options.passphrase")?.into_owned();
+    op.check(&passphrase)?;
+    FileJob::new(env, AgeFile { op, passphrase }, &src, &dst, progress)
+  })()
+  .or_throw(env)?;
+  Ok(Work::new(job, token))
 }
