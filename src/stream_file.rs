@@ -227,23 +227,26 @@ impl<F: StreamFormat> Job for FileJob<F> {
       lead.len() + AHEAD_LEN + 2 * (piece + 16),
     ));
     out.extend_from_slice(&lead);
-    body.push(&head[consumed..n], &mut out)?;
     let mut written = 0u64;
+    // The rest of the head (up to a read's worth: age reads 1 MiB ahead for its header), then
+    // each read, written out before the next so that `out` stays within its capacity.
+    let mut step = |input: &[u8]| -> CryptoResult<()> {
+      for p in input.chunks(piece) {
+        cancel.check()?;
+        body.push(p, &mut out)?;
+      }
+      tmp.write(&out)?;
+      written += out.len() as u64;
+      out.clear();
+      Ok(())
+    };
+    step(&head[consumed..n])?;
     read_chunks(
       &src,
       size.map(|s| s.saturating_sub(n as u64)),
       cancel,
       &self.progress,
-      |input| {
-        for p in input.chunks(piece) {
-          cancel.check()?;
-          body.push(p, &mut out)?;
-        }
-        tmp.write(&out)?;
-        written += out.len() as u64;
-        out.clear();
-        Ok(())
-      },
+      &mut step,
     )?;
     cancel.check()?;
     body.finish(&mut out)?;
