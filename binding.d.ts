@@ -79,6 +79,15 @@ export declare function ageEncrypt(data: unknown, passphrase: unknown, workFacto
 /** `ageEncrypt` on the libuv pool. */
 export declare function ageEncryptAsync(data: unknown, passphrase: unknown, workFactor: number, armor: boolean, token?: CancelToken | undefined | null): Promise<Buffer | string>
 
+/**
+ * `ageFile(decrypt, src, dst, passphrase, workFactor, token?, progress?)`: `src` encrypted to
+ * the passphrase into `dst` (a binary age file, scrypt at N = 2^workFactor), or with `decrypt`
+ * the plaintext of the binary age file `src` into `dst` (`workFactor` is then the ceiling,
+ * `maxWorkFactor`), renamed there after the last chunk verified; on the libuv pool, resolving
+ * to the bytes written.
+ */
+export declare function ageFile(decrypt: boolean, src: unknown, dst: unknown, passphrase: unknown, workFactor: number, token?: CancelToken | undefined | null, progress?: FileProgress | undefined | null): Promise<number>
+
 /** One hash algorithm as the JS layer sees it. */
 export interface AlgorithmInfo {
   name: string

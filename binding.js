@@ -846,6 +846,7 @@ module.exports.ageDecrypt = nativeBinding.ageDecrypt
 module.exports.ageDecryptAsync = nativeBinding.ageDecryptAsync
 module.exports.ageEncrypt = nativeBinding.ageEncrypt
 module.exports.ageEncryptAsync = nativeBinding.ageEncryptAsync
+module.exports.ageFile = nativeBinding.ageFile
 module.exports.algorithms = nativeBinding.algorithms
 module.exports.argon2Hash = nativeBinding.argon2Hash
 module.exports.argon2HashAsync = nativeBinding.argon2HashAsync

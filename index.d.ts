@@ -413,7 +413,8 @@ export interface AgeDecryptOptions<F extends string = DecryptOutputFormat> {
 /**
  * age v1 (age-encryption.org/v1) with a passphrase: the scrypt recipient type, header MAC, and
  * ChaCha20-Poly1305 STREAM payload in 64 KiB chunks. Files open with `age -d` and `rage -d`, and
- * theirs open here. Whole files in memory (no streaming form yet).
+ * theirs open here. `encrypt`/`decrypt` take whole files in memory; `encryptFile`/`decryptFile`
+ * stream files on disk natively (binary form only).
  *
  * Errors: a file that is not an age file, or whose header or armor breaks the format (including
  * an scrypt stanza beside other stanzas), throws `TypeError` (`ERR_INVALID_ARG_VALUE`, the
@@ -433,6 +434,19 @@ export interface AgeNamespace {
   encryptSync(data: Input, options: AgeEncryptOptions): Buffer
   /** `decrypt`, blocking the calling thread. */
   decryptSync<F extends DecryptOutputFormat | undefined = undefined>(data: Input, options: AgeDecryptOptions<F & string> & { outputFormat?: F }): CipherOutput<F>
+  /**
+   * Encrypts the file `src` into `dst` (a binary age file) natively on the libuv pool; the output
+   * goes to a temporary file beside `dst` (mode 0600) renamed over it at the end, so after a
+   * failure or an abort no `dst` and no temporary file remain and an existing `dst` is untouched.
+   * `armor: true` is refused (`ERR_INVALID_ARG_VALUE`): use `encrypt` for armored files.
+   */
+  encryptFile(src: PathLike, dst: PathLike, options: AgeEncryptOptions & { armor?: false } & AbortOptions & FileOptions): Promise<FileResult>
+  /**
+   * Decrypts the binary age file `src` into `dst` natively on the libuv pool; `dst` appears only
+   * after the last chunk verified. Failures as `decrypt` (no `dst` left); an armored file is
+   * refused (`ERR_INVALID_ARG_VALUE`): use `decrypt` for armored files.
+   */
+  decryptFile(src: PathLike, dst: PathLike, options: Omit<AgeDecryptOptions, 'outputFormat'> & AbortOptions & FileOptions): Promise<FileResult>
   /** `{ workFactor: 18, maxWorkFactor: 22 }`. */
   readonly defaults: { readonly workFactor: number; readonly maxWorkFactor: number }
 }

@@ -1,8 +1,9 @@
 'use strict'
 // crypto.cipher.age: round trips, the C2SP test kit through the public API, files the reference
 // tools made (committed, __test__/vectors/age/tools), the refusals (wrong passphrase, damaged,
-// cut and extended files, work factors above the ceiling, bad options), cancellation, and live
-// interop with the `age` CLI (Go, the reference) and rage (Rust, through pyrage) both ways.
+// cut and extended files, work factors above the ceiling, bad options), cancellation, files on
+// disk (encryptFile / decryptFile), and live interop with the `age` CLI (Go, the reference) and
+// rage (Rust, through pyrage) both ways.
 //
 // The tools are driven by helpers/age-interop.py, run by the Python found in $AGE_INTEROP_PYTHON,
 // target/age-venv (which .ci/run creates from scripts/age-interop-requirements.txt), python3 or
@@ -13,6 +14,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const zlib = require('node:zlib')
 const nodeCrypto = require('node:crypto')
+const os = require('node:os')
 const { spawn, spawnSync } = require('node:child_process')
 const { cipher } = require('..')
 const { pythonCandidates } = require('./helpers/python')
@@ -21,6 +23,7 @@ const { age } = cipher
 const VECTORS = path.join(__dirname, 'vectors', 'age')
 const FAILED = { instanceOf: Error, code: 'ERR_CRYPTO_DECRYPT_FAILED' }
 const MALFORMED = { instanceOf: TypeError, code: 'ERR_INVALID_ARG_VALUE' }
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
 const sha256 = (b) => nodeCrypto.createHash('sha256').update(b).digest('hex')
 // Interop sizes: empty, one byte, one chunk (64 KiB) ± 1, and a few hundred KiB.
 const SIZES = [0, 1, 65535, 65536, 65537, 300000]
@@ -102,7 +105,9 @@ test('every failure to decrypt is one ERR_CRYPTO_DECRYPT_FAILED: wrong passphras
   const mac = file.indexOf('--- ') + 4
   for (const at of [file.indexOf('\n', 30) + 3, mac + 5, headerEnd + 3, headerEnd + 16 + 100, headerEnd + 16 + 65536 + 5, file.length - 20, file.length - 1]) {
     const bad = Buffer.from(file)
-    bad[at] ^= bad[at] === 0x41 ? 2 : 1 // stays base64 inside the header text
+    // Inside the header text, the next base64 digit (a flipped bit can leave the alphabet:
+    // '+' ^ 1 is '*', a malformed header rather than a failed MAC); a flipped bit after it.
+    bad[at] = at < headerEnd ? B64.charCodeAt((B64.indexOf(String.fromCharCode(bad[at])) + 1) % 64) : bad[at] ^ 1
     t.throws(() => age.decryptSync(bad, { passphrase: 'right' }), FAILED, `byte ${at}`)
   }
   for (const cut of [headerEnd, headerEnd + 15, headerEnd + 16, headerEnd + 16 + 65536 + 16, file.length - 1]) {
@@ -274,6 +279,171 @@ test('files made by the age CLI and by rage (committed) open here', async (t) =>
   t.is(tools.size, 4)
 })
 
+// ---- files on disk: encryptFile / decryptFile --------------------------------------------------
+
+const DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'cryptographer-age-'))
+const BIG_DIR = fs.existsSync('/dev/shm') ? fs.mkdtempSync('/dev/shm/cryptographer-age-') : DIR
+test.after.always(() => {
+  fs.rmSync(DIR, { recursive: true, force: true })
+  fs.rmSync(BIG_DIR, { recursive: true, force: true })
+})
+let dirs = 0
+/** A new empty directory, and a function from names to paths in it. */
+function freshDir(base = DIR) {
+  const dir = fs.mkdtempSync(path.join(base, `d${dirs++}-`))
+  return [dir, (n) => path.join(dir, n)]
+}
+const MiB = 1024 * 1024
+
+test('encryptFile / decryptFile round trip at 0, 1, 64 KiB ± 1, 300000 bytes; the file opens with the in-memory decrypt', async (t) => {
+  const [dir, p] = freshDir()
+  for (const n of SIZES) {
+    const data = nodeCrypto.randomBytes(n)
+    fs.writeFileSync(p('plain'), data)
+    const sealed = await age.encryptFile(p('plain'), p('sealed'), { passphrase: 'pw', workFactor: FAST })
+    const file = fs.readFileSync(p('sealed'))
+    const chunks = Math.max(1, Math.ceil(n / 65536))
+    t.is(sealed.bytes, file.length, `${n}`)
+    t.regex(file.toString('latin1'), /^age-encryption\.org\/v1\n-> scrypt \S{22} 4\n\S{43}\n--- \S{43}\n/)
+    t.is(file.length - (file.indexOf('\n---') + 49), 16 + n + 16 * chunks, `${n}: nonce, payload, one tag per chunk`)
+    t.deepEqual(await age.decrypt(file, { passphrase: 'pw' }), data, `${n}: in-memory decrypt`)
+    t.deepEqual(await age.decryptFile(p('sealed'), p('out'), { passphrase: 'pw' }), { bytes: n })
+    t.deepEqual(fs.readFileSync(p('out')), data, `${n}: decryptFile`)
+    // And a file the in-memory encrypt made opens with decryptFile.
+    fs.writeFileSync(p('mem'), age.encryptSync(data, { passphrase: 'pw', workFactor: FAST }))
+    await age.decryptFile(p('mem'), p('out2'), { passphrase: 'pw' })
+    t.deepEqual(fs.readFileSync(p('out2')), data, `${n}: in-memory file through decryptFile`)
+  }
+  t.deepEqual(fs.readdirSync(dir).sort(), ['mem', 'out', 'out2', 'plain', 'sealed'])
+  if (process.platform !== 'win32') t.is(fs.statSync(p('sealed')).mode & 0o777, 0o600)
+})
+
+test('binary files made by the age CLI and by rage (committed) open with decryptFile; their armored ones are refused', async (t) => {
+  const [dir, p] = freshDir()
+  const tools = path.join(VECTORS, 'tools')
+  const manifest = JSON.parse(fs.readFileSync(path.join(tools, 'manifest.json'), 'utf8'))
+  const binary = manifest.files.filter((f) => !f.armored)
+  t.true(binary.length >= 3)
+  for (const f of binary) {
+    const expected = plaintext(f.plaintext.rule, f.plaintext.size)
+    t.deepEqual(await age.decryptFile(path.join(tools, f.file), p('out'), { passphrase: f.passphrase }), { bytes: expected.length })
+    t.deepEqual(fs.readFileSync(p('out')), expected, f.file)
+  }
+  for (const f of manifest.files.filter((x) => x.armored)) {
+    await t.throwsAsync(age.decryptFile(path.join(tools, f.file), p('armored'), { passphrase: f.passphrase }), {
+      ...MALFORMED,
+      message: /binary age file.*cipher\.age\.decrypt in memory for armored files/,
+    })
+  }
+  t.deepEqual(fs.readdirSync(dir), ['out'])
+})
+
+test('decryptFile failures are ERR_CRYPTO_DECRYPT_FAILED and leave no dst, no temporary file, an existing dst untouched', async (t) => {
+  const [dir, p] = freshDir()
+  const data = nodeCrypto.randomBytes(150000)
+  fs.writeFileSync(p('plain'), data)
+  await age.encryptFile(p('plain'), p('sealed'), { passphrase: 'right', workFactor: FAST })
+  const file = fs.readFileSync(p('sealed'))
+  const headerEnd = file.indexOf('\n---') + 49
+  const flipped = Buffer.from(file)
+  flipped[headerEnd + 16 + 70000] ^= 1
+  const cases = {
+    'wrong passphrase': [file, 'wrong'],
+    'cut by one byte': [file.subarray(0, file.length - 1)],
+    'cut at a chunk boundary': [file.subarray(0, headerEnd + 16 + 65536 + 16)],
+    'cut inside the nonce': [file.subarray(0, headerEnd + 8)],
+    'a trailing byte': [Buffer.concat([file, Buffer.from([0])])],
+    'a flipped bit in the second chunk': [flipped],
+  }
+  for (const [what, [bytes, passphrase = 'right']] of Object.entries(cases)) {
+    fs.writeFileSync(p('bad'), bytes)
+    await t.throwsAsync(age.decryptFile(p('bad'), p('new'), { passphrase }), FAILED, what)
+    fs.writeFileSync(p('dst'), 'precious')
+    await t.throwsAsync(age.decryptFile(p('bad'), p('dst'), { passphrase }), FAILED, what)
+    t.is(fs.readFileSync(p('dst'), 'utf8'), 'precious', what)
+    t.deepEqual(fs.readdirSync(dir).sort(), ['bad', 'dst', 'plain', 'sealed'], `${what}: no dst, no temporary file`)
+  }
+  // The same file, intact, replaces dst.
+  await age.decryptFile(p('sealed'), p('dst'), { passphrase: 'right' })
+  t.deepEqual(fs.readFileSync(p('dst')), data)
+})
+
+test('maxWorkFactor: a file above the ceiling is refused (RangeError) before any scrypt work, with no dst', async (t) => {
+  const [dir, p] = freshDir()
+  fs.writeFileSync(p('plain'), 'x')
+  await age.encryptFile(p('plain'), p('sealed'), { passphrase: 'pw', workFactor: 12 })
+  await t.throwsAsync(age.decryptFile(p('sealed'), p('out'), { passphrase: 'pw', maxWorkFactor: 11 }), {
+    instanceOf: RangeError,
+    code: 'ERR_OUT_OF_RANGE',
+    message: /maxWorkFactor/,
+  })
+  // A hostile header claiming N = 2^30: refused at the default ceiling, at once.
+  fs.writeFileSync(p('hostile'), Buffer.from(fs.readFileSync(p('sealed'), 'latin1').replace(/ 12\n/, ' 30\n'), 'latin1'))
+  const t0 = Date.now()
+  await t.throwsAsync(age.decryptFile(p('hostile'), p('out'), { passphrase: 'pw' }), { instanceOf: RangeError, message: /Received 30/ })
+  t.true(Date.now() - t0 < 5000)
+  t.deepEqual(fs.readdirSync(dir).sort(), ['hostile', 'plain', 'sealed'])
+  t.deepEqual(await age.decryptFile(p('sealed'), p('out'), { passphrase: 'pw', maxWorkFactor: 12 }), { bytes: 1 })
+})
+
+test('encryptFile / decryptFile options: armor refused (use encrypt / decrypt), bad options and paths, node-style file errors', async (t) => {
+  const [dir, p] = freshDir()
+  fs.writeFileSync(p('plain'), 'x')
+  await t.throwsAsync(age.encryptFile(p('plain'), p('out'), { passphrase: 'pw', armor: true }), {
+    ...MALFORMED,
+    message: /options\.armor.*binary form.*cipher\.age\.encrypt\/decrypt \(in memory\) for armored files/,
+  })
+  // armor: false is the binary form, as in encrypt.
+  await age.encryptFile(p('plain'), p('out'), { passphrase: 'pw', workFactor: FAST, armor: false })
+  t.true(fs.readFileSync(p('out'), 'latin1').startsWith('age-encryption.org/v1\n'))
+  const refused = [
+    [() => age.encryptFile(p('plain'), p('x'), {}), { code: 'ERR_INVALID_ARG_TYPE', message: /options\.passphrase/ }],
+    [() => age.encryptFile(p('plain'), p('x')), { code: 'ERR_INVALID_ARG_TYPE' }],
+    [() => age.encryptFile(p('plain'), p('x'), { passphrase: '' }), { code: 'ERR_INVALID_ARG_VALUE', message: /non-empty/ }],
+    [() => age.encryptFile(p('plain'), p('x'), { passphrase: 'p', workFactor: 31 }), { code: 'ERR_OUT_OF_RANGE' }],
+    [() => age.encryptFile(p('plain'), p('x'), { passphrase: 'p', outputFormat: 'hex' }), { code: 'ERR_INVALID_ARG_VALUE', message: /options\.outputFormat/ }],
+    [() => age.decryptFile(p('out'), p('x'), { passphrase: 'p', armor: false }), { code: 'ERR_INVALID_ARG_VALUE', message: /options\.armor/ }],
+    [() => age.decryptFile(p('out'), p('x'), { passphrase: 'p', maxWorkFactor: 0 }), { code: 'ERR_OUT_OF_RANGE' }],
+    [() => age.decryptFile(p('out'), p('x'), { passphrase: 'p', onProgress: 3 }), { code: 'ERR_INVALID_ARG_TYPE' }],
+    [() => age.decryptFile(p('out'), p('x'), { passphrase: 'p', signal: 'no' }), { code: 'ERR_INVALID_ARG_TYPE' }],
+    [() => age.decryptFile(42, p('x'), { passphrase: 'p' }), { code: 'ERR_INVALID_ARG_TYPE' }],
+    [() => age.decryptFile(p('missing'), p('x'), { passphrase: 'p' }), { code: 'ENOENT', message: /^ENOENT: .*, open '.*missing'/ }],
+    [() => age.encryptFile(p('plain'), dir, { passphrase: 'p', workFactor: FAST }), { code: 'EISDIR' }],
+    [() => age.decryptFile(p('plain'), p('x'), { passphrase: 'p' }), MALFORMED],
+  ]
+  for (const [call, expected] of refused) await t.throwsAsync(call(), expected)
+  t.deepEqual(fs.readdirSync(dir).sort(), ['out', 'plain'])
+})
+
+test('encryptFile / decryptFile: abort before, during scrypt and during the payload rejects with AbortError and leaves nothing', async (t) => {
+  const [dir, p] = freshDir(BIG_DIR)
+  const [out, o] = freshDir(BIG_DIR)
+  fs.closeSync(fs.openSync(p('big'), 'w'))
+  fs.truncateSync(p('big'), 128 * MiB)
+  await age.encryptFile(p('big'), p('sealed'), { passphrase: 'pw', workFactor: FAST })
+  fs.writeFileSync(p('slow'), age.encryptSync('x', { passphrase: 'pw', workFactor: 16 }))
+  const ABORT = { name: 'AbortError', code: 'ABORT_ERR' }
+  for (const [op, from] of [['encryptFile', 'big'], ['decryptFile', 'sealed']]) {
+    const cost = op === 'encryptFile' ? { workFactor: FAST } : {}
+    await t.throwsAsync(age[op](p(from), o('out'), { passphrase: 'pw', ...cost, signal: AbortSignal.abort() }), ABORT)
+    // Once progress was reported: within the payload.
+    const c = new AbortController()
+    let calls = 0
+    const options = { passphrase: 'pw', ...cost, signal: c.signal, onProgress: () => calls++ === 0 && c.abort() }
+    await t.throwsAsync(age[op](p(from), o('out'), options), ABORT, op)
+    t.true(calls > 0, op)
+    t.deepEqual(fs.readdirSync(out), [], `${op}: no dst, no temporary file`)
+  }
+  // During scrypt: N = 2^18 to seal, and a 2^16 header to open, both far longer than 20 ms.
+  for (const [op, from, wf] of [['encryptFile', 'big', { workFactor: 18 }], ['decryptFile', 'slow', {}]]) {
+    const c = new AbortController()
+    const running = age[op](p(from), o('out'), { passphrase: 'pw', ...wf, signal: c.signal })
+    setTimeout(() => c.abort(), 20)
+    await t.throwsAsync(running, ABORT, `${op} during scrypt`)
+    t.deepEqual(fs.readdirSync(out), [], `${op}: no dst, no temporary file`)
+  }
+})
+
 // ---- live interop with the tools -----------------------------------------------------------------
 
 const HELPER = path.join(__dirname, 'helpers', 'age-interop.py')
@@ -362,5 +532,24 @@ for (const tool of ['age', 'pyrage']) {
       t.deepEqual(Buffer.from(opened[i].data, 'base64'), c.data, label(c))
     })
     t.false(opened.at(-1).ok)
+  })
+
+  test(`${tool} ${version}: files written by encryptFile open in it`, async (t) => {
+    const [, p] = freshDir()
+    const binary = cases.filter((c) => !c.armor)
+    const files = []
+    for (const [i, c] of binary.entries()) {
+      fs.writeFileSync(p(`plain${i}`), c.data)
+      await age.encryptFile(p(`plain${i}`), p(`sealed${i}`), { passphrase: c.passphrase, workFactor: 10 })
+      files.push(fs.readFileSync(p(`sealed${i}`)))
+    }
+    const opened = await helper(
+      python,
+      binary.map((c, i) => ({ tool, op: 'decrypt', armor: false, passphrase: c.passphrase, data: files[i].toString('base64') })),
+    )
+    binary.forEach((c, i) => {
+      t.true(opened[i].ok, `${label(c)}: ${opened[i].error}`)
+      t.deepEqual(Buffer.from(opened[i].data, 'base64'), c.data, label(c))
+    })
   })
 }

@@ -1067,6 +1067,7 @@ for (const op of ['encrypt', 'decrypt']) {
   arg(`cipher.age.${op}(v, { passphrase })`, (v) => cipher.age[op](v, { passphrase: 'p' }), { async: true })
   arg(`cipher.age.${op}Sync('x', { passphrase: v })`, (v) => cipher.age[`${op}Sync`]('x', { passphrase: v }))
   arg(`cipher.age.${op}('x', { passphrase: v })`, (v) => cipher.age[op]('x', { passphrase: v }), { async: true })
+  arg(`cipher.age.${op}File(src, dst, { passphrase: v })`, (v) => cipher.age[`${op}File`]('src', 'dst', { passphrase: v }), { async: true })
 }
 arg("cipher.aes.encrypt('x', { key, aad: v })", (v) => aes.encrypt('x', { key: KEY16, aad: v }), { optional: true })
 arg("cipher.chacha20.decrypt(ct, { key, aad: v })", (v) => chacha20.decrypt(Buffer.alloc(40), { key: KEY32, aad: v }), { optional: true })
@@ -1159,7 +1160,7 @@ test('the wrong-type property\'s list of byte arguments was written from this AP
   t.deepEqual(Object.keys(crypto.dsa).sort(), ['ecdsa', 'ed25519'])
   t.deepEqual(Object.keys(crypto.keys).sort(), ['export', 'import'])
   t.deepEqual(Object.keys(cipher.legacy), ['cryptoJs'])
-  t.deepEqual(Object.keys(cipher.age).sort(), ['decrypt', 'decryptSync', 'defaults', 'encrypt', 'encryptSync'])
+  t.deepEqual(Object.keys(cipher.age).sort(), ['decrypt', 'decryptFile', 'decryptSync', 'defaults', 'encrypt', 'encryptFile', 'encryptSync'])
   t.deepEqual(Object.keys(kdf).sort(), ['AbortError', 'argon2', 'argon2Sync', 'bcrypt', 'hkdf', 'hkdfAsync', 'pbkdf2', 'pbkdf2Async', 'scrypt', 'scryptAsync'])
   t.true(BYTE_ARGUMENTS.length > 200)
 })

@@ -4,12 +4,14 @@
 // (src/cipher/age/): this layer reads options and formats results. scrypt at age's work
 // factors costs 0.1-1 s, so `encrypt`/`decrypt` return Promises and run on the libuv pool
 // (`signal` stops them); `encryptSync`/`decryptSync` block the calling thread (as
-// password.hash/hashSync).
+// password.hash/hashSync). `encryptFile`/`decryptFile` stream files on disk natively on the pool
+// (src/stream_file.rs, through the runner of ./cipher-stream.js), in the binary form only.
 const native = require('./native')
 const { checkOptions, checkInt } = require('./options')
 const { checkDecryptFormat, decryptOutput } = require('./output')
-const { BYTES, invalidArgType } = require('./errors')
+const { BYTES, invalidArgType, invalidArgValue } = require('./errors')
 const { runAsync } = require('./abort')
+const { runFile } = require('./cipher-stream')
 
 /** age's defaults: scrypt N = 2^18 when encrypting; files above 2^22 refused when decrypting. */
 const DEFAULTS = Object.freeze({ workFactor: 18, maxWorkFactor: 22 })
@@ -21,6 +23,10 @@ const DECRYPT = new Set(['passphrase', 'maxWorkFactor', 'outputFormat'])
 const ASYNC = (set) => new Set([...set, 'signal'])
 const ENCRYPT_ASYNC = ASYNC(ENCRYPT)
 const DECRYPT_ASYNC = ASYNC(DECRYPT)
+const FILE = (set) => new Set([...ASYNC(set), 'onProgress'])
+const ENCRYPT_FILE = FILE(ENCRYPT)
+const DECRYPT_FILE = FILE(new Set(['passphrase', 'maxWorkFactor']))
+const IN_MEMORY = 'use cipher.age.encrypt/decrypt (in memory) for armored files'
 
 function readOptions(options, allowed, what) {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
@@ -48,6 +54,22 @@ function decryptArgs(data, options, allowed, what) {
   const o = readOptions(options, allowed, what)
   const max = workFactor(o.maxWorkFactor, 'options.maxWorkFactor', DEFAULTS.maxWorkFactor)
   return [[data, o.passphrase, max], checkDecryptFormat(o.outputFormat, 'options.outputFormat')]
+}
+
+/**
+ * encryptFile / decryptFile: `src` through the native file job into `dst`; resolves to
+ * `{ bytes }`. `args(o)` gives the job's work factor (or ceiling) from the read options.
+ */
+function ageFile(src, dst, options, allowed, what, decrypt, args) {
+  return runFile(src, dst, () => {
+    const o = readOptions(options, allowed, what)
+    const n = args(o)
+    return {
+      start: (from, to, token, counter) => native.ageFile(decrypt, from, to, o.passphrase, n, token, counter),
+      signal: o.signal ?? undefined,
+      onProgress: o.onProgress ?? undefined,
+    }
+  })
 }
 
 const signalOf = (options) => (options !== null && typeof options === 'object' ? options.signal ?? undefined : undefined)
@@ -82,6 +104,31 @@ const age = {
   decryptSync(data, options) {
     const [args, format] = decryptArgs(data, options, DECRYPT, 'cipher.age.decryptSync')
     return decryptOutput(native.ageDecrypt(...args), format)
+  },
+  /**
+   * Encrypts the file `src` to `options.passphrase` into `dst` (a binary age file), natively on
+   * the pool; resolves to `{ bytes }` written. The output goes to a temporary file beside `dst`,
+   * renamed over it at the end: after a failure or an abort (`signal`) no `dst` and no temporary
+   * file remain and an existing `dst` is untouched. `armor: true` is refused (use `encrypt`).
+   */
+  encryptFile(src, dst, options) {
+    return ageFile(src, dst, options, ENCRYPT_FILE, 'cipher.age.encryptFile', false, (o) => {
+      if (o.armor !== undefined && o.armor !== false) {
+        throw invalidArgValue('options.armor', `false (encryptFile writes the binary form; ${IN_MEMORY})`, o.armor)
+      }
+      return workFactor(o.workFactor, 'options.workFactor', DEFAULTS.workFactor)
+    })
+  },
+  /**
+   * Decrypts the binary age file `src` into `dst`, natively on the pool; resolves to `{ bytes }`
+   * written. `dst` appears only after the last chunk verified (renamed from a temporary file
+   * beside it); every failure to decrypt is ERR_CRYPTO_DECRYPT_FAILED with no `dst` left. An
+   * armored file is refused with ERR_INVALID_ARG_VALUE (use `decrypt`).
+   */
+  decryptFile(src, dst, options) {
+    return ageFile(src, dst, options, DECRYPT_FILE, 'cipher.age.decryptFile', true, (o) =>
+      workFactor(o.maxWorkFactor, 'options.maxWorkFactor', DEFAULTS.maxWorkFactor),
+    )
   },
   defaults: DEFAULTS,
 }

@@ -165,17 +165,19 @@ class AeadStream extends Transform {
   }
 }
 
-/** encryptFile / decryptFile: resolves to `{ bytes }`, the bytes written to `dst`. */
-function runFile(alg, decrypt, src, dst, options) {
+/**
+ * A native file job (`start(from, to, token, counter)`: aeadStreamFile, ageEncryptFile, ...)
+ * from `src` to `dst`, with `signal` and `onProgress`; resolves to `{ bytes }`, the bytes
+ * written to `dst`, and rejects with node-style file errors naming the paths. `prepare()` reads
+ * the options first (so a refused option rejects before any path is read) and returns
+ * `{ start, signal, onProgress }`.
+ */
+function runFile(src, dst, prepare) {
   try {
-    const r = read(alg, decrypt ? 'decryptFile' : 'encryptFile', options)
+    const { start, signal, onProgress } = prepare()
     const from = checkPath(src)
     const to = checkPath(dst)
-    return fileAsync(
-      (token, counter) => aeadStreamFile(alg.id, decrypt, r.secret, r.passphrase, from, to, r.nativeOptions, token, counter),
-      r.signal,
-      r.onProgress,
-    ).then(
+    return fileAsync((token, counter) => start(from, to, token, counter), signal, onProgress).then(
       (bytes) => ({ bytes }),
       (err) => {
         throw fsError(err, from, to)
@@ -184,6 +186,19 @@ function runFile(alg, decrypt, src, dst, options) {
   } catch (err) {
     return Promise.reject(err)
   }
+}
+
+/** encryptFile / decryptFile of the streaming AEAD. */
+function aeadFile(alg, decrypt, src, dst, options) {
+  return runFile(src, dst, () => {
+    const r = read(alg, decrypt ? 'decryptFile' : 'encryptFile', options)
+    return {
+      start: (from, to, token, counter) =>
+        aeadStreamFile(alg.id, decrypt, r.secret, r.passphrase, from, to, r.nativeOptions, token, counter),
+      signal: r.signal,
+      onProgress: r.onProgress,
+    }
+  })
 }
 
 /** The four methods for the namespace `name` ('aes', 'xchacha20'), or none. */
@@ -195,9 +210,9 @@ function streamMethods(name) {
     encryptStream: (options) => new AeadStream(alg, false, read(alg, 'encryptStream', options)),
     /** A Transform from a sealed stream to its plaintext, released segment by verified segment. */
     decryptStream: (options) => new AeadStream(alg, true, read(alg, 'decryptStream', options)),
-    encryptFile: (src, dst, options) => runFile(alg, false, src, dst, options),
-    decryptFile: (src, dst, options) => runFile(alg, true, src, dst, options),
+    encryptFile: (src, dst, options) => aeadFile(alg, false, src, dst, options),
+    decryptFile: (src, dst, options) => aeadFile(alg, true, src, dst, options),
   }
 }
 
-module.exports = { streamMethods, AeadStream, STREAM_ALGORITHMS: ALGORITHMS, AbortError }
+module.exports = { streamMethods, runFile, AeadStream, STREAM_ALGORITHMS: ALGORITHMS, AbortError }

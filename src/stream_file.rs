@@ -31,7 +31,9 @@ use std::sync::Arc;
 use zeroize::Zeroizing;
 
 use crate::error::{CryptoError, CryptoResult};
-use crate::file_io::{open_error, read_chunks, sys_error, Counters, AHEAD_LEN};
+use crate::file_io::{
+  open_error, path_arg, read_chunks, sys_error, Counters, FileProgress, AHEAD_LEN,
+};
 use crate::task::{Cancel, Job, Output};
 
 /// The state machine that turns a format's input into its output after the head.
@@ -181,6 +183,25 @@ pub struct FileJob<F: StreamFormat> {
   pub done: Option<(TempFile, PathBuf)>,
 }
 
+impl<F: StreamFormat> FileJob<F> {
+  /// The job of `format` from the JS paths `src` to `dst`, reporting to `progress`.
+  pub fn new(
+    env: &napi::Env,
+    format: F,
+    src: &napi::bindgen_prelude::Unknown<'_>,
+    dst: &napi::bindgen_prelude::Unknown<'_>,
+    progress: Option<&FileProgress>,
+  ) -> CryptoResult<Self> {
+    Ok(FileJob {
+      format: Some(format),
+      src: path_arg(env, src)?,
+      dst: path_arg(env, dst)?,
+      progress: FileProgress::counters(progress),
+      done: None,
+    })
+  }
+}
+
 impl<F: StreamFormat> Job for FileJob<F> {
   fn run(&mut self, cancel: &Cancel) -> CryptoResult<Output> {
     let format = self.format.take().ok_or_else(CryptoError::internal)?;
@@ -206,23 +227,26 @@ impl<F: StreamFormat> Job for FileJob<F> {
       lead.len() + AHEAD_LEN + 2 * (piece + 16),
     ));
     out.extend_from_slice(&lead);
-    body.push(&head[consumed..n], &mut out)?;
     let mut written = 0u64;
+    // The rest of the head (up to a read's worth: age reads 1 MiB ahead for its header), then
+    // each read, written out before the next so that `out` stays within its capacity.
+    let mut step = |input: &[u8]| -> CryptoResult<()> {
+      for p in input.chunks(piece) {
+        cancel.check()?;
+        body.push(p, &mut out)?;
+      }
+      tmp.write(&out)?;
+      written += out.len() as u64;
+      out.clear();
+      Ok(())
+    };
+    step(&head[consumed..n])?;
     read_chunks(
       &src,
       size.map(|s| s.saturating_sub(n as u64)),
       cancel,
       &self.progress,
-      |input| {
-        for p in input.chunks(piece) {
-          cancel.check()?;
-          body.push(p, &mut out)?;
-        }
-        tmp.write(&out)?;
-        written += out.len() as u64;
-        out.clear();
-        Ok(())
-      },
+      &mut step,
     )?;
     cancel.check()?;
     body.finish(&mut out)?;

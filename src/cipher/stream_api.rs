@@ -23,7 +23,7 @@ use super::stream_format::{
   DEFAULT_SEGMENT, MAX_SEGMENT, MIN_SEGMENT,
 };
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
-use crate::file_io::{path_arg, FileProgress};
+use crate::file_io::FileProgress;
 use crate::js::{self, Cx, Value};
 use crate::kdf::argon2::Argon2Limits;
 use crate::stream_file::FileJob;
@@ -221,13 +221,7 @@ pub fn aead_stream_file<'js>(
 ) -> napi::Result<AsyncTask<Work<FileJob<Spec>>>> {
   let job = (|| -> CryptoResult<FileJob<Spec>> {
     let spec = spec(env, alg, decrypt, &secret, passphrase, options.as_ref())?;
-    Ok(FileJob {
-      format: Some(spec),
-      src: path_arg(env, &src)?,
-      dst: path_arg(env, &dst)?,
-      progress: FileProgress::counters(progress),
-      done: None,
-    })
+    FileJob::new(env, spec, &src, &dst, progress)
   })()
   .or_throw(env)?;
   Ok(Work::new(job, token))

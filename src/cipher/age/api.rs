@@ -6,6 +6,10 @@
 //!   (`crate::task`), on copies of the inputs made at call time; `token` stops the scrypt work
 //!   within about a millisecond and the payload between 1 MiB pieces.
 //!
+//! - `ageFile(decrypt, src, dst, passphrase, workFactor, token?, progress?)`: a file sealed or
+//!   opened on the pool by `stream_file.rs` ([`AgeFile`] is the format), binary form only;
+//!   resolves to the bytes written.
+//!
 //! Encryption returns a Buffer, or the armored text as a string; decryption a Buffer.
 
 use napi::bindgen_prelude::{AsyncTask, Unknown};
@@ -13,10 +17,14 @@ use napi::Env;
 use napi_derive::napi;
 
 use super::scrypt::{ScryptIdentity, ScryptRecipient};
+use super::CHUNK;
+use crate::cipher::stream_format::Codec;
 use crate::error::{CryptoResult, OrThrow};
+use crate::file_io::FileProgress;
 use crate::js;
 use crate::kdf::Secret;
 use crate::staging::Staged;
+use crate::stream_file::{Begun, FileJob, StreamFormat};
 use crate::task::{Cancel, CancelToken, Job, Output, Work};
 
 /// One age call, its numbers checked when it is made.
@@ -170,4 +178,83 @@ pub fn age_decrypt_async(
     passphrase,
     token,
   )
+}
+
+/// An age file on disk as a format of the file pipeline: the call and its passphrase. The
+/// payload's 64 KiB chunks go through the streaming AEAD's [`Codec`] (age's sealer / opener).
+pub struct AgeFile {
+  op: AgeOp,
+  passphrase: Secret,
+}
+
+impl StreamFormat for AgeFile {
+  type Body = Codec;
+
+  fn head_len(&self) -> usize {
+    match self.op {
+      AgeOp::Encrypt { .. } => 0,
+      AgeOp::Decrypt { .. } => super::FILE_START,
+    }
+  }
+
+  fn begin(self, head: &[u8], cancel: &Cancel) -> CryptoResult<Begun<Codec>> {
+    let chunk = CHUNK as u32;
+    match self.op {
+      AgeOp::Encrypt { work_factor, .. } => {
+        let recipient = ScryptRecipient::new(&self.passphrase, work_factor)?;
+        let (lead, sealer) = super::begin_encrypt(&[&recipient], cancel)?;
+        Ok(Begun {
+          lead,
+          consumed: 0,
+          body: Codec::Seal(sealer, chunk),
+        })
+      }
+      AgeOp::Decrypt { max_work_factor } => {
+        super::refuse_armor(head)?;
+        let identity = ScryptIdentity::new(&self.passphrase, max_work_factor)?;
+        let (opener, consumed) = super::begin_decrypt(&identity, head, cancel)?;
+        Ok(Begun {
+          lead: Vec::new(),
+          consumed,
+          body: Codec::Open(opener, chunk),
+        })
+      }
+    }
+  }
+}
+
+/// `ageFile(decrypt, src, dst, passphrase, workFactor, token?, progress?)`: `src` encrypted to
+/// the passphrase into `dst` (a binary age file, scrypt at N = 2^workFactor), or with `decrypt`
+/// the plaintext of the binary age file `src` into `dst` (`workFactor` is then the ceiling,
+/// `maxWorkFactor`), renamed there after the last chunk verified; on the libuv pool, resolving
+/// to the bytes written.
+#[napi(ts_return_type = "Promise<number>")]
+#[allow(clippy::too_many_arguments)]
+pub fn age_file(
+  env: &Env,
+  decrypt: bool,
+  src: Unknown,
+  dst: Unknown,
+  passphrase: Unknown,
+  work_factor: u32,
+  token: Option<&CancelToken>,
+  progress: Option<&FileProgress>,
+) -> napi::Result<AsyncTask<Work<FileJob<AgeFile>>>> {
+  let op = if decrypt {
+    AgeOp::Decrypt {
+      max_work_factor: work_factor,
+    }
+  } else {
+    AgeOp::Encrypt {
+      work_factor,
+      armor: false,
+    }
+  };
+  let job = (|| {
+    let passphrase = js::read_arg(env, &passphrase, "options.passphrase")?.into_owned();
+    op.check(&passphrase)?;
+    FileJob::new(env, AgeFile { op, passphrase }, &src, &dst, progress)
+  })()
+  .or_throw(env)?;
+  Ok(Work::new(job, token))
 }

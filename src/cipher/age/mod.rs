@@ -13,7 +13,8 @@
 //! - the payload is `stream.rs`'s [`Sealer`] / [`Opener`] with age's nonce layout;
 //!   [`begin_encrypt`] / [`begin_decrypt`] give the header and the sealer / opener, so a file
 //!   pipeline can stream a file through them; [`encrypt`] / [`decrypt`] are the in-memory forms;
-//! - `armor.rs` is the PEM text form, which [`decrypt`] detects by itself;
+//! - `armor.rs` is the PEM text form, which [`decrypt`] detects by itself; files on disk go
+//!   through `stream_file.rs` in the binary form only ([`FILE_START`], [`refuse_armor`]);
 //! - `api.rs` holds the JavaScript entry points (`crypto.cipher.age`).
 //!
 //! Errors: a malformed header or armor is a `TypeError` (`ERR_INVALID_ARG_VALUE`), a work
@@ -216,6 +217,22 @@ pub fn begin_decrypt(
   }
   let at = start.len() - parsed.payload.len() + NONCE_LEN;
   Ok((Opener::new(payload_segments(&file_key, nonce)?, CHUNK), at))
+}
+
+/// Bytes a file pipeline reads before [`begin_decrypt`]: the longest header and the nonce.
+pub const FILE_START: usize = header::MAX_HEADER + NONCE_LEN;
+
+/// Refuses armor where only the binary form streams (files on disk): armor is base64 of the
+/// whole file, which the in-memory [`decrypt`] reads.
+pub fn refuse_armor(start: &[u8]) -> CryptoResult<()> {
+  if armor::is_armored(start) {
+    return Err(CryptoError::invalid_value(
+      "src",
+      "a binary age file (decryptFile streams the binary form only; use cipher.age.decrypt in memory for armored files)",
+      "an armored (PEM) age file",
+    ));
+  }
+  Ok(())
 }
 
 /// Decrypts an age file, binary or armored, with `identity`.
