@@ -1120,6 +1120,25 @@ arg("dsa.ecdsa.verify('m', { publicKey: v, signature })", (v) => crypto.dsa.ecds
 arg("dsa.ecdsa.verify('m', { publicKey, signature: v })", (v) => crypto.dsa.ecdsa.verify('m', { publicKey: EC.publicKey, signature: v }))
 arg('cipher.x25519.deriveSharedSecret(v, pub)', (v) => crypto.cipher.x25519.deriveSharedSecret(v, X.publicKey))
 arg('cipher.x25519.deriveSharedSecret(key, v)', (v) => crypto.cipher.x25519.deriveSharedSecret(X.privateKey, v))
+const RSA = crypto.dsa.rsa.generateKeypair({ modulusLength: 2048 })
+const RSA_SIG = crypto.dsa.rsa.signPSS('m', RSA.privateKey)
+const RSA_CT = crypto.cipher.rsa_oaep.encrypt('m', RSA.publicKey)
+for (const scheme of ['PSS', 'PKCS1v15']) {
+  const sign = crypto.dsa.rsa[`sign${scheme}`]
+  const verify = crypto.dsa.rsa[`verify${scheme}`]
+  arg(`dsa.rsa.sign${scheme}(v, key)`, (v) => sign(v, RSA.privateKey))
+  arg(`dsa.rsa.sign${scheme}(m, v)`, (v) => sign('m', v))
+  arg(`dsa.rsa.verify${scheme}(v, key, sig)`, (v) => verify(v, RSA.publicKey, RSA_SIG))
+  arg(`dsa.rsa.verify${scheme}(m, v, sig)`, (v) => verify('m', v, RSA_SIG))
+  arg(`dsa.rsa.verify${scheme}(m, key, v)`, (v) => verify('m', RSA.publicKey, v))
+}
+arg('cipher.rsa_oaep.encrypt(v, key)', (v) => crypto.cipher.rsa_oaep.encrypt(v, RSA.publicKey))
+arg('cipher.rsa_oaep.encrypt(m, v)', (v) => crypto.cipher.rsa_oaep.encrypt('m', v))
+arg('cipher.rsa_oaep.encrypt(m, key, { label: v })', (v) => crypto.cipher.rsa_oaep.encrypt('m', RSA.publicKey, { label: v }), { optional: true })
+arg('dsa.rsa.signPSSAsync(v, key)', (v) => crypto.dsa.rsa.signPSSAsync(v, RSA.privateKey), { async: true })
+arg('cipher.rsa_oaep.decryptAsync(v, key)', (v) => crypto.cipher.rsa_oaep.decryptAsync(v, RSA.privateKey), { async: true })
+arg('cipher.rsa_oaep.decrypt(v, key)', (v) => crypto.cipher.rsa_oaep.decrypt(v, RSA.privateKey))
+arg('cipher.rsa_oaep.decrypt(ct, v)', (v) => crypto.cipher.rsa_oaep.decrypt(RSA_CT, v))
 arg("cipher.ecdh.deriveSharedSecret('p256', v, pub)", (v) => crypto.cipher.ecdh.deriveSharedSecret('p256', v, EC.publicKey))
 arg("cipher.ecdh.deriveSharedSecret('p256', key, v)", (v) => crypto.cipher.ecdh.deriveSharedSecret('p256', EC.privateKey, v))
 arg('keys.export(v)', (v) => crypto.keys.export(v))
@@ -1156,8 +1175,10 @@ test('the wrong-type property\'s list of byte arguments was written from this AP
   t.deepEqual(Object.keys(crypto).sort(), ['cipher', 'default', 'dsa', 'hash', 'hmac', 'kdf', 'keys', 'password', 'randomBytes', 'sha', 'timingSafeEqual'])
   t.deepEqual(Object.keys(crypto.password).sort(), ['algorithms', 'ceilings', 'createPolicy', 'hash', 'hashSync', 'needsRehash', 'parse',
     'policy', 'verify', 'verifySync'])
-  t.deepEqual(Object.keys(cipher).sort(), ['aes', 'age', 'chacha20', 'des', 'ecdh', 'legacy', 'x25519', 'xchacha20'])
-  t.deepEqual(Object.keys(crypto.dsa).sort(), ['ecdsa', 'ed25519'])
+  t.deepEqual(Object.keys(cipher).sort(), ['aes', 'age', 'chacha20', 'des', 'ecdh', 'legacy', 'rsa_oaep', 'x25519', 'xchacha20'])
+  t.deepEqual(Object.keys(crypto.dsa).sort(), ['ecdsa', 'ed25519', 'rsa'])
+  t.deepEqual(Object.keys(crypto.dsa.rsa).sort(), ['generateKeypair', 'generateKeypairAsync', 'signPKCS1v15', 'signPKCS1v15Async', 'signPSS', 'signPSSAsync', 'verifyPKCS1v15', 'verifyPKCS1v15Async', 'verifyPSS', 'verifyPSSAsync'])
+  t.deepEqual(Object.keys(crypto.cipher.rsa_oaep).sort(), ['decrypt', 'decryptAsync', 'encrypt', 'encryptAsync'])
   t.deepEqual(Object.keys(crypto.keys).sort(), ['export', 'import'])
   t.deepEqual(Object.keys(cipher.legacy), ['cryptoJs'])
   t.deepEqual(Object.keys(cipher.age).sort(), ['decrypt', 'decryptFile', 'decryptSync', 'defaults', 'encrypt', 'encryptFile', 'encryptSync'])
