@@ -237,18 +237,26 @@ pub enum Md4Compress {}
 
 pub type Md4 = Md<Md4Compress>;
 
-impl BlockFn for Md4Compress {
-  type Word = u32;
-  type State = [u32; 4];
-  const ENDIAN: Endian = Endian::Little;
-  const IV: [u32; 4] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476];
-  const OUTPUT_LEN: usize = 16;
-  fn compress(state: &mut [u32; 4], blocks: &[[u8; 64]]) {
-    for block in blocks {
-      md4_block(state, block);
+/// MD4 and MD5 share everything but the block: 32-bit little-endian words, four of state, the
+/// same initial value, a 16-byte digest.
+macro_rules! md4_family {
+  ($compress:ty, $block:ident) => {
+    impl BlockFn for $compress {
+      type Word = u32;
+      type State = [u32; 4];
+      const ENDIAN: Endian = Endian::Little;
+      const IV: [u32; 4] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476];
+      const OUTPUT_LEN: usize = 16;
+      fn compress(state: &mut [u32; 4], blocks: &[[u8; 64]]) {
+        for block in blocks {
+          $block(state, block);
+        }
+      }
     }
-  }
+  };
 }
+md4_family!(Md4Compress, md4_block);
+md4_family!(Md5Compress, md5_block);
 
 #[inline(always)]
 fn md4_block(state: &mut [u32; 4], block: &[u8; 64]) {
@@ -322,19 +330,6 @@ fn md4_block(state: &mut [u32; 4], block: &[u8; 64]) {
 pub enum Md5Compress {}
 
 pub type Md5 = Md<Md5Compress>;
-
-impl BlockFn for Md5Compress {
-  type Word = u32;
-  type State = [u32; 4];
-  const ENDIAN: Endian = Endian::Little;
-  const IV: [u32; 4] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476];
-  const OUTPUT_LEN: usize = 16;
-  fn compress(state: &mut [u32; 4], blocks: &[[u8; 64]]) {
-    for block in blocks {
-      md5_block(state, block);
-    }
-  }
-}
 
 /// T[i] = floor(2^32 · |sin(i + 1)|).
 const MD5_T: [u32; 64] = [
