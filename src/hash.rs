@@ -137,7 +137,10 @@ pub(crate) struct HashOptions<'js> {
 
 impl<'js> HashOptions<'js> {
   /// The options as the positional arguments of `hashWith`/`hasherNew`.
-  fn positional(cx: Cx<'js>, [key, salt, pers, ctx, len]: [Value<'js>; 5]) -> CryptoResult<Self> {
+  pub(crate) fn positional(
+    cx: Cx<'js>,
+    [key, salt, pers, ctx, len]: [Value<'js>; 5],
+  ) -> CryptoResult<Self> {
     Ok(HashOptions {
       key: cx.opt_bytes(key, "key")?,
       salt: cx.opt_bytes(salt, "salt")?,

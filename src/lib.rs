@@ -16,6 +16,9 @@
 //!   the table through `cipherModes()`;
 //! - a KDF: one file in `kdf/` with a `task::Job` (the async form, cancellation and the sync form
 //!   come from `task.rs`) and its `#[napi]` entry points, plus its wrapper in `lib/kdf.js`;
+//! - batch calls (many inputs, one crossing; the async form split across the libuv pool): one
+//!   loop over any per-item work in `batch.rs`, which also holds the hash and HMAC entry points;
+//!   the cipher ones are in `cipher/batch.rs`;
 //! - a key type (kept native state): a type implementing `js::Kept` (a tag and a name), held by
 //!   JavaScript through `Cx::keep`/`Cx::kept`.
 //!
@@ -32,6 +35,7 @@
 mod algorithms;
 #[allow(unsafe_code)]
 mod arch;
+mod batch;
 mod blake2;
 mod blake3_tree;
 mod cipher;
@@ -56,7 +60,7 @@ use napi::{Env, Result};
 use napi_derive::napi;
 
 /// Entry points written directly against N-API (the hot synchronous paths), by JS name.
-static RAW_EXPORTS: [(&std::ffi::CStr, js::Entry); 11] = [
+static RAW_EXPORTS: [(&std::ffi::CStr, js::Entry); 12] = [
   (c"hash", hash::hash),
   (c"hashWith", hash::hash_with),
   (c"hmac", hash::hmac),
@@ -68,9 +72,17 @@ static RAW_EXPORTS: [(&std::ffi::CStr, js::Entry); 11] = [
   (c"hasherReset", hash::hasher_reset),
   (c"cipher", cipher::api::cipher),
   (c"cipherKey", cipher::api::cipher_key),
+  (c"cipherBatch", cipher::batch::cipher_batch),
+];
+
+/// Raw entry points taking all of their arguments (the batch calls: the items are arguments).
+static RAW_REST_EXPORTS: [(&std::ffi::CStr, js::RestEntry); 2] = [
+  (c"hashBatch", batch::hash_batch),
+  (c"hmacBatch", batch::hmac_batch),
 ];
 
 #[napi(module_exports)]
 pub fn register_raw(exports: Object, env: Env) -> Result<()> {
-  js::register(&env, &exports, &RAW_EXPORTS)
+  js::register(&env, &exports, &RAW_EXPORTS)?;
+  js::register(&env, &exports, &RAW_REST_EXPORTS)
 }

@@ -22,6 +22,7 @@
 
 mod aead;
 pub mod api;
+pub mod batch;
 mod block_modes;
 mod gcm;
 mod keys;
