@@ -13,6 +13,8 @@ const { nodeName, nodeEncrypt, nodeDecrypt } = require('./helpers/node-reference
 const { sha, hmac, cipher, kdf } = require('..')
 
 const FORMATS = ['hex', 'base64', 'base64url', 'binary', 'buffer']
+const TYPE = { instanceOf: TypeError, code: 'ERR_INVALID_ARG_TYPE' }
+const VALUE = { instanceOf: TypeError, code: 'ERR_INVALID_ARG_VALUE' }
 const rnd = (n) => (n ? nodeCrypto.randomBytes(n) : Buffer.alloc(0))
 
 // Deterministic PRNG so failures reproduce (the seed is in the assertion messages).
@@ -127,10 +129,9 @@ for (const name of Object.keys(hmac)) {
       if (node) {
         const want = Buffer.concat(bufs.map((b) => nodeCrypto.createHmac(node, key).update(b).digest()))
         t.true(packed.equals(want), `hmac ${name} vs node, key ${key.length}`)
-      } else {
-        t.log(`node has no ${name}: hmac.${name}.batch checked against the one-shot form only`)
       }
     }
+    if (!node) t.log(`node has no ${name}: hmac.${name}.batch checked against the one-shot form only`)
   })
 }
 
@@ -145,6 +146,26 @@ test('empty batches give empty results in every form', async (t) => {
   t.deepEqual(sha.sha256.batch(['', new Uint8Array(0)]), [sha.sha256(''), sha.sha256('')])
 })
 
+test('long batches (passed to the native side in slices) keep their order; an error names the index in the whole list', (t) => {
+  const inputs = Array.from({ length: 20001 }, (_, i) => (i % 3 === 0 ? `item ${i}` : Buffer.from([i & 255, i >> 8, 7])))
+  const want = inputs.map((x) => nodeCrypto.createHash('sha256').update(x).digest())
+  t.deepEqual(sha.sha256.batch(inputs), want.map((d) => d.toString('hex')))
+  t.true(sha.sha256.batch(inputs, { outputFormat: 'buffer', packed: true }).equals(Buffer.concat(want)))
+  t.deepEqual(sha.sha256.batch(inputs, { outputFormat: 'base64' }), want.map((d) => d.toString('base64')))
+  // A hash whose digests make longer hex strings (fewer per slice), and an HMAC.
+  t.deepEqual(sha.sha512.batch(inputs.slice(0, 3000)), inputs.slice(0, 3000).map((x) => nodeCrypto.createHash('sha512').update(x).digest('hex')))
+  t.deepEqual(hmac.sha1.batch(inputs, { key: 'k' }), inputs.map((x) => nodeCrypto.createHmac('sha1', 'k').update(x).digest('hex')))
+  for (const at of [8191, 8192, 17000, 20000]) {
+    const bad = [...inputs]
+    bad[at] = 42
+    const message = new RegExp(`"inputs\\[${at}\\]"`)
+    t.throws(() => sha.sha256.batch(bad, { outputFormat: 'buffer' }), { ...TYPE, message })
+    t.throws(() => sha.sha256.batch(bad), { ...TYPE, message })
+    t.throws(() => sha.md5.batch(bad, { outputFormat: 'binary' }), { ...TYPE, message })
+    t.throws(() => hmac.sha256.batch(bad, { key: 'k' }), { ...TYPE, message })
+  }
+})
+
 test('buffer results are views of one packed buffer, in order', (t) => {
   const inputs = ['a', 'b', 'c']
   const list = sha.sha1.batch(inputs, { outputFormat: 'buffer' })
@@ -152,9 +173,6 @@ test('buffer results are views of one packed buffer, in order', (t) => {
   t.true(Buffer.concat(list).equals(packed))
   list.forEach((d, i) => t.true(d.equals(sha.sha1(inputs[i], { outputFormat: 'buffer' }))))
 })
-
-const TYPE = { instanceOf: TypeError, code: 'ERR_INVALID_ARG_TYPE' }
-const VALUE = { instanceOf: TypeError, code: 'ERR_INVALID_ARG_VALUE' }
 
 test('errors: not an array, an item that is not bytes (named by its index), bad options', async (t) => {
   for (const bad of ['abc', Buffer.from('abc'), { length: 1, 0: 'a' }, undefined, null, 5]) {
@@ -400,7 +418,7 @@ test('decryptBatch: a failed tag anywhere fails the whole call, names the messag
       const bad = sealed.map((c) => Buffer.from(c))
       bad[at][bad[at].length - 1] ^= 1
       const e = t.throws(() => cipher.aes.decryptBatch(bad, { key, mode }), FAILED)
-      if (mode !== 'cbc' || e.message.includes('messages')) t.regex(e.message, new RegExp(`\\(messages\\[${at}\\]\\)$`))
+      t.regex(e.message, new RegExp(`\\(messages\\[${at}\\]\\)$`))
       await t.throwsAsync(cipher.aes.decryptBatchAsync(bad, { key, mode }), FAILED)
     }
     // Wrong key, truncated message.
