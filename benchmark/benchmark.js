@@ -36,7 +36,7 @@ async function main() {
   const args = parseArgs(process.argv.slice(2))
   const h = new Harness({ quick: args.quick, filter: args.filter })
   const dir = path.join(__dirname, 'suites')
-  const order = ['hash', 'files', 'kdf', 'cipher']
+  const order = ['hash', 'batch', 'files', 'kdf', 'cipher']
   const files = fs
     .readdirSync(dir)
     .filter((f) => f.endsWith('.js'))
