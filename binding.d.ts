@@ -174,11 +174,11 @@ export declare function cipherModes(): Array<CipherModeInfo>
 export declare function hashAsync(alg: number, data: unknown, options?: unknown | undefined | null, token?: CancelToken | undefined | null): Promise<Buffer>
 
 /**
- * `hashBatchAsync(alg, inputs, options?, token?)`: as `hashBatch` on the libuv pool; one
- * promise per part, resolving to that part's digests (`options`: `{ key, salt,
- * personalization, context, outputLength }`).
+ * `hashBatchAsync(alg, inputs, options?, hmac, token?)`: as `hashBatch` on the libuv pool;
+ * one promise per part, resolving to that part's digests (`options`: `{ key, salt,
+ * personalization, context, outputLength }`; an HMAC takes `key` only).
  */
-export declare function hashBatchAsync(alg: number, inputs: unknown, options?: unknown | undefined | null, token?: CancelToken | undefined | null): Promise<Buffer>[]
+export declare function hashBatchAsync(alg: number, inputs: unknown, options: unknown | undefined | null, hmac: boolean, token?: CancelToken | undefined | null): Promise<Buffer>[]
 
 /**
  * `hashFile(alg, hmac, path, options?, token?, progress?)`: the digest of the file as a Buffer,
@@ -197,9 +197,6 @@ export declare function hkdfAsync(ikm: unknown, salt: unknown | undefined | null
 
 /** `hmacAsync(alg, key, data, token?)`: the MAC as a Buffer. */
 export declare function hmacAsync(alg: number, key: unknown, data: unknown, token?: CancelToken | undefined | null): Promise<Buffer>
-
-/** `hmacBatchAsync(alg, key, inputs, token?)`: as `hmacBatch` on the libuv pool. */
-export declare function hmacBatchAsync(alg: number, key: unknown, inputs: unknown, token?: CancelToken | undefined | null): Promise<Buffer>[]
 
 /**
  * `passphraseCipher(decrypt, data, passphrase)`: the crypto-js format, synchronously (inputs

@@ -857,7 +857,6 @@ module.exports.hashFileSync = nativeBinding.hashFileSync
 module.exports.hkdf = nativeBinding.hkdf
 module.exports.hkdfAsync = nativeBinding.hkdfAsync
 module.exports.hmacAsync = nativeBinding.hmacAsync
-module.exports.hmacBatchAsync = nativeBinding.hmacBatchAsync
 module.exports.passphraseCipher = nativeBinding.passphraseCipher
 module.exports.passphraseCipherAsync = nativeBinding.passphraseCipherAsync
 module.exports.pbkdf2 = nativeBinding.pbkdf2

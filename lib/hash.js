@@ -14,7 +14,7 @@ const nativeHash = native.hash
 const nativeHashWith = native.hashWith
 const nativeHmac = native.hmac
 const { hasherNew, hmacNew, hasherUpdate, hasherDigest, hasherCopy, hasherReset, hashAsync, hmacAsync } = native
-const { hashBatch, hmacBatch, hashBatchAsync, hmacBatchAsync } = native
+const { hashBatch, hashBatchAsync } = native
 
 const EMPTY = Buffer.alloc(0)
 // Below this many buffered bytes, a hasher keeps copies of its input in JS and digests them with
@@ -221,9 +221,10 @@ function makeHash(info) {
   addBatch(digest, {
     accepted: allowed,
     read,
-    call: ([, , key, salt, pers, ctx, len]) => (first, hex, items) => hashBatch(id, first, hex, key, salt, pers, ctx, len, ...items),
+    call: ([, , key, salt, pers, ctx, len]) => (first, hex, items) =>
+      hashBatch(id, first, hex, false, key, salt, pers, ctx, len, ...items),
     async: (inputs, [, , key, salt, personalization, context, outputLength], token) =>
-      hashBatchAsync(id, inputs, { key, salt, personalization, context, outputLength }, token),
+      hashBatchAsync(id, inputs, { key, salt, personalization, context, outputLength }, false, token),
   })
   return describeAlgorithm(digest, info, name)
 }
@@ -282,8 +283,9 @@ function makeHmac(info) {
   addBatch(mac, {
     accepted: HMAC_OPTIONS,
     read: (options, accepted) => [readHmacOptions(options, name, accepted), outputLength, options.key],
-    call: ([, , key]) => (first, hex, items) => hmacBatch(id, first, hex, key, ...items),
-    async: (inputs, [, , key], token) => hmacBatchAsync(id, key, inputs, token),
+    call: ([, , key]) => (first, hex, items) =>
+      hashBatch(id, first, hex, true, key, undefined, undefined, undefined, undefined, ...items),
+    async: (inputs, [, , key], token) => hashBatchAsync(id, inputs, { key }, true, token),
   })
   return describeAlgorithm(mac, info, name)
 }

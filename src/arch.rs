@@ -355,38 +355,4 @@ mod sha256_lane_tests {
     );
     assert_eq!([a, b, c, d], want);
   }
-
-  #[test]
-  #[ignore]
-  fn lane_speed() {
-    let Some(ni) = Sha256Ni::detect() else { return };
-    let blocks = vec![[7u8; 64]; 1 << 16];
-    let mut s = [[0u32; 8]; 4];
-    for _ in 0..15 {
-      let t = std::time::Instant::now();
-      for b in &blocks {
-        sha2::block_api::compress256(&mut s[0], std::slice::from_ref(b));
-      }
-      let one = t.elapsed();
-      let t = std::time::Instant::now();
-      for b in blocks.chunks_exact(2) {
-        let [x, y, ..] = &mut s;
-        ni.compress([x, y], [&b[0], &b[1]]);
-      }
-      let two = t.elapsed();
-      let t = std::time::Instant::now();
-      for b in blocks.chunks_exact(4) {
-        let [x, y, z, v] = &mut s;
-        ni.compress([x, y, z, v], [&b[0], &b[1], &b[2], &b[3]]);
-      }
-      let four = t.elapsed();
-      let ns = |d: std::time::Duration| d.as_nanos() as f64 / blocks.len() as f64;
-      eprintln!(
-        "ns/block: 1 lane {:.1}, 2 lanes {:.1}, 4 lanes {:.1}",
-        ns(one),
-        ns(two),
-        ns(four)
-      );
-    }
-  }
 }

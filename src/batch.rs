@@ -35,6 +35,10 @@ use crate::task::{aborted, Cancel, CancelToken, Job, Output, Work};
 /// Items handed to [`ItemWork::item4`] together.
 pub const LANES: usize = 4;
 
+/// The inputs of a group of [`LANES`] items, and their outputs.
+pub type Group<'a> = [&'a [u8]; LANES];
+pub type GroupOut<'a> = [&'a mut [u8]; LANES];
+
 /// What a batch does to each of its items.
 pub trait ItemWork {
   /// The output length when it is the same for every item (a digest), so that no lengths need
@@ -50,39 +54,11 @@ pub trait ItemWork {
     false
   }
   /// Items `i..i + LANES` at once, each output `fixed_len` bytes long.
-  fn item4(
-    &mut self,
-    i: usize,
-    inputs: [&[u8]; LANES],
-    outs: [&mut [u8]; LANES],
-  ) -> CryptoResult<()> {
+  fn item4(&mut self, i: usize, inputs: Group<'_>, outs: GroupOut<'_>) -> CryptoResult<()> {
     for (k, (input, out)) in inputs.into_iter().zip(outs).enumerate() {
       self.item(i + k, input, out)?;
     }
     Ok(())
-  }
-}
-
-impl<W: ItemWork + ?Sized> ItemWork for Box<W> {
-  fn fixed_len(&self) -> Option<usize> {
-    (**self).fixed_len()
-  }
-  fn out_len(&self, n: usize) -> usize {
-    (**self).out_len(n)
-  }
-  fn item(&mut self, i: usize, input: &[u8], out: &mut [u8]) -> CryptoResult<usize> {
-    (**self).item(i, input, out)
-  }
-  fn has_lanes(&self) -> bool {
-    (**self).has_lanes()
-  }
-  fn item4(
-    &mut self,
-    i: usize,
-    inputs: [&[u8]; LANES],
-    outs: [&mut [u8]; LANES],
-  ) -> CryptoResult<()> {
-    (**self).item4(i, inputs, outs)
   }
 }
 
@@ -318,8 +294,8 @@ impl StagedItems {
 }
 
 /// One part of an async batch.
-pub struct PartJob<W> {
-  work: W,
+pub struct PartJob<W: ?Sized> {
+  work: Box<W>,
   items: StagedItems,
   name: &'static str,
   first: usize,
@@ -327,12 +303,12 @@ pub struct PartJob<W> {
   failed: Arc<AtomicBool>,
 }
 
-impl<W: ItemWork + Send + 'static> Job for PartJob<W> {
+impl<W: ItemWork + Send + ?Sized + 'static> Job for PartJob<W> {
   fn run(&mut self, cancel: &Cancel) -> CryptoResult<Output> {
     let failed = &self.failed;
     let stop = || cancel.is_cancelled() || failed.load(Ordering::Relaxed);
     let items = self.items.slices();
-    let result = run_items(&mut self.work, &items, self.name, self.first, stop);
+    let result = run_items(&mut *self.work, &items, self.name, self.first, stop);
     drop(items);
     if result.is_err() {
       failed.store(true, Ordering::Relaxed);
@@ -350,11 +326,11 @@ pub type Parts<W> = Vec<AsyncTask<Work<PartJob<W>>>>;
 /// The async form: `items` divided into parts (at most one per libuv thread), each part's
 /// items copied now, and one task queued per part, made by `work(range)` (the part's items
 /// `range` of the whole list). The promises resolve, in order, to the parts' outputs.
-pub fn parts<W: ItemWork + Send + 'static>(
+pub fn parts<W: ItemWork + Send + ?Sized + 'static>(
   items: &[Bytes<'_>],
   name: &'static str,
   token: Option<&CancelToken>,
-  mut work: impl FnMut(Range<usize>) -> CryptoResult<W>,
+  mut work: impl FnMut(Range<usize>) -> CryptoResult<Box<W>>,
 ) -> CryptoResult<Parts<W>> {
   let lens: Vec<usize> = items.iter().map(|b| b.as_slice().len()).collect();
   let failed = Arc::new(AtomicBool::new(false));
@@ -474,12 +450,7 @@ impl<F: BlockFn> ItemWork for Lanes<F> {
   fn has_lanes(&self) -> bool {
     true
   }
-  fn item4(
-    &mut self,
-    _i: usize,
-    inputs: [&[u8]; LANES],
-    outs: [&mut [u8]; LANES],
-  ) -> CryptoResult<()> {
+  fn item4(&mut self, _i: usize, inputs: Group<'_>, outs: GroupOut<'_>) -> CryptoResult<()> {
     self.digest(inputs, outs);
     Ok(())
   }
@@ -506,40 +477,38 @@ fn digest_work(alg: Alg, key: Option<&[u8]>, engine: Engine) -> Box<dyn ItemWork
 /// The name of the inputs list in error messages.
 const INPUTS: &str = "inputs";
 
-/// `hashBatch(alg, first, hex, key?, salt?, personalization?, context?, outputLength?,
-/// ...inputs)`: the digests of the inputs, back to back in one Buffer, or with `hex` that
-/// buffer's hex (`first`: see [`run_values`]).
+/// The prepared state of a hash with options (`hmac` false) or of an HMAC keyed with
+/// `opts.key`, and its batch work.
+fn prepare(alg: Alg, opts: &HashOptions<'_>, hmac: bool) -> CryptoResult<Box<dyn ItemWork + Send>> {
+  let params = opts.params();
+  if !hmac {
+    return Ok(digest_work(
+      alg,
+      None,
+      Engine::Hash(State::with_params(alg, &params)?),
+    ));
+  }
+  let key = params
+    .key
+    .ok_or_else(|| CryptoError::arg_type("options.key", js::EXPECTED, "undefined"))?;
+  let mac = Hmac::new(State::new(alg), key)?;
+  Ok(digest_work(alg, Some(key), Engine::Hmac(mac)))
+}
+
+/// `hashBatch(alg, first, hex, hmac, key?, salt?, personalization?, context?, outputLength?,
+/// ...inputs)`: the digests (or with `hmac`, the MACs under `key`) of the inputs, back to back
+/// in one Buffer, or with `hex` that buffer's hex (`first`: see [`run_values`]).
 pub fn hash_batch<'js>(cx: Cx<'js>, args: &[Value<'js>]) -> CryptoResult<Value<'js>> {
-  let [alg_id, first, hex, key, salt, pers, ctx, len, items @ ..] = args else {
+  let [alg_id, first, hex, hmac, key, salt, pers, ctx, len, items @ ..] = args else {
     return Err(CryptoError::internal());
   };
   let alg = known_alg(cx.id(*alg_id))?;
   let opts = HashOptions::positional(cx, [*key, *salt, *pers, *ctx, *len])?;
-  let state = State::with_params(alg, &opts.params())?;
-  check_total(state.output_len(), items.len())?;
-  let mut work = digest_work(alg, None, Engine::Hash(state));
+  let mut work = prepare(alg, &opts, cx.truthy(*hmac))?;
+  check_total(work.out_len(0), items.len())?;
   run_values(
     cx,
-    &mut work,
-    items,
-    cx.id(*first) as usize,
-    cx.truthy(*hex),
-  )
-}
-
-/// `hmacBatch(alg, first, hex, key, ...inputs)`: the MACs of the inputs, as `hashBatch`.
-pub fn hmac_batch<'js>(cx: Cx<'js>, args: &[Value<'js>]) -> CryptoResult<Value<'js>> {
-  let [alg_id, first, hex, key, items @ ..] = args else {
-    return Err(CryptoError::internal());
-  };
-  let alg = known_alg(cx.id(*alg_id))?;
-  let key = cx.bytes(*key, "key")?;
-  let mac = Hmac::new(State::new(alg), key.as_slice())?;
-  check_total(mac.output_len(), items.len())?;
-  let mut work = digest_work(alg, Some(key.as_slice()), Engine::Hmac(mac));
-  run_values(
-    cx,
-    &mut work,
+    &mut *work,
     items,
     cx.id(*first) as usize,
     cx.truthy(*hex),
@@ -562,58 +531,28 @@ fn check_total(digest_len: usize, n: usize) -> CryptoResult<()> {
   }
 }
 
-/// The async forms' work: one box per part.
-type DigestParts = Parts<Box<dyn ItemWork + Send>>;
-
-/// `hashBatchAsync(alg, inputs, options?, token?)`: as `hashBatch` on the libuv pool; one
-/// promise per part, resolving to that part's digests (`options`: `{ key, salt,
-/// personalization, context, outputLength }`).
+/// `hashBatchAsync(alg, inputs, options?, hmac, token?)`: as `hashBatch` on the libuv pool;
+/// one promise per part, resolving to that part's digests (`options`: `{ key, salt,
+/// personalization, context, outputLength }`; an HMAC takes `key` only).
 #[napi(ts_return_type = "Promise<Buffer>[]")]
 pub fn hash_batch_async<'js>(
   env: &'js Env,
   alg: u32,
   inputs: Unknown<'js>,
   options: Option<Unknown<'js>>,
+  hmac: bool,
   token: Option<&CancelToken>,
-) -> napi::Result<DigestParts> {
+) -> napi::Result<Parts<dyn ItemWork + Send>> {
   (|| {
     let cx = Cx::from(env);
     let alg = known_alg(alg)?;
-    let options = js::Object::new(env, options.as_ref())?;
-    let opts = HashOptions::from_object(cx, &options)?;
-    let state = State::with_params(alg, &opts.params())?;
-    drop(opts);
+    // Every read that may run JavaScript (option fields, elements) before any byte view.
+    let fields = js::Object::new(env, options.as_ref())?.values(HashOptions::FIELDS)?;
     let elements = cx.array(Value::from(&inputs), INPUTS)?;
-    check_total(state.output_len(), elements.len())?;
+    let opts = HashOptions::positional(cx, fields)?;
+    check_total(prepare(alg, &opts, hmac)?.out_len(0), elements.len())?;
     let items = cx.bytes_each(&elements, INPUTS)?;
-    parts(&items, INPUTS, token, |_| {
-      Ok(digest_work(alg, None, Engine::Hash(state.clone())))
-    })
-  })()
-  .or_throw(env)
-}
-
-/// `hmacBatchAsync(alg, key, inputs, token?)`: as `hmacBatch` on the libuv pool.
-#[napi(ts_return_type = "Promise<Buffer>[]")]
-pub fn hmac_batch_async<'js>(
-  env: &'js Env,
-  alg: u32,
-  key: Unknown<'js>,
-  inputs: Unknown<'js>,
-  token: Option<&CancelToken>,
-) -> napi::Result<DigestParts> {
-  (|| {
-    let cx = Cx::from(env);
-    let alg = known_alg(alg)?;
-    let elements = cx.array(Value::from(&inputs), INPUTS)?;
-    let key = cx.bytes(Value::from(&key), "key")?;
-    let mac = Hmac::new(State::new(alg), key.as_slice())?;
-    check_total(mac.output_len(), elements.len())?;
-    let items = cx.bytes_each(&elements, INPUTS)?;
-    let key = Some(key.as_slice());
-    parts(&items, INPUTS, token, |_| {
-      Ok(digest_work(alg, key, Engine::Hmac(mac.clone())))
-    })
+    parts(&items, INPUTS, token, |_| prepare(alg, &opts, hmac))
   })()
   .or_throw(env)
 }
@@ -710,7 +649,7 @@ mod tests {
         };
         let n = engine.output_len();
         let mut work = digest_work(alg, key, engine.clone());
-        let Output::Buffer(out) = run_items(&mut work, &items, "inputs", 0, || false).unwrap()
+        let Output::Buffer(out) = run_items(&mut *work, &items, "inputs", 0, || false).unwrap()
         else {
           panic!("a fixed-length output expected")
         };

@@ -76,10 +76,8 @@ static RAW_EXPORTS: [(&std::ffi::CStr, js::Entry); 12] = [
 ];
 
 /// Raw entry points taking all of their arguments (the batch calls: the items are arguments).
-static RAW_REST_EXPORTS: [(&std::ffi::CStr, js::RestEntry); 2] = [
-  (c"hashBatch", batch::hash_batch),
-  (c"hmacBatch", batch::hmac_batch),
-];
+static RAW_REST_EXPORTS: [(&std::ffi::CStr, js::RestEntry); 1] =
+  [(c"hashBatch", batch::hash_batch)];
 
 #[napi(module_exports)]
 pub fn register_raw(exports: Object, env: Env) -> Result<()> {

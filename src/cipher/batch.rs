@@ -272,7 +272,9 @@ pub fn cipher_batch_async<'js>(
       aad,
       tag,
     )?;
-    parts(&req.messages, MESSAGES, token, |range| Ok(req.part(range)))
+    parts(&req.messages, MESSAGES, token, |range| {
+      Ok(Box::new(req.part(range)))
+    })
   })()
   .or_throw(env)
 }

@@ -39,7 +39,7 @@ use std::ptr;
 use napi::bindgen_prelude::Unknown;
 use napi::{sys, Env, JsValue};
 
-pub use bytes::{check_hex_len, read_arg, Bytes};
+pub use bytes::{check_hex_len, read_arg, Bytes, EXPECTED};
 pub use external::{Kept, Tag};
 pub use object::Object;
 
@@ -184,27 +184,10 @@ pub fn register<E: Callable>(
 extern "C" fn trampoline(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
   let mut argv = [ptr::null_mut(); MAX_ARGS];
   let mut argc = MAX_ARGS;
-  let mut data = ptr::null_mut();
-  // SAFETY: N-API calls this with the live `env` and `info` of the current call; `argv` has
-  // room for `argc` handles (N-API fills missing arguments with `undefined`).
-  let status = unsafe {
-    sys::napi_get_cb_info(
-      env,
-      info,
-      &mut argc,
-      argv.as_mut_ptr(),
-      ptr::null_mut(),
-      &mut data,
-    )
-  };
-  let cx = Cx {
-    env,
-    _call: PhantomData,
-  };
-  if status != sys::Status::napi_ok || data.is_null() {
-    cx.throw(&CryptoError::internal());
+  // SAFETY: `argv` has room for `argc` handles (N-API fills missing arguments with `undefined`).
+  let Some((cx, data)) = (unsafe { enter(env, info, &mut argc, argv.as_mut_ptr()) }) else {
     return ptr::null_mut();
-  }
+  };
   // SAFETY: `register` made this function with `data` = the address of an `Entry` in a 'static
   // table, and nothing else creates functions with this callback.
   let entry = unsafe { *(data as *const Entry) };
@@ -218,43 +201,15 @@ extern "C" fn rest_trampoline(
   env: sys::napi_env,
   info: sys::napi_callback_info,
 ) -> sys::napi_value {
-  let cx = Cx {
-    env,
-    _call: PhantomData,
-  };
   let mut argc = 0;
-  let mut data = ptr::null_mut();
-  // SAFETY: N-API calls this with the live `env` and `info` of the current call; with no room
-  // for arguments (null `argv`, `argc` 0) it only reports their number and the data pointer.
-  let status = unsafe {
-    sys::napi_get_cb_info(
-      env,
-      info,
-      &mut argc,
-      ptr::null_mut(),
-      ptr::null_mut(),
-      &mut data,
-    )
-  };
-  if status != sys::Status::napi_ok || data.is_null() {
-    cx.throw(&CryptoError::internal());
+  // SAFETY: with no room for arguments (null `argv`, `argc` 0) N-API only reports their number.
+  let Some((cx, data)) = (unsafe { enter(env, info, &mut argc, ptr::null_mut()) }) else {
     return ptr::null_mut();
-  }
+  };
   let mut argv = vec![ptr::null_mut(); argc];
   let mut room = argc;
-  // SAFETY: as above; `argv` has room for `room` handles.
-  let status = unsafe {
-    sys::napi_get_cb_info(
-      env,
-      info,
-      &mut room,
-      argv.as_mut_ptr(),
-      ptr::null_mut(),
-      ptr::null_mut(),
-    )
-  };
-  if status != sys::Status::napi_ok || room != argc {
-    cx.throw(&CryptoError::internal());
+  // SAFETY: `argv` has room for `room` handles.
+  if unsafe { enter(env, info, &mut room, argv.as_mut_ptr()) }.is_none() || room != argc {
     return ptr::null_mut();
   }
   // SAFETY: `register` made this function with `data` = the address of a `RestEntry` in a
@@ -262,6 +217,33 @@ extern "C" fn rest_trampoline(
   let entry = unsafe { *(data as *const RestEntry) };
   let args: Vec<Value> = argv.into_iter().map(Value::new).collect();
   cx.complete(|| entry(cx, &args)).raw
+}
+
+/// The start of a raw entry's callback: its arguments (up to `*argc` of them into `argv`; the
+/// number of arguments passed is left in `*argc`) and the function's data. On failure a JS error
+/// is thrown and `None` returned.
+///
+/// # Safety
+/// `env` and `info` are the live arguments of the running N-API callback; `argv` has room for
+/// `*argc` handles (or is null with `*argc` 0).
+unsafe fn enter<'js>(
+  env: sys::napi_env,
+  info: sys::napi_callback_info,
+  argc: &mut usize,
+  argv: *mut sys::napi_value,
+) -> Option<(Cx<'js>, *mut c_void)> {
+  let mut data = ptr::null_mut();
+  // SAFETY: the caller's contract.
+  let status = unsafe { sys::napi_get_cb_info(env, info, argc, argv, ptr::null_mut(), &mut data) };
+  let cx = Cx {
+    env,
+    _call: PhantomData,
+  };
+  if status != sys::Status::napi_ok || data.is_null() {
+    cx.throw(&CryptoError::internal());
+    return None;
+  }
+  Some((cx, data))
 }
 
 impl<'js> Cx<'js> {
