@@ -26,7 +26,7 @@ use zeroize::Zeroize;
 
 use crate::algorithms::{oneshot, Alg, BlockFnVisitor, HashCore, Hmac, State};
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
-use crate::hash::{known_alg, Engine, HashOptions};
+use crate::hash::{known_alg, HashOptions};
 use crate::js::{self, Bytes, Cx, Value};
 use crate::md::{self, BlockFn, Word};
 use crate::staging::Staged;
@@ -458,7 +458,11 @@ impl<F: BlockFn> ItemWork for Lanes<F> {
 
 /// The batch work of a hash (`key` None) or an HMAC: [`Lanes`] where the hash's block function
 /// has a multi-lane kernel on this CPU, else [`Digests`] over `engine` (the prepared state).
-fn digest_work(alg: Alg, key: Option<&[u8]>, engine: Engine) -> Box<dyn ItemWork + Send> {
+fn digest_work<H: HashCore + Send + 'static>(
+  alg: Alg,
+  key: Option<&[u8]>,
+  engine: H,
+) -> Box<dyn ItemWork + Send> {
   struct Pick<'k>(Option<&'k [u8]>);
   impl BlockFnVisitor for Pick<'_> {
     type Output = Option<Box<dyn ItemWork + Send>>;
@@ -482,17 +486,13 @@ const INPUTS: &str = "inputs";
 fn prepare(alg: Alg, opts: &HashOptions<'_>, hmac: bool) -> CryptoResult<Box<dyn ItemWork + Send>> {
   let params = opts.params();
   if !hmac {
-    return Ok(digest_work(
-      alg,
-      None,
-      Engine::Hash(State::with_params(alg, &params)?),
-    ));
+    return Ok(digest_work(alg, None, State::with_params(alg, &params)?));
   }
   let key = params
     .key
     .ok_or_else(|| CryptoError::arg_type("options.key", js::EXPECTED, "undefined"))?;
   let mac = Hmac::new(State::new(alg), key)?;
-  Ok(digest_work(alg, Some(key), Engine::Hmac(mac)))
+  Ok(digest_work(alg, Some(key), mac))
 }
 
 /// `hashBatch(alg, first, hex, hmac, key?, salt?, personalization?, context?, outputLength?,
@@ -560,7 +560,7 @@ pub fn hash_batch_async<'js>(
 #[cfg(test)]
 mod tests {
   use super::*;
-  use crate::algorithms::Alg;
+  use crate::hash::Engine;
 
   fn check_split(lens: &[usize], max: usize) -> Vec<Range<usize>> {
     let parts = split(lens, max);
@@ -643,12 +643,18 @@ mod tests {
         &[None]
       };
       for &key in keys {
-        let engine = match key {
-          None => Engine::Hash(State::new(alg)),
-          Some(k) => Engine::Hmac(Hmac::new(State::new(alg), k).unwrap()),
+        // As `prepare` makes them.
+        let (engine, mut work) = match key {
+          None => (
+            Engine::Hash(State::new(alg)),
+            digest_work(alg, None, State::new(alg)),
+          ),
+          Some(k) => {
+            let mac = Hmac::new(State::new(alg), k).unwrap();
+            (Engine::Hmac(mac.clone()), digest_work(alg, key, mac))
+          }
         };
         let n = engine.output_len();
-        let mut work = digest_work(alg, key, engine.clone());
         let Output::Buffer(out) = run_items(&mut *work, &items, "inputs", 0, || false).unwrap()
         else {
           panic!("a fixed-length output expected")
