@@ -261,7 +261,7 @@ test('batchAsync equals batch for every algorithm, on one part and on several (m
   }
 })
 
-test('batchAsync splits the work into one part per pool thread: equal results for UV_THREADPOOL_SIZE 1, 2, 3, 4 and 8', (t) => {
+test('batchAsync splits the work into one part per pool thread (at least 256 KiB each): parts and results for UV_THREADPOOL_SIZE 1, 2, 3, 4 and 8', (t) => {
   const script = `
     const { sha, hmac } = require(${JSON.stringify(path.join(__dirname, '..'))})
     const crypto = require('node:crypto')
@@ -269,14 +269,18 @@ test('batchAsync splits the work into one part per pool thread: equal results fo
     Promise.all([
       sha.sha256.batchAsync(inputs, { outputFormat: 'buffer', packed: true }),
       hmac.sha512.batchAsync(inputs, { key: 'k', outputFormat: 'buffer', packed: true }),
-    ]).then(([a, b]) => {
+    ]).then(async ([a, b]) => {
       const want = Buffer.concat(inputs.map((x) => crypto.createHash('sha256').update(x).digest()))
       const mac = Buffer.concat(inputs.map((x) => crypto.createHmac('sha512', 'k').update(x).digest()))
-      process.stdout.write(String(a.equals(want) && b.equals(mac)))
+      // The native call returns one promise per part.
+      const parts = require(${JSON.stringify(path.join(__dirname, '..', 'binding.js'))}).hashBatchAsync(4, inputs, {}, false)
+      await Promise.all(parts)
+      process.stdout.write(JSON.stringify({ equal: a.equals(want) && b.equals(mac), parts: parts.length }))
     })`
-  for (const threads of ['1', '2', '3', '4', '8']) {
-    const out = execFileSync(process.execPath, ['-e', script], { env: { ...process.env, UV_THREADPOOL_SIZE: threads }, encoding: 'utf8' })
-    t.is(out, 'true', `UV_THREADPOOL_SIZE=${threads}`)
+  // 257 items of 4-10 KB (1.8 MB): parts of at least 256 KiB of work, so at most 7 of them.
+  for (const [threads, parts] of [[1, 1], [2, 2], [3, 3], [4, 4], [8, 7]]) {
+    const out = execFileSync(process.execPath, ['-e', script], { env: { ...process.env, UV_THREADPOOL_SIZE: String(threads) }, encoding: 'utf8' })
+    t.deepEqual(JSON.parse(out), { equal: true, parts }, `UV_THREADPOOL_SIZE=${threads}`)
   }
 })
 
