@@ -15,7 +15,9 @@ export declare class CancelToken {
   /**
    * Requests cancellation. Returns true when the job had not started (it never will, and the
    * caller may settle the promise now); false when it is running or finished (the running job
-   * stops at its next check and the promise rejects with `ABORT_ERR`).
+   * stops at its next check and the promise rejects with `ABORT_ERR`). For the parts of a
+   * batch: true when none had started (none will), else every part still queued or running
+   * rejects with `ABORT_ERR`.
    */
   cancel(): boolean
 }
@@ -194,6 +196,12 @@ export declare function bcryptVerifyAsync(password: unknown, hash: string, maxRo
  */
 export declare function cipherAsync(op: number, key: unknown, data: unknown, options?: unknown | undefined | null, token?: CancelToken | undefined | null): Promise<Buffer>
 
+/**
+ * `cipherBatchAsync(op, key, messages, { ivs, aad, tagLength }, token?)`: as `cipherBatch` on
+ * the libuv pool, one promise per part (each resolving to its `[Buffer, Uint32Array]`).
+ */
+export declare function cipherBatchAsync(op: number, key: unknown, messages: unknown, options?: unknown | undefined | null, token?: CancelToken | undefined | null): Promise<[Buffer, Uint32Array]>[]
+
 /** One mode as the JS layer sees it (built from `MODES`). */
 export interface CipherModeInfo {
   id: number
@@ -220,6 +228,13 @@ export declare function cipherModes(): Array<CipherModeInfo>
  * before the work is queued.
  */
 export declare function hashAsync(alg: number, data: unknown, options?: unknown | undefined | null, token?: CancelToken | undefined | null): Promise<Buffer>
+
+/**
+ * `hashBatchAsync(alg, inputs, options?, hmac, token?)`: as `hashBatch` on the libuv pool;
+ * one promise per part, resolving to that part's digests (`options`: `{ key, salt,
+ * personalization, context, outputLength }`; an HMAC takes `key` only).
+ */
+export declare function hashBatchAsync(alg: number, inputs: unknown, options: unknown | undefined | null, hmac: boolean, token?: CancelToken | undefined | null): Promise<Buffer>[]
 
 /**
  * `hashFile(alg, hmac, path, options?, token?, progress?)`: the digest of the file as a Buffer,

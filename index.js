@@ -4,7 +4,8 @@
 //
 // Where things live in lib/: one file per family, each built from the native table of its
 // algorithms, with no per-algorithm code: hash.js (crypto.sha/hmac from `algorithms()`; their
-// stream(), async(iterable), file() and fileSync() forms in hash-stream.js),
+// stream(), async(iterable), file() and fileSync() forms in hash-stream.js, their batch() and
+// batchAsync() in batch.js, which cipher.js also uses for encryptBatch/decryptBatch),
 // cipher.js (crypto.cipher from `cipherModes()`; the streaming AEAD's
 // encryptStream/decryptStream/encryptFile/decryptFile in cipher-stream.js, from
 // `streamAlgorithms()`), kdf.js (crypto.kdf, one wrapper per KDF),

@@ -1071,6 +1071,25 @@ for (const op of ['encrypt', 'decrypt']) {
 }
 arg("cipher.aes.encrypt('x', { key, aad: v })", (v) => aes.encrypt('x', { key: KEY16, aad: v }), { optional: true })
 arg("cipher.chacha20.decrypt(ct, { key, aad: v })", (v) => chacha20.decrypt(Buffer.alloc(40), { key: KEY32, aad: v }), { optional: true })
+// Batch calls: an item that is not bytes, in the middle of a list (several N-API paths: lanes,
+// the items left over, the async copy).
+const inList = (v) => ['a', 'b', 'c', 'd', v, 'e']
+for (const name of ['sha256', 'md5', 'blake3', 'shake128']) {
+  arg(`sha.${name}.batch([..., v])`, (v) => sha[name].batch(inList(v)))
+  arg(`sha.${name}.batch([..., v], { outputFormat: 'buffer' })`, (v) => sha[name].batch(inList(v), { outputFormat: 'buffer' }))
+  arg(`sha.${name}.batchAsync([..., v])`, (v) => sha[name].batchAsync(inList(v)), { async: true })
+}
+for (const name of ['sha256', 'sha512']) {
+  arg(`hmac.${name}.batch([..., v], { key })`, (v) => hmac[name].batch(inList(v), { key: 'k' }))
+  arg(`hmac.${name}.batch(['x'], { key: v })`, (v) => hmac[name].batch(['x'], { key: v }))
+  arg(`hmac.${name}.batchAsync([..., v], { key })`, (v) => hmac[name].batchAsync(inList(v), { key: 'k' }), { async: true })
+}
+for (const op of ['encryptBatch', 'decryptBatch']) {
+  arg(`cipher.aes.${op}([..., v], { key })`, (v) => aes[op](inList(v), { key: KEY16 }))
+  arg(`cipher.aes.${op}Async([..., v], { key })`, (v) => aes[`${op}Async`](inList(v), { key: KEY16 }), { async: true })
+  arg(`cipher.chacha20.${op}(['x'], { key: v })`, (v) => chacha20[op](['x'], { key: v }))
+}
+arg("cipher.aes.encryptBatch(['x', 'y'], { key, ivs: [iv, v] })", (v) => aes.encryptBatch(['x', 'y'], { key: KEY16, ivs: [Buffer.alloc(12), v] }))
 const PBKDF2 = { salt: 's', iterations: 1 }
 arg('kdf.pbkdf2(v, options)', (v) => kdf.pbkdf2(v, PBKDF2))
 arg("kdf.pbkdf2('pw', { salt: v })", (v) => kdf.pbkdf2('pw', { ...PBKDF2, salt: v }))

@@ -63,7 +63,7 @@ async function main() {
   const args = parseArgs(process.argv.slice(2))
   const h = new Harness({ quick: args.quick, filter: args.filter })
   const dir = path.join(__dirname, 'suites')
-  const order = ['hash', 'files', 'streams', 'kdf', 'cipher', 'cipher-stream', 'pk', 'reuse', 'app', 'memory', 'headline']
+  const order = ['hash', 'batch', 'files', 'streams', 'kdf', 'cipher', 'cipher-stream', 'pk', 'reuse', 'app', 'memory', 'headline']
   const files = fs
     .readdirSync(dir)
     .filter((f) => f.endsWith('.js'))

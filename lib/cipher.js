@@ -10,6 +10,7 @@ const { checkFormat, checkDecryptFormat, decryptOutput } = require('./output')
 const { BYTES, invalidArgType, invalidArgValue } = require('./errors')
 const { runAsync: runWithSignal } = require('./abort')
 const { streamMethods } = require('./cipher-stream')
+const { checkList, isSmallBatch, joinParts } = require('./batch')
 
 const MODES = native.cipherModes()
 const nativeCipher = native.cipher
@@ -40,27 +41,36 @@ function checkPadding(padding) {
 
 const format = decryptOutput
 
+/** The mode row the options name (`spec` describes the namespace: default or fixed mode). */
+function modeOf(spec, o) {
+  if (spec.fixed !== undefined) return spec.fixed
+  const mode = o.mode
+  if (mode === undefined || mode === null) return spec.modes.get(spec.defaultMode)
+  if (typeof mode !== 'string') throw invalidArgType('options.mode', 'of type string', mode)
+  const m = spec.modes.get(mode) ?? spec.modes.get(mode.toLowerCase())
+  if (m === undefined) {
+    throw invalidArgValue('options.mode', `one of ${[...spec.modes.keys()].map((k) => `'${k}'`).join(', ')}`, mode)
+  }
+  return m
+}
+
+/** [mode row, op bits, output format] of one call's options. */
+function opOf(spec, decrypt, o) {
+  const m = modeOf(spec, o)
+  const noPad = checkPadding(o.padding)
+  const fmt = decrypt ? checkDecryptFormat(o.outputFormat) : checkFormat(o.outputFormat)
+  return [m, m.id | (decrypt ? OP_DECRYPT : 0) | noPad, fmt]
+}
+
 /**
  * Reads one call's options into a plan: [op bits, output length, input bytes, format].
  * `spec` describes the namespace (allowed options, default or fixed mode).
  */
 function plan(spec, decrypt, data, o) {
-  let m = spec.fixed
-  if (m === undefined) {
-    const mode = o.mode
-    if (mode === undefined || mode === null) m = spec.modes.get(spec.defaultMode)
-    else if (typeof mode !== 'string') throw invalidArgType('options.mode', 'of type string', mode)
-    else {
-      m = spec.modes.get(mode) ?? spec.modes.get(mode.toLowerCase())
-      if (m === undefined) {
-        throw invalidArgValue('options.mode', `one of ${[...spec.modes.keys()].map((k) => `'${k}'`).join(', ')}`, mode)
-      }
-    }
-  }
+  const [m, bits, fmt] = opOf(spec, decrypt, o)
   const bytes = toBytes(data)
-  const noPad = checkPadding(o.padding)
+  const noPad = bits & OP_NO_PADDING
   const tag = checkInt(o.tagLength, 'options.tagLength', 0, 0xffffffff) ?? 16
-  const fmt = decrypt ? checkDecryptFormat(o.outputFormat) : checkFormat(o.outputFormat)
   const n = bytes.byteLength
   let outLen = n
   if (!decrypt) {
@@ -69,7 +79,7 @@ function plan(spec, decrypt, data, o) {
     if (m.blockSize > 0 && noPad === 0) outLen = (Math.floor(n / m.blockSize) + 1) * m.blockSize
     if ((o.iv === undefined || o.iv === null) && m.ivLength > 0) outLen += m.ivLength
   }
-  return [m.id | (decrypt ? OP_DECRYPT : 0) | noPad, outLen, bytes, fmt]
+  return [bits, outLen, bytes, fmt]
 }
 
 function runSync(spec, decrypt, data, options, key) {
@@ -86,6 +96,42 @@ function runAsync(spec, decrypt, data, options, key) {
     const params = { iv: options.iv, aad: options.aad, tagLength: options.tagLength }
     const out = await nativeCipherAsync(bits, key, bytes, params, token)
     return format(out, fmt)
+  })
+}
+
+// --- batches -----------------------------------------------------------------------------------
+
+/** Each message's output, sliced from the outputs back to back (`data`) by their lengths. */
+function splitOutputs(data, lens, fmt, out = [], at = 0) {
+  for (let i = 0; i < lens.length; i++) {
+    const end = at + lens[i]
+    out.push(format(data.subarray(at, end), fmt))
+    at = end
+  }
+  return out
+}
+
+/** `messages` through one native call: an array of results, each as `encrypt`/`decrypt` returns it. */
+function runBatchSync(spec, decrypt, messages, o) {
+  checkList(messages, 'messages')
+  const [, bits, fmt] = opOf(spec, decrypt, o)
+  checkInt(o.tagLength, 'options.tagLength', 0, 0xffffffff)
+  const [data, lens] = native.cipherBatch(bits, o.key, o.ivs, messages, o.aad, o.tagLength)
+  return splitOutputs(data, lens, fmt)
+}
+
+/** The async form: messages copied at call time, one part per libuv thread. */
+function runBatchAsync(spec, decrypt, messages, o) {
+  return runWithSignal(o.signal ?? undefined, async (token) => {
+    checkList(messages, 'messages')
+    if (isSmallBatch(messages)) return runBatchSync(spec, decrypt, messages, o)
+    const [, bits, fmt] = opOf(spec, decrypt, o)
+    checkInt(o.tagLength, 'options.tagLength', 0, 0xffffffff)
+    const params = { ivs: o.ivs, aad: o.aad, tagLength: o.tagLength }
+    const parts = await joinParts(native.cipherBatchAsync(bits, o.key, messages, params, token))
+    const out = []
+    for (const [data, lens] of parts) splitOutputs(data, lens, fmt, out)
+    return out
   })
 }
 
@@ -201,6 +247,9 @@ function makeNamespace(family, { defaultMode, fixed, modeOption }) {
   const what = `cipher.${fixed ? fixed.split('-')[0] : family}`
 
   const read = (options) => checkOptions(readOptions(options, 'a "key" property'), allowed, what)
+  // Batches: one key, `ivs` (one IV per message) instead of `iv`, no passphrase.
+  const batchAllowed = new Set([...base.filter((k) => k !== 'iv' && k !== 'passphrase'), 'ivs'])
+  const readBatch = (options) => checkOptions(readOptions(options, 'a "key" property'), batchAllowed, `${what} batch`)
 
   const ns = {
     /** Encrypts `data`; see index.d.ts for the options. */
@@ -224,6 +273,23 @@ function makeNamespace(family, { defaultMode, fixed, modeOption }) {
       const o = read(options)
       if (o.passphrase !== undefined) return passphraseAsync(true, data, o)
       return runAsync(spec, true, data, o, o.key)
+    },
+    /**
+     * Encrypts every message of an array under one key (a fresh random IV each, prepended as
+     * `encrypt` does, unless `ivs` gives one per message); returns the array of results.
+     */
+    encryptBatch(messages, options) {
+      return runBatchSync(spec, false, messages, readBatch(options))
+    },
+    /** Decrypts every message; any failure fails the whole call and releases no plaintext. */
+    decryptBatch(messages, options) {
+      return runBatchSync(spec, true, messages, readBatch(options))
+    },
+    async encryptBatchAsync(messages, options) {
+      return runBatchAsync(spec, false, messages, readBatch(options))
+    },
+    async decryptBatchAsync(messages, options) {
+      return runBatchAsync(spec, true, messages, readBatch(options))
     },
     /** A kept key: expands the key schedule once, for many calls. */
     key(key) {

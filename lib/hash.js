@@ -7,12 +7,14 @@ const { checkOptions, checkInt } = require('./options')
 const { BYTES, coded, invalidArgType } = require('./errors')
 const { runAsync } = require('./abort')
 const { addStreaming } = require('./hash-stream')
+const { addBatch } = require('./batch')
 
 const ALGORITHMS = native.algorithms()
 const nativeHash = native.hash
 const nativeHashWith = native.hashWith
 const nativeHmac = native.hmac
 const { hasherNew, hmacNew, hasherUpdate, hasherDigest, hasherCopy, hasherReset, hashAsync, hmacAsync } = native
+const { hashBatch, hashBatchAsync } = native
 
 const EMPTY = Buffer.alloc(0)
 // Below this many buffered bytes, a hasher keeps copies of its input in JS and digests them with
@@ -215,6 +217,15 @@ function makeHash(info) {
       return [format, { key, salt, personalization, context, outputLength }]
     },
   })
+  // `read` gives [format, outputLength, key, salt, personalization, context, explicit outputLength].
+  addBatch(digest, {
+    accepted: allowed,
+    read,
+    call: ([, , key, salt, pers, ctx, len]) => (first, hex, items) =>
+      hashBatch(id, first, hex, false, key, salt, pers, ctx, len, ...items),
+    async: (inputs, [, , key, salt, personalization, context, outputLength], token) =>
+      hashBatchAsync(id, inputs, { key, salt, personalization, context, outputLength }, false, token),
+  })
   return describeAlgorithm(digest, info, name)
 }
 
@@ -268,6 +279,13 @@ function makeHmac(info) {
     hmac: true,
     accepted: HMAC_OPTIONS,
     read: (options, accepted) => [readHmacOptions(options, name, accepted), { key: options.key }],
+  })
+  addBatch(mac, {
+    accepted: HMAC_OPTIONS,
+    read: (options, accepted) => [readHmacOptions(options, name, accepted), outputLength, options.key],
+    call: ([, , key]) => (first, hex, items) =>
+      hashBatch(id, first, hex, true, key, undefined, undefined, undefined, undefined, ...items),
+    async: (inputs, [, , key], token) => hashBatchAsync(id, inputs, { key }, true, token),
   })
   return describeAlgorithm(mac, info, name)
 }

@@ -137,7 +137,10 @@ pub(crate) struct HashOptions<'js> {
 
 impl<'js> HashOptions<'js> {
   /// The options as the positional arguments of `hashWith`/`hasherNew`.
-  fn positional(cx: Cx<'js>, [key, salt, pers, ctx, len]: [Value<'js>; 5]) -> CryptoResult<Self> {
+  pub(crate) fn positional(
+    cx: Cx<'js>,
+    [key, salt, pers, ctx, len]: [Value<'js>; 5],
+  ) -> CryptoResult<Self> {
     Ok(HashOptions {
       key: cx.opt_bytes(key, "key")?,
       salt: cx.opt_bytes(salt, "salt")?,
@@ -147,18 +150,18 @@ impl<'js> HashOptions<'js> {
     })
   }
 
+  /// The fields of an options object, in the order [`HashOptions::positional`] takes them.
+  pub(crate) const FIELDS: [&'static std::ffi::CStr; 5] = [
+    c"key",
+    c"salt",
+    c"personalization",
+    c"context",
+    c"outputLength",
+  ];
+
   /// The fields of an options object `{ key, salt, personalization, context, outputLength }`.
   pub(crate) fn from_object(cx: Cx<'js>, o: &js::Object<'js>) -> CryptoResult<Self> {
-    Self::positional(
-      cx,
-      o.values([
-        c"key",
-        c"salt",
-        c"personalization",
-        c"context",
-        c"outputLength",
-      ])?,
-    )
+    Self::positional(cx, o.values(Self::FIELDS)?)
   }
 
   pub(crate) fn params(&self) -> Params<'_> {

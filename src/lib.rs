@@ -21,6 +21,9 @@
 //! - a public-key algorithm: one row in `pk::ALGS` (`pk/mod.rs`), an arm in its `with_curve!`
 //!   for an elliptic curve (the generic ECDSA/ECDH of `pk/ec.rs` then covers it), and its OIDs /
 //!   JWK names in the key layer (`lib/keys.js`, the one parser of every key form);
+//! - batch calls (many inputs, one crossing; the async form split across the libuv pool): one
+//!   loop over any per-item work in `batch.rs`, which also holds the hash and HMAC entry points;
+//!   the cipher ones are in `cipher/batch.rs`;
 //! - a key type (kept native state): a type implementing `js::Kept` (a tag and a name), held by
 //!   JavaScript through `Cx::keep`/`Cx::kept`.
 //!
@@ -39,6 +42,7 @@ mod algorithms;
 mod arch;
 #[allow(unsafe_code)]
 mod awslc;
+mod batch;
 mod blake2;
 mod blake3_tree;
 mod cipher;
@@ -66,7 +70,7 @@ use napi::{Env, Result};
 use napi_derive::napi;
 
 /// Entry points written directly against N-API (the hot synchronous paths), by JS name.
-static RAW_EXPORTS: [(&std::ffi::CStr, js::Entry); 12] = [
+static RAW_EXPORTS: [(&std::ffi::CStr, js::Entry); 13] = [
   (c"hash", hash::hash),
   (c"hashWith", hash::hash_with),
   (c"hmac", hash::hmac),
@@ -79,9 +83,15 @@ static RAW_EXPORTS: [(&std::ffi::CStr, js::Entry); 12] = [
   (c"cipher", cipher::api::cipher),
   (c"cipherKey", cipher::api::cipher_key),
   (c"pkPrepare", pk::pk_prepare),
+  (c"cipherBatch", cipher::batch::cipher_batch),
 ];
+
+/// Raw entry points taking all of their arguments (the batch calls: the items are arguments).
+static RAW_REST_EXPORTS: [(&std::ffi::CStr, js::RestEntry); 1] =
+  [(c"hashBatch", batch::hash_batch)];
 
 #[napi(module_exports)]
 pub fn register_raw(exports: Object, env: Env) -> Result<()> {
-  js::register(&env, &exports, &RAW_EXPORTS)
+  js::register(&env, &exports, &RAW_EXPORTS)?;
+  js::register(&env, &exports, &RAW_REST_EXPORTS)
 }

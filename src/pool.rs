@@ -29,15 +29,21 @@ pub struct IdlePool<T: Pooled> {
   slots: Mutex<Slots<T>>,
 }
 
-/// How many items a pool keeps: one per libuv pool thread, plus one.
-fn max_items() -> usize {
+/// The number of libuv pool threads: `UV_THREADPOOL_SIZE` as libuv reads it (default 4,
+/// 1..=1024), read once.
+pub fn uv_threads() -> usize {
   static N: OnceLock<usize> = OnceLock::new();
   *N.get_or_init(|| {
     let uv = std::env::var("UV_THREADPOOL_SIZE")
       .ok()
       .and_then(|s| s.trim().parse::<usize>().ok());
-    uv.unwrap_or(4).clamp(1, 1024) + 1
+    uv.unwrap_or(4).clamp(1, 1024)
   })
+}
+
+/// How many items a pool keeps: one per libuv pool thread, plus one.
+fn max_items() -> usize {
+  uv_threads() + 1
 }
 
 impl<T: Pooled> IdlePool<T> {

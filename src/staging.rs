@@ -43,20 +43,17 @@ pub fn wipe(buf: &mut [u8]) {
   std::hint::black_box(buf);
 }
 
-/// A new copy of `src`, written once (no zero fill first); an allocation failure is an error,
-/// not an abort.
-fn alloc_copy(src: &[u8]) -> CryptoResult<Vec<u8>> {
+/// A new copy of `srcs` back to back (`len` bytes in all), written once (no zero fill first);
+/// an allocation failure is an error, not an abort.
+fn alloc_copy<'a>(srcs: impl Iterator<Item = &'a [u8]>, len: usize) -> CryptoResult<Vec<u8>> {
   let mut v = Vec::new();
-  v.try_reserve_exact(src.len()).map_err(|_| {
+  v.try_reserve_exact(len).map_err(|_| {
     CryptoError::new(
       Code::Operation,
-      format!(
-        "cannot allocate {} bytes for a copy of the input",
-        src.len()
-      ),
+      format!("cannot allocate {len} bytes for a copy of the input"),
     )
   })?;
-  v.extend_from_slice(src);
+  srcs.for_each(|s| v.extend_from_slice(s));
   Ok(v)
 }
 
@@ -69,7 +66,12 @@ pub struct Staged {
 impl Staged {
   /// Copies `src` (on the calling, JS thread: this is the only moment its bytes are read).
   pub fn copy_of(src: &[u8]) -> CryptoResult<Staged> {
-    let len = src.len();
+    Self::copy_all(std::iter::once(src))
+  }
+
+  /// Copies every slice of `srcs`, back to back, into one buffer (a batch's items).
+  pub fn copy_all<'a>(srcs: impl Iterator<Item = &'a [u8]> + Clone) -> CryptoResult<Staged> {
+    let len = srcs.clone().map(<[u8]>::len).sum();
     let pooled = if len >= POOL_MIN {
       POOL.take(len, false)
     } else {
@@ -77,10 +79,14 @@ impl Staged {
     };
     let buf = match pooled {
       Some(Buf(mut buf)) => {
-        buf[..len].copy_from_slice(src);
+        let mut at = 0;
+        for s in srcs {
+          buf[at..at + s.len()].copy_from_slice(s);
+          at += s.len();
+        }
         buf
       }
-      None => alloc_copy(src)?,
+      None => alloc_copy(srcs, len)?,
     };
     Ok(Staged { buf, len })
   }
@@ -139,6 +145,8 @@ mod tests {
     assert_eq!(t.buf[POOL_MIN..], [0u8; 5]);
     drop(t);
     assert_eq!(Staged::copy_of(&[]).unwrap().len(), 0);
+    let all = Staged::copy_all([&b"ab"[..], b"", b"cde"].into_iter()).unwrap();
+    assert_eq!(all.as_slice(), b"abcde");
     let owned = Staged::from_owned(Zeroizing::new(b"abc".to_vec()));
     assert_eq!(owned.as_slice(), b"abc");
   }

@@ -66,12 +66,15 @@ impl Cancel {
     }
   }
 
-  /// Marks the job as started; false when it was cancelled while queued.
+  /// Marks the job as started; false when it was cancelled while queued. The parts of one batch
+  /// call (`crate::batch`) share a token: a part starting after another one (state already
+  /// `RUNNING`) starts too, and once `cancel()` ran no part starts.
   fn start(&self) -> bool {
     match &self.0 {
-      Some(s) => s
-        .compare_exchange(QUEUED, RUNNING, Ordering::AcqRel, Ordering::Acquire)
-        .is_ok(),
+      Some(s) => match s.compare_exchange(QUEUED, RUNNING, Ordering::AcqRel, Ordering::Acquire) {
+        Ok(_) => true,
+        Err(state) => state == RUNNING,
+      },
       None => true,
     }
   }
@@ -99,7 +102,9 @@ impl CancelToken {
 
   /// Requests cancellation. Returns true when the job had not started (it never will, and the
   /// caller may settle the promise now); false when it is running or finished (the running job
-  /// stops at its next check and the promise rejects with `ABORT_ERR`).
+  /// stops at its next check and the promise rejects with `ABORT_ERR`). For the parts of a
+  /// batch: true when none had started (none will), else every part still queued or running
+  /// rejects with `ABORT_ERR`.
   #[napi]
   pub fn cancel(&self) -> bool {
     match self.state.compare_exchange(
@@ -133,6 +138,9 @@ pub enum Output {
   Number(f64),
   /// Native state made on the pool (a stream whose key took Argon2), handed to JS as a handle.
   Kept(Box<dyn crate::js::KeepLater>),
+  /// The outputs of a batch's items, back to back, and the length of each: a JS
+  /// `[Buffer, Uint32Array]` (handed over as they are, as [`Output::Buffer`]).
+  Items(Vec<u8>, Vec<u32>),
 }
 
 /// Expensive work over owned inputs, runnable on any thread.

@@ -60,7 +60,7 @@ pub fn cipher_modes() -> Vec<CipherModeInfo> {
     .collect()
 }
 
-fn decode_op(bits: u32) -> CryptoResult<(Mode, bool, bool)> {
+pub(super) fn decode_op(bits: u32) -> CryptoResult<(Mode, bool, bool)> {
   let mode = Mode::from_id(bits & 0xff)
     .ok_or_else(|| CryptoError::invalid_value("mode", "a known mode id", bits & 0xff))?;
   Ok((mode, bits & OP_DECRYPT != 0, bits & OP_NO_PADDING == 0))

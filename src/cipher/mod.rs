@@ -23,6 +23,7 @@
 mod aead;
 pub mod age;
 pub mod api;
+pub mod batch;
 mod block_modes;
 mod gcm;
 mod keys;

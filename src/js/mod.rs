@@ -9,13 +9,15 @@
 //! - Raw entry points ([`Entry`], [`register`]): the hot synchronous calls skip napi-rs's per-call
 //!   bookkeeping, which costs more than hashing 1 KiB (`docs/backends.md`, "N-API"). An entry is a
 //!   plain Rust function `fn(Cx, Args) -> CryptoResult<Value>`; one trampoline reads the
-//!   arguments, runs it, catches a panic and throws its error.
+//!   arguments, runs it, catches a panic and throws its error. A [`RestEntry`] takes all of its
+//!   arguments as a slice (the batch calls pass their items as arguments).
 //! - [`Bytes`] (inputs: strings as UTF-8, Buffer, every TypedArray, DataView, ArrayBuffer) and
 //!   [`Out`] (a result buffer JavaScript allocated; writable only once every input that overlaps
 //!   it has been copied), in `bytes.rs`.
 //! - [`Kept`] (`external.rs`): native state held by a JS handle (hashers, cipher keys), as a
 //!   type-tagged N-API external, so a foreign external is refused instead of misread.
-//! - [`Object`] (`object.rs`): the named fields of an options object.
+//! - [`Object`] (`object.rs`): the named fields of an options object; `array.rs`: the elements of
+//!   an array of inputs (the batch calls), read before any is converted to bytes.
 //! - `error.rs`: a `CryptoError` thrown, or rejected, as a JS error with its class and `code`;
 //!   `task.rs`: a finished job's output as a JS value.
 //!
@@ -23,6 +25,7 @@
 //! invariant makes it sound; most rest on one fact: a `Cx` exists only inside the N-API callback
 //! whose `napi_env` it holds, and a `Value` only while its handle scope is open.
 
+mod array;
 mod bytes;
 mod error;
 mod external;
@@ -36,7 +39,7 @@ use std::ptr;
 use napi::bindgen_prelude::Unknown;
 use napi::{sys, Env, JsValue};
 
-pub use bytes::{check_hex_len, read_arg, Bytes};
+pub use bytes::{check_hex_len, read_arg, Bytes, EXPECTED};
 pub use external::{KeepLater, Kept, Tag};
 pub use object::Object;
 
@@ -95,6 +98,29 @@ pub const MAX_ARGS: usize = 8;
 /// A raw entry point: safe Rust, called by [`trampoline`].
 pub type Entry = for<'js> fn(Cx<'js>, Args<'js>) -> CryptoResult<Value<'js>>;
 
+/// A raw entry point that takes any number of arguments, all of them (the batch calls, whose
+/// items are the arguments: one `napi_get_cb_info` for all of them instead of an N-API call per
+/// element of an array). Called by [`rest_trampoline`].
+pub type RestEntry = for<'js> fn(Cx<'js>, &[Value<'js>]) -> CryptoResult<Value<'js>>;
+
+/// The two kinds of raw entry point, each with its C callback.
+///
+/// # Safety
+/// `CALLBACK` must read the function's data as a `*const Self` (what [`register`] stores).
+pub unsafe trait Callable: Copy + 'static {
+  const CALLBACK: sys::napi_callback;
+}
+
+// SAFETY: `trampoline` reads its data as `*const Entry`.
+unsafe impl Callable for Entry {
+  const CALLBACK: sys::napi_callback = Some(trampoline);
+}
+
+// SAFETY: `rest_trampoline` reads its data as `*const RestEntry`.
+unsafe impl Callable for RestEntry {
+  const CALLBACK: sys::napi_callback = Some(rest_trampoline);
+}
+
 /// A failed N-API call's status. Cheap to make, so probing calls (is this a Buffer? a string?)
 /// cost nothing when they fail; it becomes a `CryptoError` only when returned with `?`.
 struct Failed(sys::napi_status);
@@ -121,15 +147,15 @@ fn check(status: sys::napi_status) -> Result<(), Failed> {
 }
 
 /// Adds the raw entry points of `table` to `exports`, each as a JS function named by its key.
-pub fn register(
+pub fn register<E: Callable>(
   env: &Env,
   exports: &napi::bindgen_prelude::Object,
-  table: &'static [(&'static CStr, Entry)],
+  table: &'static [(&'static CStr, E)],
 ) -> napi::Result<()> {
   for (name, entry) in table {
     let mut f = ptr::null_mut();
     // The entry is passed as the function's data: the address of its slot in the 'static table.
-    let data = entry as *const Entry as *mut c_void;
+    let data = entry as *const E as *mut c_void;
     // SAFETY: `env` is the live environment of the module-init call; `name` is NUL-terminated
     // with the given length; `data` points into a 'static table, so it outlives the function.
     let status = unsafe {
@@ -137,7 +163,7 @@ pub fn register(
         env.raw(),
         name.as_ptr(),
         name.to_bytes().len() as isize,
-        Some(trampoline),
+        E::CALLBACK,
         data,
         &mut f,
       )
@@ -158,32 +184,66 @@ pub fn register(
 extern "C" fn trampoline(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
   let mut argv = [ptr::null_mut(); MAX_ARGS];
   let mut argc = MAX_ARGS;
-  let mut data = ptr::null_mut();
-  // SAFETY: N-API calls this with the live `env` and `info` of the current call; `argv` has
-  // room for `argc` handles (N-API fills missing arguments with `undefined`).
-  let status = unsafe {
-    sys::napi_get_cb_info(
-      env,
-      info,
-      &mut argc,
-      argv.as_mut_ptr(),
-      ptr::null_mut(),
-      &mut data,
-    )
+  // SAFETY: `argv` has room for `argc` handles (N-API fills missing arguments with `undefined`).
+  let Some((cx, data)) = (unsafe { enter(env, info, &mut argc, argv.as_mut_ptr()) }) else {
+    return ptr::null_mut();
   };
+  // SAFETY: `register` made this function with `data` = the address of an `Entry` in a 'static
+  // table, and nothing else creates functions with this callback.
+  let entry = unsafe { *(data as *const Entry) };
+  let args = argv.map(Value::new);
+  cx.complete(|| entry(cx, args)).raw
+}
+
+/// The C callback behind every [`RestEntry`]: reads all the arguments (a first call asks how
+/// many there are), then as [`trampoline`].
+extern "C" fn rest_trampoline(
+  env: sys::napi_env,
+  info: sys::napi_callback_info,
+) -> sys::napi_value {
+  let mut argc = 0;
+  // SAFETY: with no room for arguments (null `argv`, `argc` 0) N-API only reports their number.
+  let Some((cx, data)) = (unsafe { enter(env, info, &mut argc, ptr::null_mut()) }) else {
+    return ptr::null_mut();
+  };
+  let mut argv = vec![ptr::null_mut(); argc];
+  let mut room = argc;
+  // SAFETY: `argv` has room for `room` handles.
+  if unsafe { enter(env, info, &mut room, argv.as_mut_ptr()) }.is_none() || room != argc {
+    return ptr::null_mut();
+  }
+  // SAFETY: `register` made this function with `data` = the address of a `RestEntry` in a
+  // 'static table, and nothing else creates functions with this callback.
+  let entry = unsafe { *(data as *const RestEntry) };
+  let args: Vec<Value> = argv.into_iter().map(Value::new).collect();
+  cx.complete(|| entry(cx, &args)).raw
+}
+
+/// The start of a raw entry's callback: its arguments (up to `*argc` of them into `argv`; the
+/// number of arguments passed is left in `*argc`) and the function's data. On failure a JS error
+/// is thrown and `None` returned.
+///
+/// # Safety
+/// `env` and `info` are the live arguments of the running N-API callback; `argv` has room for
+/// `*argc` handles (or is null with `*argc` 0).
+unsafe fn enter<'js>(
+  env: sys::napi_env,
+  info: sys::napi_callback_info,
+  argc: &mut usize,
+  argv: *mut sys::napi_value,
+) -> Option<(Cx<'js>, *mut c_void)> {
+  let mut data = ptr::null_mut();
+  // SAFETY: the caller's contract.
+  let status = unsafe { sys::napi_get_cb_info(env, info, argc, argv, ptr::null_mut(), &mut data) };
   let cx = Cx {
     env,
     _call: PhantomData,
   };
   if status != sys::Status::napi_ok || data.is_null() {
     cx.throw(&CryptoError::internal());
-    return ptr::null_mut();
+    return None;
   }
-  // SAFETY: `register` made this function with `data` = the address of an `Entry` in a 'static
-  // table, and nothing else creates functions with this callback.
-  let entry = unsafe { *(data as *const Entry) };
-  let args = argv.map(Value::new);
-  cx.complete(|| entry(cx, args)).raw
+  Some((cx, data))
 }
 
 impl<'js> Cx<'js> {
@@ -259,6 +319,13 @@ impl<'js> Cx<'js> {
       Ok(()) => id,
       Err(_) => u32::MAX,
     }
+  }
+
+  /// An internal flag the JS layer passes: true for `true`, false for anything else.
+  pub fn truthy(self, v: Value<'js>) -> bool {
+    let mut b = false;
+    // SAFETY: `self.env` is live for 'js and `v` a live handle of this call.
+    check(unsafe { sys::napi_get_value_bool(self.env, v.raw, &mut b) }).is_ok() && b
   }
 
   /// `v` coerced to a string, shortened as Node's messages shorten it (over 28 characters: the

@@ -16,9 +16,9 @@ use napi_derive::napi;
 use zeroize::{Zeroize, Zeroizing};
 
 use super::{check_range, hmac_alg, secret, Secret, MAX_KEY_LEN};
-use crate::algorithms::{hmac_key_block, Alg, BlockFnVisitor, HashCore, Hmac, State};
+use crate::algorithms::{Alg, BlockFnVisitor, HashCore, Hmac, State};
 use crate::error::{CryptoError, CryptoResult, OrThrow};
-use crate::md::{self, Block, BlockFn, Md, Word};
+use crate::md::{self, Block, BlockFn, Word};
 use crate::task::{run_sync, Cancel, CancelToken, Job, Output, Work};
 
 /// Iterations between two cancellation checks: about 0.2 ms for SHA-256, 1 ms for SHA-512 and
@@ -66,16 +66,7 @@ impl<F: BlockFn> Fast<F> {
     let size = F::Word::BLOCK;
     // The digest and its padding fit in one block, for every word size (checked when built).
     const { assert!(F::OUTPUT_LEN < F::Word::BLOCK - F::Word::LEN_FIELD) };
-    let mut kb = hmac_key_block(&Md::<F>::default(), key, size);
-    let kb = &mut kb[..size];
-    let mut pad = |x: u8| {
-      kb.iter_mut().for_each(|b| *b ^= x);
-      let mut s = F::IV;
-      F::compress(&mut s, F::Word::blocks(kb).0);
-      s
-    };
-    let inner = pad(0x36);
-    let outer = pad(0x36 ^ 0x5c);
+    let (inner, outer) = md::hmac_states::<F>(key);
     let mut block = Zeroizing::new(F::Word::ZERO_BLOCK);
     // Inner and outer hash both end with `len` bytes after one block: one padding serves both.
     let spill = md::pad::<F>(&mut block, len, (size + len) as u64);
