@@ -265,31 +265,57 @@ pub fn split(lens: &[usize], max_parts: usize) -> Vec<Range<usize>> {
   out
 }
 
-/// Copies of one part's items, back to back in one staged buffer, made at call time.
+/// Copies of one part's items, made at call time: back to back in staged buffers of at most
+/// `staging::POOL_MAX` bytes each (an item is never split), so that every buffer can return to
+/// the staging pool and the next batch copies into warm memory whatever its size.
 pub struct StagedItems {
-  data: Option<Staged>,
-  ends: Vec<usize>,
+  chunks: Vec<Staged>,
+  /// Per item: its chunk and its end in that chunk.
+  ends: Vec<(usize, usize)>,
 }
 
 impl StagedItems {
   pub fn copy_of(items: &[Bytes<'_>]) -> CryptoResult<Self> {
-    let slices = items.iter().map(Bytes::as_slice);
+    Self::copy_in_chunks(items, crate::staging::POOL_MAX)
+  }
+
+  /// As `copy_of`, with chunks of at most `max` bytes (unless one item is larger).
+  fn copy_in_chunks(items: &[Bytes<'_>], max: usize) -> CryptoResult<Self> {
+    let mut chunks = Vec::new();
     let mut ends = Vec::with_capacity(items.len());
-    let mut at = 0;
-    for s in slices.clone() {
-      at += s.len();
-      ends.push(at);
+    let mut start = 0;
+    while start < items.len() {
+      // The items of this chunk: at least one, and up to the size a pooled buffer can have.
+      let mut size = 0;
+      let mut end = start;
+      while end < items.len() {
+        let n = items[end].as_slice().len();
+        if end > start && size + n > max {
+          break;
+        }
+        size += n;
+        end += 1;
+        ends.push((chunks.len(), size));
+      }
+      chunks.push(Staged::copy_all(
+        items[start..end].iter().map(Bytes::as_slice),
+      )?);
+      start = end;
     }
-    Ok(StagedItems {
-      data: Some(Staged::copy_all(slices)?),
-      ends,
-    })
+    Ok(StagedItems { chunks, ends })
   }
 
   fn slices(&self) -> Vec<&[u8]> {
-    let data = self.data.as_ref().map_or(&[][..], Staged::as_slice);
-    let starts = std::iter::once(0).chain(self.ends.iter().copied());
-    starts.zip(&self.ends).map(|(s, &e)| &data[s..e]).collect()
+    let mut start = (usize::MAX, 0);
+    self
+      .ends
+      .iter()
+      .map(|&(chunk, end)| {
+        let from = if start.0 == chunk { start.1 } else { 0 };
+        start = (chunk, end);
+        &self.chunks[chunk].as_slice()[from..end]
+      })
+      .collect()
   }
 }
 
@@ -313,8 +339,8 @@ impl<W: ItemWork + Send + ?Sized + 'static> Job for PartJob<W> {
     if result.is_err() {
       failed.store(true, Ordering::Relaxed);
     }
-    if let Some(data) = self.items.data.take() {
-      data.recycle();
+    for chunk in self.items.chunks.drain(..) {
+      chunk.recycle();
     }
     result
   }
@@ -607,6 +633,26 @@ mod tests {
         check_split(&vec![100 << 10; n], max);
       }
     }
+  }
+
+  #[test]
+  fn staged_items_are_the_items_in_order() {
+    let data: Vec<u8> = (0..3000u32).map(|i| i as u8).collect();
+    let items: Vec<Bytes> = [0, 5, 0, 1000, 2999, 1]
+      .iter()
+      .map(|&n| Bytes::owned(zeroize::Zeroizing::new(data[..n].to_vec())))
+      .collect();
+    for (max, chunks) in [(usize::MAX, 1), (1500, 3), (1, 6)] {
+      let staged = StagedItems::copy_in_chunks(&items, max).unwrap();
+      // Chunks of at most `max` bytes unless one item is larger: [0, 5, 0, 1000], [2999], [1].
+      assert_eq!(staged.chunks.len(), chunks, "max {max}");
+      let slices = staged.slices();
+      assert_eq!(slices.len(), items.len());
+      for (s, b) in slices.iter().zip(&items) {
+        assert_eq!(*s, b.as_slice());
+      }
+    }
+    assert!(StagedItems::copy_of(&[]).unwrap().slices().is_empty());
   }
 
   struct Fail(usize);
