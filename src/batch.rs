@@ -275,12 +275,12 @@ pub struct StagedItems {
 }
 
 impl StagedItems {
-  pub fn copy_of(items: &[Bytes<'_>]) -> CryptoResult<Self> {
+  pub fn copy_of(items: &[&[u8]]) -> CryptoResult<Self> {
     Self::copy_in_chunks(items, crate::staging::POOL_MAX)
   }
 
   /// As `copy_of`, with chunks of at most `max` bytes (unless one item is larger).
-  fn copy_in_chunks(items: &[Bytes<'_>], max: usize) -> CryptoResult<Self> {
+  fn copy_in_chunks(items: &[&[u8]], max: usize) -> CryptoResult<Self> {
     let mut chunks = Vec::new();
     let mut ends = Vec::with_capacity(items.len());
     let mut start = 0;
@@ -289,7 +289,7 @@ impl StagedItems {
       let mut size = 0;
       let mut end = start;
       while end < items.len() {
-        let n = items[end].as_slice().len();
+        let n = items[end].len();
         if end > start && size + n > max {
           break;
         }
@@ -297,9 +297,7 @@ impl StagedItems {
         end += 1;
         ends.push((chunks.len(), size));
       }
-      chunks.push(Staged::copy_all(
-        items[start..end].iter().map(Bytes::as_slice),
-      )?);
+      chunks.push(Staged::copy_all(items[start..end].iter().copied())?);
       start = end;
     }
     Ok(StagedItems { chunks, ends })
@@ -358,23 +356,57 @@ pub fn parts<W: ItemWork + Send + ?Sized + 'static>(
   token: Option<&CancelToken>,
   mut work: impl FnMut(Range<usize>) -> CryptoResult<Box<W>>,
 ) -> CryptoResult<Parts<W>> {
-  let lens: Vec<usize> = items.iter().map(|b| b.as_slice().len()).collect();
+  let slices: Vec<&[u8]> = items.iter().map(Bytes::as_slice).collect();
+  let ranges = split(
+    &slices.iter().map(|s| s.len()).collect::<Vec<_>>(),
+    crate::pool::uv_threads(),
+  );
   let failed = Arc::new(AtomicBool::new(false));
   // Everything is made (and every item copied) before anything is queued, so a failure here
   // queues nothing.
-  let jobs = split(&lens, crate::pool::uv_threads())
-    .into_iter()
-    .map(|range| {
-      Ok(PartJob {
-        work: work(range.clone())?,
-        items: StagedItems::copy_of(&items[range.clone()])?,
-        name,
-        first: range.start,
-        failed: failed.clone(),
-      })
-    })
+  let works = ranges
+    .iter()
+    .map(|r| work(r.clone()))
     .collect::<CryptoResult<Vec<_>>>()?;
+  let copies = copy_parts(&slices, &ranges);
+  let mut jobs = Vec::with_capacity(ranges.len());
+  for ((work, items), range) in works.into_iter().zip(copies).zip(ranges) {
+    jobs.push(PartJob {
+      work,
+      items: items?,
+      name,
+      first: range.start,
+      failed: failed.clone(),
+    });
+  }
   Ok(jobs.into_iter().map(|j| Work::new(j, token)).collect())
+}
+
+/// Below this many bytes in all, the parts' items are copied one part after the other.
+const PARALLEL_COPY_MIN: usize = 16 << 20;
+
+/// The items of each part, copied now. Large batches are copied on the rayon pool, a part per
+/// task, while this (the JS) thread waits: JavaScript cannot run meanwhile, so the bytes cannot
+/// change or go away under the copy (as `update_rayon` hashes a large one-shot input in place),
+/// and the event loop is held for less of the time a copy of hundreds of MiB takes.
+fn copy_parts(slices: &[&[u8]], ranges: &[Range<usize>]) -> Vec<CryptoResult<StagedItems>> {
+  let total: usize = slices.iter().map(|s| s.len()).sum();
+  if ranges.len() < 2 || total < PARALLEL_COPY_MIN {
+    return ranges
+      .iter()
+      .map(|r| StagedItems::copy_of(&slices[r.clone()]))
+      .collect();
+  }
+  let mut copies: Vec<Option<CryptoResult<StagedItems>>> = ranges.iter().map(|_| None).collect();
+  rayon_core::scope(|scope| {
+    for (slot, range) in copies.iter_mut().zip(ranges) {
+      scope.spawn(move |_| *slot = Some(StagedItems::copy_of(&slices[range.clone()])));
+    }
+  });
+  copies
+    .into_iter()
+    .map(|c| c.unwrap_or_else(|| Err(CryptoError::internal())))
+    .collect()
 }
 
 // ---- hashes and HMACs ----------------------------------------------------------------------
@@ -638,9 +670,9 @@ mod tests {
   #[test]
   fn staged_items_are_the_items_in_order() {
     let data: Vec<u8> = (0..3000u32).map(|i| i as u8).collect();
-    let items: Vec<Bytes> = [0, 5, 0, 1000, 2999, 1]
+    let items: Vec<&[u8]> = [0, 5, 0, 1000, 2999, 1]
       .iter()
-      .map(|&n| Bytes::owned(zeroize::Zeroizing::new(data[..n].to_vec())))
+      .map(|&n| &data[..n])
       .collect();
     for (max, chunks) in [(usize::MAX, 1), (1500, 3), (1, 6)] {
       let staged = StagedItems::copy_in_chunks(&items, max).unwrap();
@@ -648,9 +680,7 @@ mod tests {
       assert_eq!(staged.chunks.len(), chunks, "max {max}");
       let slices = staged.slices();
       assert_eq!(slices.len(), items.len());
-      for (s, b) in slices.iter().zip(&items) {
-        assert_eq!(*s, b.as_slice());
-      }
+      assert_eq!(slices, items);
     }
     assert!(StagedItems::copy_of(&[]).unwrap().slices().is_empty());
   }
