@@ -265,31 +265,55 @@ pub fn split(lens: &[usize], max_parts: usize) -> Vec<Range<usize>> {
   out
 }
 
-/// Copies of one part's items, back to back in one staged buffer, made at call time.
+/// Copies of one part's items, made at call time: back to back in staged buffers of at most
+/// `staging::POOL_MAX` bytes each (an item is never split), so that every buffer can return to
+/// the staging pool and the next batch copies into warm memory whatever its size.
 pub struct StagedItems {
-  data: Option<Staged>,
-  ends: Vec<usize>,
+  chunks: Vec<Staged>,
+  /// Per item: its chunk and its end in that chunk.
+  ends: Vec<(usize, usize)>,
 }
 
 impl StagedItems {
-  pub fn copy_of(items: &[Bytes<'_>]) -> CryptoResult<Self> {
-    let slices = items.iter().map(Bytes::as_slice);
+  pub fn copy_of(items: &[&[u8]]) -> CryptoResult<Self> {
+    Self::copy_in_chunks(items, crate::staging::POOL_MAX)
+  }
+
+  /// As `copy_of`, with chunks of at most `max` bytes (unless one item is larger).
+  fn copy_in_chunks(items: &[&[u8]], max: usize) -> CryptoResult<Self> {
+    let mut chunks = Vec::new();
     let mut ends = Vec::with_capacity(items.len());
-    let mut at = 0;
-    for s in slices.clone() {
-      at += s.len();
-      ends.push(at);
+    let mut start = 0;
+    while start < items.len() {
+      // The items of this chunk: at least one, and up to the size a pooled buffer can have.
+      let mut size = 0;
+      let mut end = start;
+      while end < items.len() {
+        let n = items[end].len();
+        if end > start && size + n > max {
+          break;
+        }
+        size += n;
+        end += 1;
+        ends.push((chunks.len(), size));
+      }
+      chunks.push(Staged::copy_all(items[start..end].iter().copied())?);
+      start = end;
     }
-    Ok(StagedItems {
-      data: Some(Staged::copy_all(slices)?),
-      ends,
-    })
+    Ok(StagedItems { chunks, ends })
   }
 
   fn slices(&self) -> Vec<&[u8]> {
-    let data = self.data.as_ref().map_or(&[][..], Staged::as_slice);
-    let starts = std::iter::once(0).chain(self.ends.iter().copied());
-    starts.zip(&self.ends).map(|(s, &e)| &data[s..e]).collect()
+    let mut start = (usize::MAX, 0);
+    self
+      .ends
+      .iter()
+      .map(|&(chunk, end)| {
+        let from = if start.0 == chunk { start.1 } else { 0 };
+        start = (chunk, end);
+        &self.chunks[chunk].as_slice()[from..end]
+      })
+      .collect()
   }
 }
 
@@ -313,8 +337,8 @@ impl<W: ItemWork + Send + ?Sized + 'static> Job for PartJob<W> {
     if result.is_err() {
       failed.store(true, Ordering::Relaxed);
     }
-    if let Some(data) = self.items.data.take() {
-      data.recycle();
+    for chunk in self.items.chunks.drain(..) {
+      chunk.recycle();
     }
     result
   }
@@ -332,23 +356,57 @@ pub fn parts<W: ItemWork + Send + ?Sized + 'static>(
   token: Option<&CancelToken>,
   mut work: impl FnMut(Range<usize>) -> CryptoResult<Box<W>>,
 ) -> CryptoResult<Parts<W>> {
-  let lens: Vec<usize> = items.iter().map(|b| b.as_slice().len()).collect();
+  let slices: Vec<&[u8]> = items.iter().map(Bytes::as_slice).collect();
+  let ranges = split(
+    &slices.iter().map(|s| s.len()).collect::<Vec<_>>(),
+    crate::pool::uv_threads(),
+  );
   let failed = Arc::new(AtomicBool::new(false));
   // Everything is made (and every item copied) before anything is queued, so a failure here
   // queues nothing.
-  let jobs = split(&lens, crate::pool::uv_threads())
-    .into_iter()
-    .map(|range| {
-      Ok(PartJob {
-        work: work(range.clone())?,
-        items: StagedItems::copy_of(&items[range.clone()])?,
-        name,
-        first: range.start,
-        failed: failed.clone(),
-      })
-    })
+  let works = ranges
+    .iter()
+    .map(|r| work(r.clone()))
     .collect::<CryptoResult<Vec<_>>>()?;
+  let copies = copy_parts(&slices, &ranges);
+  let mut jobs = Vec::with_capacity(ranges.len());
+  for ((work, items), range) in works.into_iter().zip(copies).zip(ranges) {
+    jobs.push(PartJob {
+      work,
+      items: items?,
+      name,
+      first: range.start,
+      failed: failed.clone(),
+    });
+  }
   Ok(jobs.into_iter().map(|j| Work::new(j, token)).collect())
+}
+
+/// Below this many bytes in all, the parts' items are copied one part after the other.
+const PARALLEL_COPY_MIN: usize = 16 << 20;
+
+/// The items of each part, copied now. Large batches are copied on the rayon pool, a part per
+/// task, while this (the JS) thread waits: JavaScript cannot run meanwhile, so the bytes cannot
+/// change or go away under the copy (as `update_rayon` hashes a large one-shot input in place),
+/// and the event loop is held for less of the time a copy of hundreds of MiB takes.
+fn copy_parts(slices: &[&[u8]], ranges: &[Range<usize>]) -> Vec<CryptoResult<StagedItems>> {
+  let total: usize = slices.iter().map(|s| s.len()).sum();
+  if ranges.len() < 2 || total < PARALLEL_COPY_MIN {
+    return ranges
+      .iter()
+      .map(|r| StagedItems::copy_of(&slices[r.clone()]))
+      .collect();
+  }
+  let mut copies: Vec<Option<CryptoResult<StagedItems>>> = ranges.iter().map(|_| None).collect();
+  rayon_core::scope(|scope| {
+    for (slot, range) in copies.iter_mut().zip(ranges) {
+      scope.spawn(move |_| *slot = Some(StagedItems::copy_of(&slices[range.clone()])));
+    }
+  });
+  copies
+    .into_iter()
+    .map(|c| c.unwrap_or_else(|| Err(CryptoError::internal())))
+    .collect()
 }
 
 // ---- hashes and HMACs ----------------------------------------------------------------------
@@ -607,6 +665,24 @@ mod tests {
         check_split(&vec![100 << 10; n], max);
       }
     }
+  }
+
+  #[test]
+  fn staged_items_are_the_items_in_order() {
+    let data: Vec<u8> = (0..3000u32).map(|i| i as u8).collect();
+    let items: Vec<&[u8]> = [0, 5, 0, 1000, 2999, 1]
+      .iter()
+      .map(|&n| &data[..n])
+      .collect();
+    for (max, chunks) in [(usize::MAX, 1), (1500, 3), (1, 6)] {
+      let staged = StagedItems::copy_in_chunks(&items, max).unwrap();
+      // Chunks of at most `max` bytes unless one item is larger: [0, 5, 0, 1000], [2999], [1].
+      assert_eq!(staged.chunks.len(), chunks, "max {max}");
+      let slices = staged.slices();
+      assert_eq!(slices.len(), items.len());
+      assert_eq!(slices, items);
+    }
+    assert!(StagedItems::copy_of(&[]).unwrap().slices().is_empty());
   }
 
   struct Fail(usize);

@@ -24,7 +24,7 @@ use crate::pool::{IdlePool, Pooled};
 /// allocator's warm free lists and gain nothing from the pool).
 const POOL_MIN: usize = 256 << 10;
 /// Staging buffers larger than this (512 MiB) are freed after use, not kept.
-const POOL_MAX: usize = 512 << 20;
+pub const POOL_MAX: usize = 512 << 20;
 
 struct Buf(Vec<u8>);
 
