@@ -210,6 +210,12 @@ pub fn begin_decrypt(
   let Some(nonce) = parsed.payload.get(..NONCE_LEN) else {
     return Err(decrypt_failed());
   };
+  // The spec's file-level rule, whatever the identity: an scrypt stanza is the only one.
+  if parsed.stanzas.len() > 1 && parsed.stanzas.iter().any(|s| s.kind == scrypt::TYPE) {
+    return Err(header::malformed(
+      "an scrypt stanza beside other stanzas (it must be the only one)",
+    ));
+  }
   let Some(file_key) = identity.unwrap(&parsed.stanzas, cancel)? else {
     return Err(no_match(identity, &parsed.stanzas));
   };
