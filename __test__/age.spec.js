@@ -680,5 +680,40 @@ test('X25519: interop with the age CLI both ways, and age-keygen keys', async (t
   await age.encryptFile(src, dst, { recipients: [recipient] })
   const d = spawnSync('age', ['-d', '-i', keygen, dst], { encoding: 'utf8' })
   t.is(d.stdout, 'hello age-keygen', String(d.stderr))
-  t.log('pyrage X25519 interop not checked here (the age CLI is the reference)')
+})
+
+const PYRAGE_X25519 = `
+import sys, json, base64, pyrage
+j = json.load(sys.stdin)
+b64, unb64 = (lambda b: base64.b64encode(b).decode()), base64.b64decode
+mine = pyrage.x25519.Identity.generate()
+print(json.dumps({
+  'identity': str(mine), 'recipient': str(mine.to_public()),
+  'to_ours': b64(pyrage.encrypt(unb64(j['data']), [pyrage.x25519.Recipient.from_str(j['recipient'])])),
+  'from_ours': b64(pyrage.decrypt(unb64(j['file']), [pyrage.x25519.Identity.from_str(j['identity'])])),
+}))
+`
+
+test('X25519: interop with rage (pyrage) both ways, and its key strings', (t) => {
+  if (!found.pyrage) {
+    if (REQUIRED) t.fail('pyrage is required (AGE_INTEROP_REQUIRED=1)')
+    else t.log(`SKIPPED: pyrage unavailable (${why.pyrage.join('; ')}); X25519 interop with rage was not checked`)
+    t.pass()
+    return
+  }
+  for (const n of [0, 1, 65536, 100000]) {
+    const data = nodeCrypto.randomBytes(n)
+    const a = age.generateIdentity()
+    const c = age.generateIdentity()
+    const file = age.encryptSync(data, { recipients: [a.recipient, c.recipient] })
+    const r = spawnSync(found.pyrage.python, ['-c', PYRAGE_X25519], {
+      input: JSON.stringify({ data: data.toString('base64'), recipient: a.recipient, identity: c.identity, file: file.toString('base64') }),
+      encoding: 'utf8',
+    })
+    t.is(r.status, 0, r.stderr)
+    const out = JSON.parse(r.stdout)
+    t.deepEqual(Buffer.from(out.from_ours, 'base64'), data, `rage decrypts ours (${n})`)
+    t.deepEqual(age.decryptSync(Buffer.from(out.to_ours, 'base64'), { identity: a.identity }), data, `ours decrypts rage's (${n})`)
+    t.is(age.toRecipient(out.identity), out.recipient)
+  }
 })
