@@ -175,7 +175,13 @@ pub fn age_encrypt<'e>(
   work_factor: u32,
   armor: bool,
 ) -> napi::Result<Unknown<'e>> {
-  run_now(env, AgeOp::Encrypt { work_factor, armor }, data, passphrase, keys)
+  run_now(
+    env,
+    AgeOp::Encrypt { work_factor, armor },
+    data,
+    passphrase,
+    keys,
+  )
 }
 
 /// `ageEncrypt` on the libuv pool.
@@ -209,7 +215,13 @@ pub fn age_decrypt<'e>(
   keys: Option<Vec<String>>,
   max_work_factor: u32,
 ) -> napi::Result<Unknown<'e>> {
-  run_now(env, AgeOp::Decrypt { max_work_factor }, data, passphrase, keys)
+  run_now(
+    env,
+    AgeOp::Decrypt { max_work_factor },
+    data,
+    passphrase,
+    keys,
+  )
 }
 
 /// `ageDecrypt` on the libuv pool.
@@ -253,8 +265,9 @@ impl StreamFormat for AgeFile {
     let chunk = CHUNK as u32;
     match self.op {
       AgeOp::Encrypt { work_factor, .. } => {
-        let (lead, sealer) =
-          with_recipient(&self.key, work_factor, |r| super::begin_encrypt(&[r], cancel))?;
+        let (lead, sealer) = with_recipient(&self.key, work_factor, |r| {
+          super::begin_encrypt(&[r], cancel)
+        })?;
         Ok(Begun {
           lead,
           consumed: 0,

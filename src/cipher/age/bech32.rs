@@ -8,7 +8,13 @@
 //! upper case, its recipients lower case: the callers check which).
 
 const CHARSET: &[u8; 32] = b"qpzry9x8gf2tvdw0s3jn54khce6mua7l";
-const GEN: [u32; 5] = [0x3b6a_57b2, 0x2650_8e6d, 0x1ea1_19fa, 0x3d42_33dd, 0x2a14_62b3];
+const GEN: [u32; 5] = [
+  0x3b6a_57b2,
+  0x2650_8e6d,
+  0x1ea1_19fa,
+  0x3d42_33dd,
+  0x2a14_62b3,
+];
 const MAX_LEN: usize = 90;
 
 fn polymod(values: impl Iterator<Item = u8>) -> u32 {
@@ -92,7 +98,10 @@ pub fn decode(s: &str) -> Result<(&str, Vec<u8>), Error> {
   if b.iter().any(u8::is_ascii_lowercase) && b.iter().any(u8::is_ascii_uppercase) {
     return Err(Error::MixedCase);
   }
-  let sep = b.iter().rposition(|&c| c == b'1').ok_or(Error::NoSeparator)?;
+  let sep = b
+    .iter()
+    .rposition(|&c| c == b'1')
+    .ok_or(Error::NoSeparator)?;
   let (hrp, rest) = (&b[..sep], &b[sep + 1..]);
   if hrp.is_empty() || hrp.len() > 83 || rest.len() < 6 {
     return Err(Error::Length);
@@ -153,7 +162,12 @@ mod tests {
       let sep = b.iter().rposition(|&c| c == b'1').unwrap();
       let values: Vec<u8> = b[sep + 1..]
         .iter()
-        .map(|c| CHARSET.iter().position(|&x| x == c.to_ascii_lowercase()).unwrap() as u8)
+        .map(|c| {
+          CHARSET
+            .iter()
+            .position(|&x| x == c.to_ascii_lowercase())
+            .unwrap() as u8
+        })
         .collect();
       assert_eq!(polymod(checksum_input(&b[..sep], &values)), 1, "{s}");
       match decode(s) {
