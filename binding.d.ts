@@ -64,31 +64,37 @@ export declare function aeadStreamNewAsync(alg: number, decrypt: boolean, secret
 export declare function aeadStreamUpdate(stream: unknown, chunk: unknown): Buffer
 
 /**
- * `ageDecrypt(data, passphrase, maxWorkFactor)`: the plaintext of an age file (binary or
+ * `ageDecrypt(data, passphrase, keys, maxWorkFactor)`: the plaintext of an age file (binary or
  * armored) encrypted to the passphrase, refusing scrypt work factors above `maxWorkFactor`.
  */
-export declare function ageDecrypt(data: unknown, passphrase: unknown, maxWorkFactor: number): Buffer
+export declare function ageDecrypt(data: unknown, passphrase: unknown, keys: Array<string> | undefined | null, maxWorkFactor: number): Buffer
 
 /** `ageDecrypt` on the libuv pool. */
-export declare function ageDecryptAsync(data: unknown, passphrase: unknown, maxWorkFactor: number, token?: CancelToken | undefined | null): Promise<Buffer>
+export declare function ageDecryptAsync(data: unknown, passphrase: unknown, keys: Array<string> | undefined | null, maxWorkFactor: number, token?: CancelToken | undefined | null): Promise<Buffer>
 
 /**
- * `ageEncrypt(data, passphrase, workFactor, armor)`: an age file encrypted to the passphrase
+ * `ageEncrypt(data, passphrase, keys, workFactor, armor)`: an age file encrypted to the passphrase
  * (scrypt at N = 2^workFactor): a Buffer, or with `armor` the PEM text.
  */
-export declare function ageEncrypt(data: unknown, passphrase: unknown, workFactor: number, armor: boolean): Buffer | string
+export declare function ageEncrypt(data: unknown, passphrase: unknown, keys: Array<string> | undefined | null, workFactor: number, armor: boolean): Buffer | string
 
 /** `ageEncrypt` on the libuv pool. */
-export declare function ageEncryptAsync(data: unknown, passphrase: unknown, workFactor: number, armor: boolean, token?: CancelToken | undefined | null): Promise<Buffer | string>
+export declare function ageEncryptAsync(data: unknown, passphrase: unknown, keys: Array<string> | undefined | null, workFactor: number, armor: boolean, token?: CancelToken | undefined | null): Promise<Buffer | string>
 
 /**
- * `ageFile(decrypt, src, dst, passphrase, workFactor, token?, progress?)`: `src` encrypted to
+ * `ageFile(decrypt, src, dst, passphrase, keys, workFactor, token?, progress?)`: `src` encrypted to
  * the passphrase into `dst` (a binary age file, scrypt at N = 2^workFactor), or with `decrypt`
  * the plaintext of the binary age file `src` into `dst` (`workFactor` is then the ceiling,
  * `maxWorkFactor`), renamed there after the last chunk verified; on the libuv pool, resolving
  * to the bytes written.
  */
-export declare function ageFile(decrypt: boolean, src: unknown, dst: unknown, passphrase: unknown, workFactor: number, token?: CancelToken | undefined | null, progress?: FileProgress | undefined | null): Promise<number>
+export declare function ageFile(decrypt: boolean, src: unknown, dst: unknown, passphrase: unknown, keys: Array<string> | undefined | null, workFactor: number, token?: CancelToken | undefined | null, progress?: FileProgress | undefined | null): Promise<number>
+
+/** `ageGenerateIdentity()`: a new X25519 identity, `AGE-SECRET-KEY-1…`. */
+export declare function ageGenerateIdentity(): string
+
+/** `ageToRecipient(identity)`: the `age1…` recipient of an X25519 identity. */
+export declare function ageToRecipient(identity: string): string
 
 /** One hash algorithm as the JS layer sees it. */
 export interface AlgorithmInfo {

@@ -450,24 +450,47 @@ export interface CipherApi {
     /** The crypto-js / OpenSSL `Salted__` passphrase format. See {@link PassphraseOptions}. */
     cryptoJs: CryptoJsNamespace
   }
-  /** age v1 files (age-encryption.org/v1) encrypted to a passphrase. See {@link AgeNamespace}. */
+  /** age v1 files (age-encryption.org/v1) encrypted to a passphrase or X25519 keys. See {@link AgeNamespace}. */
   age: AgeNamespace
 }
 
-export interface AgeEncryptOptions {
-  /** Non-empty; a string is used as its UTF-8 bytes (as the `age` and `rage` tools do). */
-  passphrase: Input
+/**
+ * What an age file is encrypted to: a passphrase (scrypt), or one or more X25519 recipients
+ * (`age1…` strings, as `age-keygen` prints; see {@link AgeNamespace.generateIdentity}), not both.
+ */
+export type AgeEncryptKey =
+  | {
+      /** Non-empty; a string is used as its UTF-8 bytes (as the `age` and `rage` tools do). */
+      passphrase: Input
+      recipients?: undefined
+    }
+  | {
+      /** `age1…` strings (Bech32); each gets its own X25519 stanza. */
+      recipients: readonly string[]
+      passphrase?: undefined
+    }
+
+export type AgeEncryptOptions = AgeEncryptKey & {
   /**
-   * scrypt work factor: N = 2^workFactor (r = 8, p = 1), 1..30. Default 18 (as age: about 0.3-1 s
-   * and 256 MiB). Decrypting needs `maxWorkFactor` >= this value (age accepts up to 22 by default).
+   * scrypt work factor (passphrases only): N = 2^workFactor (r = 8, p = 1), 1..30. Default 18 (as
+   * age: about 0.3-1 s and 256 MiB). Decrypting needs `maxWorkFactor` >= this value (age accepts up
+   * to 22 by default).
    */
   workFactor?: number
   /** Return the ASCII-armored (PEM) text as a string instead of the binary file. Default false. */
   armor?: boolean
 }
 
-export interface AgeDecryptOptions<F extends string = DecryptOutputFormat> {
-  passphrase: Input
+/**
+ * What an age file is decrypted with: the passphrase, or X25519 identities
+ * (`AGE-SECRET-KEY-1…` strings, one as `identity` or several as `identities`), not both.
+ */
+export type AgeDecryptKey =
+  | { passphrase: Input; identity?: undefined; identities?: undefined }
+  | { identity: string; passphrase?: undefined; identities?: undefined }
+  | { identities: readonly string[]; passphrase?: undefined; identity?: undefined }
+
+export type AgeDecryptOptions<F extends string = DecryptOutputFormat> = AgeDecryptKey & {
   /**
    * Refuse files whose scrypt work factor (log2 N) is above this, before any scrypt work, with
    * `RangeError` (`ERR_OUT_OF_RANGE`): a hostile file cannot pin a CPU (2^22 already takes
@@ -479,16 +502,17 @@ export interface AgeDecryptOptions<F extends string = DecryptOutputFormat> {
 }
 
 /**
- * age v1 (age-encryption.org/v1) with a passphrase: the scrypt recipient type, header MAC, and
+ * age v1 (age-encryption.org/v1) with a passphrase (the scrypt recipient type) or X25519 keys
+ * (`age1…` recipients, `AGE-SECRET-KEY-1…` identities, as `age-keygen` writes): header MAC, and
  * ChaCha20-Poly1305 STREAM payload in 64 KiB chunks. Files open with `age -d` and `rage -d`, and
  * theirs open here. `encrypt`/`decrypt` take whole files in memory; `encryptFile`/`decryptFile`
  * stream files on disk natively (binary form only).
  *
  * Errors: a file that is not an age file, or whose header or armor breaks the format (including
- * an scrypt stanza beside other stanzas), throws `TypeError` (`ERR_INVALID_ARG_VALUE`, the
- * message says what is wrong); a work factor above `maxWorkFactor` throws `RangeError`
+ * an scrypt stanza beside other stanzas, a low-order X25519 share), and a malformed key string
+ * throw `TypeError` (`ERR_INVALID_ARG_VALUE`, the message says what is wrong); a work factor above `maxWorkFactor` throws `RangeError`
  * (`ERR_OUT_OF_RANGE`); every failure to decrypt (wrong passphrase, a file for other recipients
- * such as X25519 keys, bad MAC, damaged, truncated or extended payload) throws one `Error` with
+ * or another identity, bad MAC, damaged, truncated or extended payload) throws one `Error` with
  * `code: 'ERR_CRYPTO_DECRYPT_FAILED'` and releases no plaintext.
  */
 export interface AgeNamespace {
@@ -514,7 +538,14 @@ export interface AgeNamespace {
    * after the last chunk verified. Failures as `decrypt` (no `dst` left); an armored file is
    * refused (`ERR_INVALID_ARG_VALUE`): use `decrypt` for armored files.
    */
-  decryptFile(src: PathLike, dst: PathLike, options: Omit<AgeDecryptOptions, 'outputFormat'> & AbortOptions & FileOptions): Promise<FileResult>
+  decryptFile(src: PathLike, dst: PathLike, options: AgeDecryptKey & { maxWorkFactor?: number } & AbortOptions & FileOptions): Promise<FileResult>
+  /**
+   * A new X25519 identity from the CSPRNG: `identity` (`AGE-SECRET-KEY-1…`, keep it secret; a
+   * file holding this line is an `age -i` key file) and its `recipient` (`age1…`).
+   */
+  generateIdentity(): { identity: string; recipient: string }
+  /** The `age1…` recipient of an `AGE-SECRET-KEY-1…` identity (as `age-keygen -y`). */
+  toRecipient(identity: string): string
   /** `{ workFactor: 18, maxWorkFactor: 22 }`. */
   readonly defaults: { readonly workFactor: number; readonly maxWorkFactor: number }
 }

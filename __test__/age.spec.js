@@ -553,3 +553,167 @@ for (const tool of ['age', 'pyrage']) {
     })
   })
 }
+
+// ---- X25519 recipients and identities ------------------------------------------------------------
+
+const RECIPIENT = /^age1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{58}$/
+const IDENTITY = /^AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}$/
+
+test('X25519: generateIdentity / toRecipient strings; round trips to 1 and 3 recipients, sync, async, armored', async (t) => {
+  const ids = [0, 1, 2].map(() => age.generateIdentity())
+  for (const { identity, recipient } of ids) {
+    t.regex(identity, IDENTITY)
+    t.regex(recipient, RECIPIENT)
+    t.is(age.toRecipient(identity), recipient)
+  }
+  t.not(ids[0].identity, ids[1].identity)
+  const data = nodeCrypto.randomBytes(70000)
+  const one = age.encryptSync(data, { recipients: [ids[0].recipient] })
+  t.regex(one.toString('latin1'), /^age-encryption\.org\/v1\n-> X25519 [A-Za-z0-9+/]{43}\n[A-Za-z0-9+/]{43}\n--- /)
+  t.deepEqual(age.decryptSync(one, { identity: ids[0].identity }), data)
+  const three = await age.encrypt(data, { recipients: ids.map((i) => i.recipient), armor: true })
+  t.regex(three, /^-----BEGIN AGE ENCRYPTED FILE-----\n/)
+  t.is(Buffer.from(three.split('\n').slice(1, -2).join(''), 'base64').toString('latin1').match(/\n-> X25519 /g).length, 3)
+  for (const { identity } of ids) {
+    t.deepEqual(await age.decrypt(three, { identity }), data)
+    t.deepEqual(age.decryptSync(three, { identities: [age.generateIdentity().identity, identity] }), data)
+  }
+  const stranger = age.generateIdentity().identity
+  t.throws(() => age.decryptSync(one, { identity: stranger }), FAILED)
+  await t.throwsAsync(age.decrypt(three, { identities: [stranger] }), FAILED)
+  // A passphrase file opened with an identity, and the other way round, say what is missing.
+  const pass = age.encryptSync(data, { passphrase: 'pw', workFactor: FAST })
+  t.throws(() => age.decryptSync(pass, { identity: stranger }), { ...FAILED, message: /no X25519 stanza/ })
+  t.throws(() => age.decryptSync(one, { passphrase: 'pw' }), { ...FAILED, message: /no scrypt stanza/ })
+})
+
+test('X25519: bad options and key strings are refused with stable codes', (t) => {
+  const { identity, recipient } = age.generateIdentity()
+  const BAD_KEY = { instanceOf: TypeError, code: 'ERR_INVALID_ARG_VALUE' }
+  const TYPE = { instanceOf: TypeError, code: 'ERR_INVALID_ARG_TYPE' }
+  t.throws(() => age.encryptSync(Buffer.from('x'), { recipients: [recipient], passphrase: 'pw' }), BAD_KEY)
+  t.throws(() => age.encryptSync(Buffer.from('x'), { recipients: [] }), TYPE)
+  t.throws(() => age.encryptSync(Buffer.from('x'), { recipients: recipient }), TYPE)
+  t.throws(() => age.encryptSync(Buffer.from('x'), { recipients: [recipient, 7] }), TYPE)
+  t.throws(() => age.decryptSync(Buffer.from('x'), { identity, identities: [identity] }), BAD_KEY)
+  t.throws(() => age.decryptSync(Buffer.from('x'), { identity: 1 }), TYPE)
+  for (const bad of [identity, recipient.toUpperCase(), recipient.slice(0, -1) + (recipient.endsWith('q') ? 'p' : 'q'), 'age1', '']) {
+    t.throws(() => age.encryptSync(Buffer.from('x'), { recipients: [recipient, bad] }), { ...BAD_KEY, message: /options\.recipients\[1\]/ }, bad)
+  }
+  for (const bad of [recipient, identity.toLowerCase(), identity.slice(0, -1) + (identity.endsWith('Q') ? 'P' : 'Q')]) {
+    t.throws(() => age.decryptSync(Buffer.from('x'), { identity: bad }), BAD_KEY, bad)
+    t.throws(() => age.toRecipient(bad), BAD_KEY, bad)
+  }
+  t.throws(() => age.toRecipient(undefined), TYPE)
+})
+
+test('X25519: C2SP test kit vectors with an X25519 identity: the expected outcome, payload hash on success', (t) => {
+  let n = 0
+  for (const { name, fields, file } of testkit()) {
+    const { expect, identity } = fields
+    if (!identity || !identity.startsWith('AGE-SECRET-KEY-1')) continue
+    let result
+    try {
+      result = { ok: age.decryptSync(file, { identity }) }
+    } catch (e) {
+      result = { error: e }
+    }
+    const e = result.error
+    if (expect === 'success') t.is(sha256(result.ok), fields.payload, name)
+    else if (expect === 'header failure' && !/_nonce$/.test(name)) t.is(e && e.code, 'ERR_INVALID_ARG_VALUE', `${name}: ${e && e.message}`)
+    else if (expect === 'armor failure') t.is(e && e.code, 'ERR_INVALID_ARG_VALUE', `${name}: ${e && e.message}`)
+    else t.is(e && e.code, 'ERR_CRYPTO_DECRYPT_FAILED', `${name}: ${e && e.message}`)
+    n++
+  }
+  t.true(n >= 70, String(n))
+})
+
+const hasTool = (cmd) => spawnSync(cmd, ['--version'], { encoding: 'utf8' }).status === 0
+
+test('X25519: interop with the age CLI both ways, and age-keygen keys', async (t) => {
+  if (!hasTool('age') || !hasTool('age-keygen')) {
+    if (REQUIRED) t.fail('the age CLI is required (AGE_INTEROP_REQUIRED=1)')
+    else t.log('SKIPPED: the age / age-keygen CLI is not installed; X25519 interop with age was not checked')
+    t.pass()
+    return
+  }
+  const [dir] = freshDir()
+  for (const n of [0, 1, 65536, 65537, 300000]) {
+    const data = nodeCrypto.randomBytes(n)
+    const { identity, recipient } = age.generateIdentity()
+    const keyFile = path.join(dir, `key-${n}`)
+    fs.writeFileSync(keyFile, `# made by cryptographer.js\n${identity}\n`)
+    // age-keygen -y agrees on the recipient of our identity.
+    t.is(spawnSync('age-keygen', ['-y', keyFile], { encoding: 'utf8' }).stdout.trim(), recipient)
+    // Ours -> age, to two recipients.
+    const other = age.generateIdentity()
+    const ours = path.join(dir, `ours-${n}.age`)
+    fs.writeFileSync(ours, age.encryptSync(data, { recipients: [other.recipient, recipient] }))
+    const d = spawnSync('age', ['-d', '-i', keyFile, ours])
+    t.is(d.status, 0, String(d.stderr))
+    t.deepEqual(d.stdout, data, `age decrypts ours (${n})`)
+    // age -> ours, binary and armored, in memory and from a file.
+    const plain = path.join(dir, `plain-${n}`)
+    fs.writeFileSync(plain, data)
+    for (const armor of [false, true]) {
+      const theirs = path.join(dir, `theirs-${n}-${armor}.age`)
+      const e = spawnSync('age', [...(armor ? ['-a'] : []), '-r', recipient, '-o', theirs, plain])
+      t.is(e.status, 0, String(e.stderr))
+      t.deepEqual(age.decryptSync(fs.readFileSync(theirs), { identity }), data, `ours decrypts age's (${n}, armor ${armor})`)
+      if (!armor) {
+        const out = path.join(dir, `out-${n}`)
+        await age.decryptFile(theirs, out, { identities: [identity] })
+        t.deepEqual(fs.readFileSync(out), data)
+      }
+    }
+  }
+  // age-keygen's key file: its identity line decrypts, its public key line encrypts.
+  const keygen = path.join(dir, 'keygen.txt')
+  t.is(spawnSync('age-keygen', ['-o', keygen]).status, 0)
+  const text = fs.readFileSync(keygen, 'utf8')
+  const identity = /^AGE-SECRET-KEY-1\S+$/m.exec(text)[0]
+  const recipient = /public key: (age1\S+)/.exec(text)[1]
+  t.is(age.toRecipient(identity), recipient)
+  const src = path.join(dir, 'k-src')
+  const dst = path.join(dir, 'k.age')
+  fs.writeFileSync(src, 'hello age-keygen')
+  await age.encryptFile(src, dst, { recipients: [recipient] })
+  const d = spawnSync('age', ['-d', '-i', keygen, dst], { encoding: 'utf8' })
+  t.is(d.stdout, 'hello age-keygen', String(d.stderr))
+})
+
+const PYRAGE_X25519 = `
+import sys, json, base64, pyrage
+j = json.load(sys.stdin)
+b64, unb64 = (lambda b: base64.b64encode(b).decode()), base64.b64decode
+mine = pyrage.x25519.Identity.generate()
+print(json.dumps({
+  'identity': str(mine), 'recipient': str(mine.to_public()),
+  'to_ours': b64(pyrage.encrypt(unb64(j['data']), [pyrage.x25519.Recipient.from_str(j['recipient'])])),
+  'from_ours': b64(pyrage.decrypt(unb64(j['file']), [pyrage.x25519.Identity.from_str(j['identity'])])),
+}))
+`
+
+test('X25519: interop with rage (pyrage) both ways, and its key strings', (t) => {
+  if (!found.pyrage) {
+    if (REQUIRED) t.fail('pyrage is required (AGE_INTEROP_REQUIRED=1)')
+    else t.log(`SKIPPED: pyrage unavailable (${why.pyrage.join('; ')}); X25519 interop with rage was not checked`)
+    t.pass()
+    return
+  }
+  for (const n of [0, 1, 65536, 100000]) {
+    const data = nodeCrypto.randomBytes(n)
+    const a = age.generateIdentity()
+    const c = age.generateIdentity()
+    const file = age.encryptSync(data, { recipients: [a.recipient, c.recipient] })
+    const r = spawnSync(found.pyrage.python, ['-c', PYRAGE_X25519], {
+      input: JSON.stringify({ data: data.toString('base64'), recipient: a.recipient, identity: c.identity, file: file.toString('base64') }),
+      encoding: 'utf8',
+    })
+    t.is(r.status, 0, r.stderr)
+    const out = JSON.parse(r.stdout)
+    t.deepEqual(Buffer.from(out.from_ours, 'base64'), data, `rage decrypts ours (${n})`)
+    t.deepEqual(age.decryptSync(Buffer.from(out.to_ours, 'base64'), { identity: a.identity }), data, `ours decrypts rage's (${n})`)
+    t.is(age.toRecipient(out.identity), out.recipient)
+  }
+})

@@ -1,5 +1,6 @@
 'use strict'
-// crypto.cipher.age: age v1 files (age-encryption.org/v1) encrypted to a passphrase, readable
+// crypto.cipher.age: age v1 files (age-encryption.org/v1) encrypted to a passphrase or to X25519
+// recipients (`age1…`, decrypted with `AGE-SECRET-KEY-1…` identities), readable
 // by the `age` and `rage` tools and writing files they read. All the work is native
 // (src/cipher/age/): this layer reads options and formats results. scrypt at age's work
 // factors costs 0.1-1 s, so `encrypt`/`decrypt` return Promises and run on the libuv pool
@@ -18,42 +19,74 @@ const DEFAULTS = Object.freeze({ workFactor: 18, maxWorkFactor: 22 })
 const MIN_WORK_FACTOR = 1
 const MAX_WORK_FACTOR = 30
 
-const ENCRYPT = new Set(['passphrase', 'workFactor', 'armor'])
-const DECRYPT = new Set(['passphrase', 'maxWorkFactor', 'outputFormat'])
+const ENCRYPT = new Set(['passphrase', 'recipients', 'workFactor', 'armor'])
+const DECRYPT = new Set(['passphrase', 'identity', 'identities', 'maxWorkFactor', 'outputFormat'])
 const ASYNC = (set) => new Set([...set, 'signal'])
 const ENCRYPT_ASYNC = ASYNC(ENCRYPT)
 const DECRYPT_ASYNC = ASYNC(DECRYPT)
 const FILE = (set) => new Set([...ASYNC(set), 'onProgress'])
 const ENCRYPT_FILE = FILE(ENCRYPT)
-const DECRYPT_FILE = FILE(new Set(['passphrase', 'maxWorkFactor']))
+const DECRYPT_FILE = FILE(new Set(['passphrase', 'identity', 'identities', 'maxWorkFactor']))
 const IN_MEMORY = 'use cipher.age.encrypt/decrypt (in memory) for armored files'
 
+const KEYS = {
+  encrypt: { list: 'recipients', what: 'a passphrase or X25519 recipients ("age1…" strings)' },
+  decrypt: { list: 'identities', what: 'a passphrase or X25519 identities ("AGE-SECRET-KEY-1…" strings)' },
+}
+
+/** A non-empty array of strings at `name`. */
+function keyList(v, name) {
+  if (!Array.isArray(v) || v.length === 0 || !v.every((k) => typeof k === 'string')) {
+    throw invalidArgType(name, 'a non-empty array of strings', v)
+  }
+  return [...v]
+}
+
+/**
+ * The options object, with `o.keys`: the passphrase as [passphrase, undefined], or X25519 key
+ * strings as [undefined, strings] (`recipients` when encrypting; `identity` or `identities`
+ * when decrypting); exactly one of them.
+ */
 function readOptions(options, allowed, what) {
+  const kind = allowed.has('recipients') ? KEYS.encrypt : KEYS.decrypt
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw invalidArgType('options', 'an object with a "passphrase" property', options)
+    throw invalidArgType('options', `an object with ${kind.what}`, options)
   }
   const o = checkOptions(options, allowed, what)
-  if (o.passphrase === undefined || o.passphrase === null) {
-    throw invalidArgType('options.passphrase', BYTES, o.passphrase)
+  const given = (v) => v !== undefined && v !== null
+  let list
+  if (given(o.identity)) {
+    if (typeof o.identity !== 'string') throw invalidArgType('options.identity', 'of type string', o.identity)
+    if (given(o.identities)) throw invalidArgValue('options', 'identity or identities, not both', 'both')
+    list = [o.identity]
+  } else if (given(o[kind.list])) {
+    list = keyList(o[kind.list], `options.${kind.list}`)
   }
-  return o
+  if (list !== undefined) {
+    if (given(o.passphrase)) {
+      throw invalidArgValue('options', `${kind.what}, not both`, 'a passphrase and keys')
+    }
+    return { ...o, keys: [undefined, list] }
+  }
+  if (!given(o.passphrase)) throw invalidArgType('options.passphrase', BYTES, o.passphrase)
+  return { ...o, keys: [o.passphrase, undefined] }
 }
 
 const workFactor = (v, name, dflt) => checkInt(v, name, MIN_WORK_FACTOR, MAX_WORK_FACTOR) ?? dflt
 
-/** [data, passphrase, workFactor, armor] of an encrypt call. */
+/** [data, passphrase, keys, workFactor, armor] of an encrypt call. */
 function encryptArgs(data, options, allowed, what) {
   const o = readOptions(options, allowed, what)
   const armor = o.armor ?? false
   if (typeof armor !== 'boolean') throw invalidArgType('options.armor', 'of type boolean', armor)
-  return [data, o.passphrase, workFactor(o.workFactor, 'options.workFactor', DEFAULTS.workFactor), armor]
+  return [data, ...o.keys, workFactor(o.workFactor, 'options.workFactor', DEFAULTS.workFactor), armor]
 }
 
-/** [[data, passphrase, maxWorkFactor], output format] of a decrypt call. */
+/** [[data, passphrase, keys, maxWorkFactor], output format] of a decrypt call. */
 function decryptArgs(data, options, allowed, what) {
   const o = readOptions(options, allowed, what)
   const max = workFactor(o.maxWorkFactor, 'options.maxWorkFactor', DEFAULTS.maxWorkFactor)
-  return [[data, o.passphrase, max], checkDecryptFormat(o.outputFormat, 'options.outputFormat')]
+  return [[data, ...o.keys, max], checkDecryptFormat(o.outputFormat, 'options.outputFormat')]
 }
 
 /**
@@ -65,7 +98,7 @@ function ageFile(src, dst, options, allowed, what, decrypt, args) {
     const o = readOptions(options, allowed, what)
     const n = args(o)
     return {
-      start: (from, to, token, counter) => native.ageFile(decrypt, from, to, o.passphrase, n, token, counter),
+      start: (from, to, token, counter) => native.ageFile(decrypt, from, to, ...o.keys, n, token, counter),
       signal: o.signal ?? undefined,
       onProgress: o.onProgress ?? undefined,
     }
@@ -129,6 +162,19 @@ const age = {
     return ageFile(src, dst, options, DECRYPT_FILE, 'cipher.age.decryptFile', true, (o) =>
       workFactor(o.maxWorkFactor, 'options.maxWorkFactor', DEFAULTS.maxWorkFactor),
     )
+  },
+  /**
+   * A new X25519 identity: `{ identity: 'AGE-SECRET-KEY-1…', recipient: 'age1…' }`, the strings
+   * the `age-keygen` tool writes. Keep `identity` secret; give `recipient` to those who encrypt.
+   */
+  generateIdentity() {
+    const identity = native.ageGenerateIdentity()
+    return { identity, recipient: native.ageToRecipient(identity) }
+  },
+  /** The `age1…` recipient of an `AGE-SECRET-KEY-1…` identity (as `age-keygen -y`). */
+  toRecipient(identity) {
+    if (typeof identity !== 'string') throw invalidArgType('identity', 'of type string', identity)
+    return native.ageToRecipient(identity)
   },
   defaults: DEFAULTS,
 }

@@ -1,12 +1,14 @@
 //! The age entry points seen from JavaScript (wrapped by `lib/age.js`, `crypto.cipher.age`).
 //!
-//! - `ageEncrypt(data, passphrase, workFactor, armor)` / `ageDecrypt(data, passphrase,
-//!   maxWorkFactor)`: synchronous, inputs read in place;
+//! - `ageEncrypt(data, passphrase, keys, workFactor, armor)` / `ageDecrypt(data, passphrase,
+//!   keys, maxWorkFactor)`: synchronous, inputs read in place; `keys` (X25519 key strings,
+//!   [`AgeKey`]) when given replaces the passphrase;
+//! - `ageGenerateIdentity()` / `ageToRecipient(identity)`: X25519 key strings;
 //! - `ageEncryptAsync(..., token?)` / `ageDecryptAsync(..., token?)`: the same on the libuv pool
 //!   (`crate::task`), on copies of the inputs made at call time; `token` stops the scrypt work
 //!   within about a millisecond and the payload between 1 MiB pieces.
 //!
-//! - `ageFile(decrypt, src, dst, passphrase, workFactor, token?, progress?)`: a file sealed or
+//! - `ageFile(decrypt, src, dst, passphrase, keys, workFactor, token?, progress?)`: a file sealed or
 //!   opened on the pool by `stream_file.rs` ([`AgeFile`] is the format), binary form only;
 //!   resolves to the bytes written.
 //!
@@ -16,8 +18,11 @@ use napi::bindgen_prelude::{AsyncTask, Unknown};
 use napi::Env;
 use napi_derive::napi;
 
+use zeroize::Zeroizing;
+
 use super::scrypt::{ScryptIdentity, ScryptRecipient};
-use super::CHUNK;
+use super::x25519::{X25519Identity, X25519Recipient};
+use super::{Identity, Recipient, CHUNK};
 use crate::cipher::stream_format::Codec;
 use crate::error::{CryptoResult, OrThrow};
 use crate::file_io::FileProgress;
@@ -27,6 +32,24 @@ use crate::staging::Staged;
 use crate::stream_file::{Begun, FileJob, StreamFormat};
 use crate::task::{Cancel, CancelToken, Job, Output, Work};
 
+/// What an age call encrypts to or decrypts with, copied at call time: a passphrase, or X25519
+/// key strings (`age1…` recipients when encrypting, `AGE-SECRET-KEY-1…` identities when
+/// decrypting).
+pub enum AgeKey {
+  Passphrase(Secret),
+  X25519(Vec<Zeroizing<String>>),
+}
+
+impl AgeKey {
+  /// The `passphrase` argument, or the `keys` strings when given.
+  fn read(env: &Env, passphrase: &Unknown, keys: Option<Vec<String>>) -> CryptoResult<Self> {
+    Ok(match keys {
+      Some(k) => AgeKey::X25519(k.into_iter().map(Zeroizing::new).collect()),
+      None => AgeKey::Passphrase(js::read_arg(env, passphrase, "options.passphrase")?.into_owned()),
+    })
+  }
+}
+
 /// One age call, its numbers checked when it is made.
 #[derive(Clone, Copy)]
 enum AgeOp {
@@ -34,32 +57,53 @@ enum AgeOp {
   Decrypt { max_work_factor: u32 },
 }
 
+/// `f` with the recipient of `key` (encrypting at `work_factor` for a passphrase).
+fn with_recipient<T>(
+  key: &AgeKey,
+  work_factor: u32,
+  f: impl FnOnce(&dyn Recipient) -> CryptoResult<T>,
+) -> CryptoResult<T> {
+  match key {
+    AgeKey::Passphrase(p) => f(&ScryptRecipient::new(p, work_factor)?),
+    AgeKey::X25519(k) => f(&X25519Recipient::parse(k, "options.recipients")?),
+  }
+}
+
+/// `f` with the identity of `key` (refusing work factors above `max` for a passphrase).
+fn with_identity<T>(
+  key: &AgeKey,
+  max: u32,
+  f: impl FnOnce(&dyn Identity) -> CryptoResult<T>,
+) -> CryptoResult<T> {
+  match key {
+    AgeKey::Passphrase(p) => f(&ScryptIdentity::new(p, max)?),
+    AgeKey::X25519(k) => f(&X25519Identity::parse(k, "options.identities")?),
+  }
+}
+
 impl AgeOp {
-  /// Refuses bad numbers and an empty passphrase before any work (and before queueing).
-  fn check(self, passphrase: &[u8]) -> CryptoResult<()> {
+  /// Refuses bad numbers, an empty passphrase and bad key strings before any work (and before
+  /// queueing).
+  fn check(self, key: &AgeKey) -> CryptoResult<()> {
     match self {
-      AgeOp::Encrypt { work_factor, .. } => ScryptRecipient::new(passphrase, work_factor).map(drop),
-      AgeOp::Decrypt { max_work_factor } => {
-        ScryptIdentity::new(passphrase, max_work_factor).map(drop)
-      }
+      AgeOp::Encrypt { work_factor, .. } => with_recipient(key, work_factor, |_| Ok(())),
+      AgeOp::Decrypt { max_work_factor } => with_identity(key, max_work_factor, |_| Ok(())),
     }
   }
 
-  fn run(self, passphrase: &[u8], data: &[u8], cancel: &Cancel) -> CryptoResult<Output> {
+  fn run(self, key: &AgeKey, data: &[u8], cancel: &Cancel) -> CryptoResult<Output> {
     match self {
       AgeOp::Encrypt { work_factor, armor } => {
-        let recipient = ScryptRecipient::new(passphrase, work_factor)?;
-        let file = super::encrypt(&[&recipient], data, cancel)?;
+        let file = with_recipient(key, work_factor, |r| super::encrypt(&[r], data, cancel))?;
         Ok(if armor {
           Output::Text(super::armor(&file))
         } else {
           Output::Buffer(file)
         })
       }
-      AgeOp::Decrypt { max_work_factor } => {
-        let identity = ScryptIdentity::new(passphrase, max_work_factor)?;
-        super::decrypt(&identity, data, cancel).map(Output::Buffer)
-      }
+      AgeOp::Decrypt { max_work_factor } => with_identity(key, max_work_factor, |id| {
+        super::decrypt(id, data, cancel).map(Output::Buffer)
+      }),
     }
   }
 }
@@ -70,11 +114,12 @@ fn run_now<'e>(
   op: AgeOp,
   data: Unknown,
   passphrase: Unknown,
+  keys: Option<Vec<String>>,
 ) -> napi::Result<Unknown<'e>> {
   let result = (|| {
-    let passphrase = js::read_arg(env, &passphrase, "options.passphrase")?;
+    let key = AgeKey::read(env, &passphrase, keys)?;
     let data = js::read_arg(env, &data, "data")?;
-    op.run(passphrase.as_slice(), data.as_slice(), &Cancel::NEVER)
+    op.run(&key, data.as_slice(), &Cancel::NEVER)
   })();
   result.or_throw(env)?.into_js(env)
 }
@@ -82,7 +127,7 @@ fn run_now<'e>(
 /// Copies of an age call's inputs, made at call time, for the libuv pool.
 pub struct AgeJob {
   op: AgeOp,
-  passphrase: Secret,
+  key: AgeKey,
   data: Option<Staged>,
 }
 
@@ -92,7 +137,7 @@ impl Job for AgeJob {
       .data
       .take()
       .ok_or_else(crate::error::CryptoError::internal)?;
-    let result = self.op.run(&self.passphrase, data.as_slice(), cancel);
+    let result = self.op.run(&self.key, data.as_slice(), cancel);
     data.recycle();
     result
   }
@@ -103,14 +148,15 @@ fn queue(
   op: AgeOp,
   data: Unknown,
   passphrase: Unknown,
+  keys: Option<Vec<String>>,
   token: Option<&CancelToken>,
 ) -> napi::Result<AsyncTask<Work<AgeJob>>> {
   let job = (|| {
-    let passphrase = js::read_arg(env, &passphrase, "options.passphrase")?.into_owned();
-    op.check(&passphrase)?;
+    let key = AgeKey::read(env, &passphrase, keys)?;
+    op.check(&key)?;
     Ok(AgeJob {
       op,
-      passphrase,
+      key,
       data: Some(js::read_arg(env, &data, "data")?.into_staged()?),
     })
   })()
@@ -118,17 +164,24 @@ fn queue(
   Ok(Work::new(job, token))
 }
 
-/// `ageEncrypt(data, passphrase, workFactor, armor)`: an age file encrypted to the passphrase
+/// `ageEncrypt(data, passphrase, keys, workFactor, armor)`: an age file encrypted to the passphrase
 /// (scrypt at N = 2^workFactor): a Buffer, or with `armor` the PEM text.
 #[napi(ts_return_type = "Buffer | string")]
 pub fn age_encrypt<'e>(
   env: &'e Env,
   data: Unknown,
   passphrase: Unknown,
+  keys: Option<Vec<String>>,
   work_factor: u32,
   armor: bool,
 ) -> napi::Result<Unknown<'e>> {
-  run_now(env, AgeOp::Encrypt { work_factor, armor }, data, passphrase)
+  run_now(
+    env,
+    AgeOp::Encrypt { work_factor, armor },
+    data,
+    passphrase,
+    keys,
+  )
 }
 
 /// `ageEncrypt` on the libuv pool.
@@ -137,6 +190,7 @@ pub fn age_encrypt_async(
   env: &Env,
   data: Unknown,
   passphrase: Unknown,
+  keys: Option<Vec<String>>,
   work_factor: u32,
   armor: bool,
   token: Option<&CancelToken>,
@@ -146,20 +200,28 @@ pub fn age_encrypt_async(
     AgeOp::Encrypt { work_factor, armor },
     data,
     passphrase,
+    keys,
     token,
   )
 }
 
-/// `ageDecrypt(data, passphrase, maxWorkFactor)`: the plaintext of an age file (binary or
+/// `ageDecrypt(data, passphrase, keys, maxWorkFactor)`: the plaintext of an age file (binary or
 /// armored) encrypted to the passphrase, refusing scrypt work factors above `maxWorkFactor`.
 #[napi(ts_return_type = "Buffer")]
 pub fn age_decrypt<'e>(
   env: &'e Env,
   data: Unknown,
   passphrase: Unknown,
+  keys: Option<Vec<String>>,
   max_work_factor: u32,
 ) -> napi::Result<Unknown<'e>> {
-  run_now(env, AgeOp::Decrypt { max_work_factor }, data, passphrase)
+  run_now(
+    env,
+    AgeOp::Decrypt { max_work_factor },
+    data,
+    passphrase,
+    keys,
+  )
 }
 
 /// `ageDecrypt` on the libuv pool.
@@ -168,6 +230,7 @@ pub fn age_decrypt_async(
   env: &Env,
   data: Unknown,
   passphrase: Unknown,
+  keys: Option<Vec<String>>,
   max_work_factor: u32,
   token: Option<&CancelToken>,
 ) -> napi::Result<AsyncTask<Work<AgeJob>>> {
@@ -176,6 +239,7 @@ pub fn age_decrypt_async(
     AgeOp::Decrypt { max_work_factor },
     data,
     passphrase,
+    keys,
     token,
   )
 }
@@ -184,7 +248,7 @@ pub fn age_decrypt_async(
 /// payload's 64 KiB chunks go through the streaming AEAD's [`Codec`] (age's sealer / opener).
 pub struct AgeFile {
   op: AgeOp,
-  passphrase: Secret,
+  key: AgeKey,
 }
 
 impl StreamFormat for AgeFile {
@@ -201,8 +265,9 @@ impl StreamFormat for AgeFile {
     let chunk = CHUNK as u32;
     match self.op {
       AgeOp::Encrypt { work_factor, .. } => {
-        let recipient = ScryptRecipient::new(&self.passphrase, work_factor)?;
-        let (lead, sealer) = super::begin_encrypt(&[&recipient], cancel)?;
+        let (lead, sealer) = with_recipient(&self.key, work_factor, |r| {
+          super::begin_encrypt(&[r], cancel)
+        })?;
         Ok(Begun {
           lead,
           consumed: 0,
@@ -211,8 +276,9 @@ impl StreamFormat for AgeFile {
       }
       AgeOp::Decrypt { max_work_factor } => {
         super::refuse_armor(head)?;
-        let identity = ScryptIdentity::new(&self.passphrase, max_work_factor)?;
-        let (opener, consumed) = super::begin_decrypt(&identity, head, cancel)?;
+        let (opener, consumed) = with_identity(&self.key, max_work_factor, |id| {
+          super::begin_decrypt(id, head, cancel)
+        })?;
         Ok(Begun {
           lead: Vec::new(),
           consumed,
@@ -223,7 +289,7 @@ impl StreamFormat for AgeFile {
   }
 }
 
-/// `ageFile(decrypt, src, dst, passphrase, workFactor, token?, progress?)`: `src` encrypted to
+/// `ageFile(decrypt, src, dst, passphrase, keys, workFactor, token?, progress?)`: `src` encrypted to
 /// the passphrase into `dst` (a binary age file, scrypt at N = 2^workFactor), or with `decrypt`
 /// the plaintext of the binary age file `src` into `dst` (`workFactor` is then the ceiling,
 /// `maxWorkFactor`), renamed there after the last chunk verified; on the libuv pool, resolving
@@ -236,6 +302,7 @@ pub fn age_file(
   src: Unknown,
   dst: Unknown,
   passphrase: Unknown,
+  keys: Option<Vec<String>>,
   work_factor: u32,
   token: Option<&CancelToken>,
   progress: Option<&FileProgress>,
@@ -251,10 +318,25 @@ pub fn age_file(
     }
   };
   let job = (|| {
-    let passphrase = js::read_arg(env, &passphrase, "options.passphrase")?.into_owned();
-    op.check(&passphrase)?;
-    FileJob::new(env, AgeFile { op, passphrase }, &src, &dst, progress)
+    let key = AgeKey::read(env, &passphrase, keys)?;
+    op.check(&key)?;
+    FileJob::new(env, AgeFile { op, key }, &src, &dst, progress)
   })()
   .or_throw(env)?;
   Ok(Work::new(job, token))
+}
+
+/// `ageGenerateIdentity()`: a new X25519 identity, `AGE-SECRET-KEY-1…`.
+#[napi]
+pub fn age_generate_identity(env: &Env) -> napi::Result<String> {
+  let id = super::x25519::generate().or_throw(env)?;
+  Ok(id.to_string())
+}
+
+/// `ageToRecipient(identity)`: the `age1…` recipient of an X25519 identity.
+#[napi]
+pub fn age_to_recipient(env: &Env, identity: String) -> napi::Result<String> {
+  let identity = Zeroizing::new(identity);
+  let id = X25519Identity::parse(&[identity.as_str()], "identity").or_throw(env)?;
+  Ok(id.recipients().remove(0))
 }

@@ -9,7 +9,7 @@
 //!
 //! - `header.rs` parses and writes the header (strict, bounded), without interpreting stanzas;
 //! - a [`Recipient`] wraps the file key into stanzas and an [`Identity`] unwraps it: `scrypt.rs`
-//!   is the passphrase pair; X25519 keys are one more pair of the same traits;
+//!   is the passphrase pair, `x25519.rs` the public-key pair (with the `bech32.rs` key strings);
 //! - the payload is `stream.rs`'s [`Sealer`] / [`Opener`] with age's nonce layout;
 //!   [`begin_encrypt`] / [`begin_decrypt`] give the header and the sealer / opener, so a file
 //!   pipeline can stream a file through them; [`encrypt`] / [`decrypt`] are the in-memory forms;
@@ -24,10 +24,12 @@
 
 pub mod api;
 mod armor;
+mod bech32;
 mod header;
 mod scrypt;
 #[cfg(test)]
 mod tests;
+mod x25519;
 
 use zeroize::Zeroizing;
 
@@ -208,6 +210,12 @@ pub fn begin_decrypt(
   let Some(nonce) = parsed.payload.get(..NONCE_LEN) else {
     return Err(decrypt_failed());
   };
+  // The spec's file-level rule, whatever the identity: an scrypt stanza is the only one.
+  if parsed.stanzas.len() > 1 && parsed.stanzas.iter().any(|s| s.kind == scrypt::TYPE) {
+    return Err(header::malformed(
+      "an scrypt stanza beside other stanzas (it must be the only one)",
+    ));
+  }
   let Some(file_key) = identity.unwrap(&parsed.stanzas, cancel)? else {
     return Err(no_match(identity, &parsed.stanzas));
   };

@@ -7,8 +7,9 @@
 //! wrap key = scrypt(passphrase, "age-encryption.org/v1/scrypt" ‖ salt, N, r = 8, p = 1, 32)
 //! ```
 //!
-//! The identity refuses, before any scrypt work: an scrypt stanza beside any other stanza (the
-//! spec's rule, which keeps passphrase files authenticated by the passphrase alone), arguments
+//! The identity refuses, before any scrypt work (an scrypt stanza beside any other stanza, the
+//! spec's rule which keeps passphrase files authenticated by the passphrase alone, is refused
+//! for every identity by `begin_decrypt`): arguments
 //! that are not exactly a canonical 16-byte salt and a decimal `log2 N` without leading zeros, a
 //! body that is not 32 bytes, and a work factor above the caller's ceiling.
 
@@ -22,7 +23,7 @@ use crate::kdf::scrypt::{derive, Params};
 use crate::kdf::PHC_B64;
 use crate::task::Cancel;
 
-const TYPE: &str = "scrypt";
+pub const TYPE: &str = "scrypt";
 const LABEL: &[u8] = b"age-encryption.org/v1/scrypt";
 const SALT_LEN: usize = 16;
 
@@ -150,11 +151,6 @@ impl Identity for ScryptIdentity<'_> {
     let Some(s) = stanzas.iter().find(|s| s.kind == TYPE) else {
       return Ok(None);
     };
-    if stanzas.len() != 1 {
-      return Err(malformed(
-        "an scrypt stanza beside other stanzas (it must be the only one)",
-      ));
-    }
     let (salt, log_n) = self.read(s)?;
     let key = wrap_key(self.passphrase, &salt, log_n, cancel)?;
     Ok(open_file_key(&key, &s.body))

@@ -2,6 +2,7 @@
 
 use super::header::{self, Stanza};
 use super::scrypt::{ScryptIdentity, ScryptRecipient};
+use super::x25519::{self, X25519Identity, X25519Recipient};
 use super::*;
 use crate::algorithms::oneshot;
 
@@ -93,8 +94,8 @@ fn is_format_error(e: &CryptoError) -> bool {
 
 /// Every vector the formats here can judge, through the steps a passphrase decryption takes:
 /// armor, header, the scrypt identity (vectors with a passphrase), and for the others the header
-/// MAC and the payload opened with the vector's own file key. What belongs to the X25519 and
-/// ML-KEM identities (their stanza rules) is left to them and counted.
+/// MAC and the payload opened with the vector's own file key. The X25519 identity judges every
+/// vector with an X25519 identity; what belongs to the ML-KEM identities is left and counted.
 #[test]
 fn c2sp_testkit() {
   let vectors = testkit();
@@ -102,7 +103,7 @@ fn c2sp_testkit() {
     vectors.len() >= 140,
     "the test kit is in __test__/vectors/age/testkit"
   );
-  let (mut checked, mut other_identity) = (0, Vec::new());
+  let (mut checked, mut x25519, mut other_identity) = (0, 0, Vec::new());
   for v in &vectors {
     let name = &v.name;
     let expect = v.get("expect").unwrap();
@@ -144,23 +145,35 @@ fn c2sp_testkit() {
     let mut again = Vec::new();
     header::write(&parsed.stanzas, &mut again);
     assert_eq!(again, parsed.mac_input, "{name}: header round trip");
-    // The scrypt identity on every vector with a passphrase (the full decryption).
-    if let Some(pass) = v.get("passphrase") {
-      let id = ScryptIdentity::new(pass.as_bytes(), 22).unwrap();
-      let result = decrypt(&id, &v.file, &Cancel::NEVER);
+    // The full decryption with the vector's identity: scrypt for the vectors with a passphrase,
+    // X25519 for those with an X25519 identity.
+    let id: Option<Box<dyn Identity>> = match (v.get("passphrase"), v.get("identity")) {
+      (Some(pass), _) => Some(Box::new(ScryptIdentity::new(pass.as_bytes(), 22).unwrap())),
+      (None, Some(id)) if id.starts_with("AGE-SECRET-KEY-1") => {
+        x25519 += 1;
+        Some(Box::new(X25519Identity::parse(&[id], "identity").unwrap()))
+      }
+      _ => None,
+    };
+    if let Some(id) = id {
+      let result = decrypt(&*id, &v.file, &Cancel::NEVER);
       match expect {
         "success" => assert_eq!(
           sha256(&result.unwrap()),
           v.get("payload").unwrap(),
           "{name}"
         ),
+        // A file cut inside the payload nonce is a decryption failure here.
+        "header failure" if parsed.payload.len() < NONCE_LEN => {
+          assert_eq!(result.unwrap_err().code, Code::DecryptFailed, "{name}")
+        }
         "header failure" => assert!(is_format_error(&result.unwrap_err()), "{name}"),
         _ => assert_eq!(result.unwrap_err().code, Code::DecryptFailed, "{name}"),
       }
       checked += 1;
       continue;
     }
-    // Vectors whose failure is an X25519 / ML-KEM stanza rule: the generic parse accepts them.
+    // Vectors whose failure is an ML-KEM stanza rule: the generic parse accepts them.
     let file_key = unhex(v.get("file key").unwrap());
     if expect == "no match" || (expect == "header failure" && parsed.payload.len() >= NONCE_LEN) {
       other_identity.push(name.clone());
@@ -187,16 +200,17 @@ fn c2sp_testkit() {
     checked += 1;
   }
   eprintln!(
-    "age test kit: {checked} vectors checked; {} left to the X25519 / ML-KEM identities ({})",
+    "age test kit: {checked} vectors checked ({x25519} with X25519 identities); {} left to the ML-KEM identities ({})",
     other_identity.len(),
     other_identity.join(", "),
   );
   assert_eq!(checked + other_identity.len(), vectors.len());
-  assert!(checked >= 115, "{checked}");
+  assert!(checked >= 125, "{checked}");
+  assert!(x25519 >= 50, "{x25519}");
   // Every left-out vector is about another recipient type.
   for n in &other_identity {
     assert!(
-      n.starts_with("x25519") || n.starts_with("hybrid") || n.starts_with("armor_no_match"),
+      n.starts_with("hybrid") || n.starts_with("armor_hybrid"),
       "{n}"
     );
   }
@@ -442,4 +456,75 @@ fn streaming_halves_match_the_one_shot_forms() {
       .unwrap(),
     decrypt_failed()
   );
+}
+
+#[test]
+fn x25519_round_trips_to_several_recipients() {
+  let ids: Vec<_> = (0..3).map(|_| x25519::generate().unwrap()).collect();
+  let idents: Vec<X25519Identity> = ids
+    .iter()
+    .map(|i| X25519Identity::parse(&[i.as_str()], "identity").unwrap())
+    .collect();
+  let recips: Vec<String> = idents.iter().map(|i| i.recipients().remove(0)).collect();
+  assert!(recips
+    .iter()
+    .all(|r| r.starts_with("age1") && r.len() == 62));
+  assert!(ids
+    .iter()
+    .all(|i| i.starts_with("AGE-SECRET-KEY-1") && i.len() == 74));
+  let data = b"to three recipients".repeat(5000);
+  let r = X25519Recipient::parse(&recips, "options.recipients").unwrap();
+  let file = encrypt(&[&r], &data, &Cancel::NEVER).unwrap();
+  let parsed = header::parse(&file).unwrap();
+  assert_eq!(parsed.stanzas.len(), 3);
+  for s in &parsed.stanzas {
+    assert_eq!(s.kind, "X25519");
+    assert_eq!(s.args.len(), 1);
+    assert_eq!(header::decode_b64(s.args[0].as_bytes()).unwrap().len(), 32);
+    assert_eq!(s.body.len(), 32);
+  }
+  for id in &idents {
+    assert_eq!(decrypt(id, &file, &Cancel::NEVER).unwrap(), data);
+  }
+  let other = X25519Identity::parse(&[x25519::generate().unwrap().as_str()], "i").unwrap();
+  let e = decrypt(&other, &file, &Cancel::NEVER).unwrap_err();
+  assert_eq!(e.code, Code::DecryptFailed);
+  // Several identities, the right one last.
+  let both = X25519Identity::parse(
+    &[x25519::generate().unwrap().as_str(), ids[2].as_str()],
+    "i",
+  )
+  .unwrap();
+  assert_eq!(decrypt(&both, &file, &Cancel::NEVER).unwrap(), data);
+  // A passphrase file says it has no X25519 stanza.
+  let pass = encrypt_pass(b"pw", 2, b"x");
+  let e = decrypt(&idents[0], &pass, &Cancel::NEVER).unwrap_err();
+  assert!(e.message.contains("no X25519 stanza"), "{}", e.message);
+}
+
+#[test]
+fn x25519_key_strings_are_strict() {
+  let id = x25519::generate().unwrap();
+  let rec = X25519Identity::parse(&[id.as_str()], "i")
+    .unwrap()
+    .recipients()
+    .remove(0);
+  let bad = [
+    id.to_ascii_lowercase(),               // identities are upper case
+    rec.to_ascii_uppercase(),              // recipients lower case
+    rec.replacen("age1", "agf1", 1),       // checksum
+    format!("{}q", &rec[..rec.len() - 1]), // checksum
+    rec[..rec.len() - 1].to_string(),      // length
+    String::new(),
+  ];
+  for b in &bad {
+    let e = X25519Recipient::parse(&[b.as_str()], "options.recipients")
+      .err()
+      .unwrap();
+    assert_eq!(e.code, Code::InvalidArgValue, "{b}");
+    assert!(X25519Identity::parse(&[b.as_str()], "i").is_err(), "{b}");
+  }
+  // An identity is not a recipient and a recipient not an identity.
+  assert!(X25519Recipient::parse(&[id.as_str()], "r").is_err());
+  assert!(X25519Identity::parse(&[rec.as_str()], "i").is_err());
 }
