@@ -15,6 +15,7 @@ const path = require('node:path')
 const nodeCrypto = require('node:crypto')
 const { spawnSync } = require('node:child_process')
 const { Readable, Writable } = require('node:stream')
+const { once } = require('node:events')
 const { pipeline } = require('node:stream/promises')
 const { xchacha20poly1305 } = require('@noble/ciphers/chacha')
 const { cipher } = require('..')
@@ -602,9 +603,14 @@ test('streams: strings are UTF-8 chunks; the signal option destroys a stream (he
   t.is((await open('aes', sealed, { key: KEY })).toString(), 'héllo wörld')
   const c = new AbortController()
   const s = cipher.xchacha20.encryptStream({ passphrase: 'p', signal: c.signal })
+  // The stream's own error, not what piping into it says afterwards: since Node 24, pipeline()
+  // onto a destroyed stream fails with ERR_STREAM_UNABLE_TO_PIPE before that error surfaces.
+  const errored = once(s, 'error')
   c.abort()
-  const err = await t.throwsAsync(through(s, [Buffer.from('x')]))
+  const [err] = await errored
   t.is(err.name, 'AbortError')
+  t.true(s.destroyed)
+  await t.throwsAsync(through(s, [Buffer.from('x')]))
 })
 
 // ---- memory ---------------------------------------------------------------------------------
