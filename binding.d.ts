@@ -23,16 +23,78 @@ export declare class CancelToken {
 }
 
 /**
- * Progress of one `file()` call, polled from JavaScript (`bytes`, `total`) while the job runs
+ * Progress of one `file()`, `encryptFile()` or `decryptFile()` call, polled from JavaScript (`bytes`, `total`) while the job runs
  * on the pool.
  */
 export declare class FileProgress {
   constructor()
-  /** Bytes read and hashed so far. */
+  /** Bytes read (and hashed, sealed or opened) so far. */
   get bytes(): number
   /** The file's size when it was opened; -1 before that, and for files that have none. */
   get total(): number
 }
+
+/** A parsed RSA key (public, or private with CRT values). */
+export declare class RsaKey {
+  /** Bits in the modulus. */
+  get bits(): number
+  get isPrivate(): boolean
+}
+
+/**
+ * `aeadStreamFile(alg, decrypt, secret, passphrase, src, dst, options, token?, progress?)`:
+ * `src` sealed or opened into `dst` on the libuv pool; resolves to the bytes written.
+ */
+export declare function aeadStreamFile(alg: number, decrypt: boolean, secret: unknown, passphrase: boolean, src: unknown, dst: unknown, options?: unknown | undefined | null, token?: CancelToken | undefined | null, progress?: FileProgress | undefined | null): Promise<number>
+
+/** `aeadStreamFinal(state)`: the rest (the last segment). */
+export declare function aeadStreamFinal(stream: unknown): Buffer
+
+/**
+ * `aeadStreamNewAsync(alg, decrypt, secret, passphrase, options, head?, token?)`: a stream
+ * state, made on the libuv pool (a passphrase's Argon2id; for a key, HKDF only, and the pool is
+ * used all the same: one way to make a state, and a stream's first chunk is never tiny work).
+ */
+export declare function aeadStreamNewAsync(alg: number, decrypt: boolean, secret: unknown, passphrase: boolean, options?: unknown | undefined | null, head?: unknown | undefined | null, token?: CancelToken | undefined | null): Promise<unknown>
+
+/**
+ * `aeadStreamUpdate(state, chunk)`: the output `chunk` completes (sealed segments, or the
+ * plaintext of segments whose tags verified).
+ */
+export declare function aeadStreamUpdate(stream: unknown, chunk: unknown): Buffer
+
+/**
+ * `ageDecrypt(data, passphrase, keys, maxWorkFactor)`: the plaintext of an age file (binary or
+ * armored) encrypted to the passphrase, refusing scrypt work factors above `maxWorkFactor`.
+ */
+export declare function ageDecrypt(data: unknown, passphrase: unknown, keys: Array<string> | undefined | null, maxWorkFactor: number): Buffer
+
+/** `ageDecrypt` on the libuv pool. */
+export declare function ageDecryptAsync(data: unknown, passphrase: unknown, keys: Array<string> | undefined | null, maxWorkFactor: number, token?: CancelToken | undefined | null): Promise<Buffer>
+
+/**
+ * `ageEncrypt(data, passphrase, keys, workFactor, armor)`: an age file encrypted to the passphrase
+ * (scrypt at N = 2^workFactor): a Buffer, or with `armor` the PEM text.
+ */
+export declare function ageEncrypt(data: unknown, passphrase: unknown, keys: Array<string> | undefined | null, workFactor: number, armor: boolean): Buffer | string
+
+/** `ageEncrypt` on the libuv pool. */
+export declare function ageEncryptAsync(data: unknown, passphrase: unknown, keys: Array<string> | undefined | null, workFactor: number, armor: boolean, token?: CancelToken | undefined | null): Promise<Buffer | string>
+
+/**
+ * `ageFile(decrypt, src, dst, passphrase, keys, workFactor, token?, progress?)`: `src` encrypted to
+ * the passphrase into `dst` (a binary age file, scrypt at N = 2^workFactor), or with `decrypt`
+ * the plaintext of the binary age file `src` into `dst` (`workFactor` is then the ceiling,
+ * `maxWorkFactor`), renamed there after the last chunk verified; on the libuv pool, resolving
+ * to the bytes written.
+ */
+export declare function ageFile(decrypt: boolean, src: unknown, dst: unknown, passphrase: unknown, keys: Array<string> | undefined | null, workFactor: number, token?: CancelToken | undefined | null, progress?: FileProgress | undefined | null): Promise<number>
+
+/** `ageGenerateIdentity()`: a new X25519 identity, `AGE-SECRET-KEY-1…`. */
+export declare function ageGenerateIdentity(): string
+
+/** `ageToRecipient(identity)`: the `age1…` recipient of an X25519 identity. */
+export declare function ageToRecipient(identity: string): string
 
 /** One hash algorithm as the JS layer sees it. */
 export interface AlgorithmInfo {
@@ -219,8 +281,63 @@ export declare function pbkdf2(password: unknown, salt: unknown, iterations: num
  */
 export declare function pbkdf2Async(password: unknown, salt: unknown, iterations: number, keyLength: number, hash: number, token?: CancelToken | undefined | null): Promise<unknown>
 
+/** One algorithm as the JS layer sees it. */
+export interface PkAlgorithm {
+  id: number
+  /** `'ed25519'`, `'x25519'`, `'p256'`, `'p384'`, `'p521'`, `'secp256k1'`. */
+  name: string
+  /** Private key bytes (seed / scalar). */
+  privateLength: number
+  /** Public key bytes (raw for 25519, uncompressed SEC1 for EC). */
+  publicLength: number
+}
+
+export declare function pkAlgorithms(): Array<PkAlgorithm>
+
+/** `pkDerive(alg, privateKey, peerPublicKey)`: the X25519 / ECDH shared secret. */
+export declare function pkDerive(alg: number, private: unknown, public: unknown): Buffer
+
+/** `pkGenerate(alg)`: `[privateKey, publicKey]` (public: raw, or uncompressed SEC1). */
+export declare function pkGenerate(alg: number): Array<Buffer>
+
+/**
+ * `pkPoint(alg, point, compress)`: an EC public key validated (on the curve, not the identity)
+ * and re-encoded compressed or uncompressed.
+ */
+export declare function pkPoint(alg: number, point: unknown, compress: boolean): Buffer
+
+/** `pkPublic(alg, privateKey)`: the public key of a private key. */
+export declare function pkPublic(alg: number, private: unknown): Buffer
+
+/**
+ * `pkSign(alg, privateKey, message, hash, flags)`: a signature (ECDSA: DER, or r‖s with
+ * `flags & 1`; `flags & 2`: low S).
+ */
+export declare function pkSign(alg: number, key: unknown, msg: unknown, hash: number, flags: number): Buffer
+
+/** `pkVerify(alg, publicKey, message, signature, hash, flags)`: false for any invalid signature. */
+export declare function pkVerify(alg: number, key: unknown, msg: unknown, sig: unknown, hash: number, flags: number): boolean
+
 /** Fills `out` (any ArrayBufferView) from the operating system's CSPRNG. */
 export declare function randomFill(out: unknown): void
+
+/**
+ * `rsa(kind, key, data, extra, hash, mgf1Hash, saltLength)`: one operation (see [`Kind`];
+ * `extra`: signature or label; `saltLength` −1: the digest length, −2: any (verify)).
+ */
+export declare function rsa(kind: number, key: RsaKey, data: unknown, extra: unknown, hash: number, mgf1: number, salt: number): unknown
+
+/** `rsaAsync(...)`: the same on the libuv pool, inputs copied first. */
+export declare function rsaAsync(kind: number, key: RsaKey, data: unknown, extra: unknown, hash: number, mgf1: number, salt: number, token?: CancelToken | undefined | null): Promise<unknown>
+
+/** `rsaGenerate(bits, e)`: a new private key, PKCS#1 DER. */
+export declare function rsaGenerate(bits: number, e: number): unknown
+
+/** `rsaGenerateAsync(bits, e, token)`: on the libuv pool; `token` stops the prime search. */
+export declare function rsaGenerateAsync(bits: number, e: number, token?: CancelToken | undefined | null): Promise<unknown>
+
+/** `rsaKey(der, isPrivate, name)`: a PKCS#1 DER key, parsed and checked. */
+export declare function rsaKey(der: unknown, private: boolean, name: string): RsaKey
 
 /** scrypt, synchronous. Returns a Buffer. */
 export declare function scrypt(password: unknown, salt: unknown, options: ScryptOptions): unknown
@@ -241,6 +358,23 @@ export interface ScryptOptions {
   /** Memory ceiling in bytes (default 32 MiB, as Node). */
   maxmem?: number
 }
+
+/** One algorithm of the streaming format, as the JS layer sees it. */
+export interface StreamAlgorithmInfo {
+  /** The algorithm's byte in the header. */
+  id: number
+  /** The `crypto.cipher` namespace that offers it: `'aes'`, `'xchacha20'`. */
+  namespace: string
+  name: string
+  /** Bytes a decryptor collects before it parses a header (the longest header of the format). */
+  maxHeaderLength: number
+  minSegmentSize: number
+  maxSegmentSize: number
+  defaultSegmentSize: number
+}
+
+/** The streaming format's algorithms. */
+export declare function streamAlgorithms(): Array<StreamAlgorithmInfo>
 
 /** Constant-time equality of two byte strings of the same length. */
 export declare function timingSafeEqual(a: unknown, b: unknown): boolean

@@ -13,6 +13,8 @@ export declare const hmac: typeof cjs.hmac
 export declare const kdf: typeof cjs.kdf
 export declare const password: typeof cjs.password
 export declare const cipher: typeof cjs.cipher
+export declare const dsa: typeof cjs.dsa
+export declare const keys: typeof cjs.keys
 export declare const randomBytes: typeof cjs.randomBytes
 export declare const timingSafeEqual: typeof cjs.timingSafeEqual
 
@@ -25,5 +27,7 @@ declare const crypto: {
   randomBytes: typeof cjs.randomBytes
   timingSafeEqual: typeof cjs.timingSafeEqual
   cipher: typeof cjs.cipher
+  dsa: typeof cjs.dsa
+  keys: typeof cjs.keys
 }
 export default crypto

@@ -352,13 +352,97 @@ export interface CipherKey<O> {
   decryptAsync<F extends DecryptOutputFormat | undefined = undefined>(data: Input, options?: O & { outputFormat?: F }): Promise<CipherOutput<F>>
 }
 
+/**
+ * The secret of a streaming AEAD call: exactly one of a 32-byte `key` and a `passphrase` (its key
+ * comes from Argon2id on the libuv pool; the Argon2id parameters and salt go in the header).
+ */
+export type StreamSecret = { key: Input; passphrase?: undefined } | { passphrase: Input; key?: undefined }
+
+/** Options of `encryptStream` / `encryptFile` (see docs/stream-format.md). */
+export type SealStreamOptions = StreamSecret & AbortOptions & {
+  /** Additional data bound to the stream (not stored in it): decryption needs the same bytes. */
+  aad?: Input
+  /** Plaintext bytes per segment, 1024 to 16777216. Default 65536 (64 KiB). */
+  segmentSize?: number
+  /** Argon2id memory in KiB, with a passphrase only. Default 65536 (the password policy's). */
+  memoryCost?: number
+  /** Argon2id passes, with a passphrase only. Default 3. */
+  timeCost?: number
+  /** Argon2id lanes, with a passphrase only. Default 1. */
+  parallelism?: number
+}
+
+/**
+ * Options of `decryptStream` / `decryptFile`. The segment size and the Argon2id cost are read from
+ * the header; a header asking for more than the `max*` ceilings (defaults 2 GiB, t = 10, p = 64)
+ * is refused before any work.
+ */
+export type OpenStreamOptions = StreamSecret & AbortOptions & Argon2Limits & {
+  /** The additional data the stream was sealed with. */
+  aad?: Input
+}
+
+/** What `onProgress` of `encryptFile` / `decryptFile` receives: source bytes read, the source's size. */
+export interface FileProgress {
+  bytes: number
+  total: number | undefined
+}
+
+/** Options of `encryptFile` / `decryptFile` besides the stream's. */
+export interface FileOptions {
+  /**
+   * Called on the main thread at most every ~50 ms while the file is processed (only when `bytes`
+   * grew), never after the Promise settles. An exception it throws cancels the work and is the
+   * rejection.
+   */
+  onProgress?: (progress: FileProgress) => void
+}
+
+/** What `encryptFile` / `decryptFile` resolve to. */
+export interface FileResult {
+  /** Bytes written to `dst`. */
+  bytes: number
+}
+
+/**
+ * Streaming authenticated encryption (AES-256-GCM on `cipher.aes`, XChaCha20-Poly1305 on
+ * `cipher.xchacha20`) in the STREAM construction: a header, then segments each sealed with its own
+ * nonce, so truncation, reordering and appended bytes are detected. Every refusal (a flipped bit,
+ * truncation, a wrong key, passphrase or aad, an empty input) is `ERR_CRYPTO_DECRYPT_FAILED`.
+ * Format: docs/stream-format.md.
+ */
+export interface StreamingAead {
+  /** A Transform from plaintext chunks to the sealed stream. */
+  encryptStream(options: SealStreamOptions): Transform
+  /**
+   * A Transform from a sealed stream to its plaintext. A segment's plaintext is pushed only after
+   * its tag verified; the stream fails (and earlier segments may have been pushed) on any refusal,
+   * so treat an error as the failure of the whole message.
+   */
+  decryptStream(options: OpenStreamOptions): Transform
+  /** Reads `src`, seals it and writes `dst`, natively on the libuv pool (through a temporary file beside `dst`). */
+  encryptFile(src: PathLike, dst: PathLike, options: SealStreamOptions & FileOptions): Promise<FileResult>
+  /**
+   * Reads `src`, opens it and writes `dst` natively on the libuv pool: to a temporary file beside
+   * `dst`, renamed over it only after the last segment verified. After any failure or abort no
+   * `dst` and no temporary file remain, and an existing `dst` is untouched.
+   */
+  decryptFile(src: PathLike, dst: PathLike, options: OpenStreamOptions & FileOptions): Promise<FileResult>
+}
+
 export interface CipherApi {
-  /** AES in ECB, CBC, CTR, CFB, CFB8, OFB, GCM, GCM-SIV, CCM and SIV; default GCM. */
-  aes: AesNamespace
+  /** X25519 key agreement (RFC 7748). */
+  x25519: X25519Namespace
+  /** ECDH on P-256, P-384, P-521 and secp256k1. */
+  ecdh: EcdhNamespace
+  /** RSAES-OAEP (AWS-LC). */
+  rsa_oaep: RsaOaepNamespace
+  /** AES in ECB, CBC, CTR, CFB, CFB8, OFB, GCM, GCM-SIV, CCM and SIV; default GCM. Streaming AES-256-GCM. */
+  aes: AesNamespace & StreamingAead
   /** ChaCha20-Poly1305 (12-byte nonce) or XChaCha20-Poly1305 (24-byte nonce). */
   chacha20: CipherNamespace<CipherOptions<any>>
-  /** XChaCha20-Poly1305 (24-byte nonce; a random nonce is safe to use). */
-  xchacha20: CipherNamespace<CipherOptions<any>>
+  /** XChaCha20-Poly1305 (24-byte nonce; a random nonce is safe to use). Streaming XChaCha20-Poly1305. */
+  xchacha20: CipherNamespace<CipherOptions<any>> & StreamingAead
   /** Legacy DES / 3DES (EDE), ECB or CBC, PKCS#7. For old data only. */
   des: CipherNamespace<DesOptions<any>>
   /** Weak formats of other libraries, kept to read old data and migrate it. */
@@ -366,6 +450,104 @@ export interface CipherApi {
     /** The crypto-js / OpenSSL `Salted__` passphrase format. See {@link PassphraseOptions}. */
     cryptoJs: CryptoJsNamespace
   }
+  /** age v1 files (age-encryption.org/v1) encrypted to a passphrase or X25519 keys. See {@link AgeNamespace}. */
+  age: AgeNamespace
+}
+
+/**
+ * What an age file is encrypted to: a passphrase (scrypt), or one or more X25519 recipients
+ * (`age1…` strings, as `age-keygen` prints; see {@link AgeNamespace.generateIdentity}), not both.
+ */
+export type AgeEncryptKey =
+  | {
+      /** Non-empty; a string is used as its UTF-8 bytes (as the `age` and `rage` tools do). */
+      passphrase: Input
+      recipients?: undefined
+    }
+  | {
+      /** `age1…` strings (Bech32); each gets its own X25519 stanza. */
+      recipients: readonly string[]
+      passphrase?: undefined
+    }
+
+export type AgeEncryptOptions = AgeEncryptKey & {
+  /**
+   * scrypt work factor (passphrases only): N = 2^workFactor (r = 8, p = 1), 1..30. Default 18 (as
+   * age: about 0.3-1 s and 256 MiB). Decrypting needs `maxWorkFactor` >= this value (age accepts up
+   * to 22 by default).
+   */
+  workFactor?: number
+  /** Return the ASCII-armored (PEM) text as a string instead of the binary file. Default false. */
+  armor?: boolean
+}
+
+/**
+ * What an age file is decrypted with: the passphrase, or X25519 identities
+ * (`AGE-SECRET-KEY-1…` strings, one as `identity` or several as `identities`), not both.
+ */
+export type AgeDecryptKey =
+  | { passphrase: Input; identity?: undefined; identities?: undefined }
+  | { identity: string; passphrase?: undefined; identities?: undefined }
+  | { identities: readonly string[]; passphrase?: undefined; identity?: undefined }
+
+export type AgeDecryptOptions<F extends string = DecryptOutputFormat> = AgeDecryptKey & {
+  /**
+   * Refuse files whose scrypt work factor (log2 N) is above this, before any scrypt work, with
+   * `RangeError` (`ERR_OUT_OF_RANGE`): a hostile file cannot pin a CPU (2^22 already takes
+   * seconds and 4 GiB). 1..30, default 22 (as age).
+   */
+  maxWorkFactor?: number
+  /** Default `'buffer'`; `'utf8'` for text. */
+  outputFormat?: F
+}
+
+/**
+ * age v1 (age-encryption.org/v1) with a passphrase (the scrypt recipient type) or X25519 keys
+ * (`age1…` recipients, `AGE-SECRET-KEY-1…` identities, as `age-keygen` writes): header MAC, and
+ * ChaCha20-Poly1305 STREAM payload in 64 KiB chunks. Files open with `age -d` and `rage -d`, and
+ * theirs open here. `encrypt`/`decrypt` take whole files in memory; `encryptFile`/`decryptFile`
+ * stream files on disk natively (binary form only).
+ *
+ * Errors: a file that is not an age file, or whose header or armor breaks the format (including
+ * an scrypt stanza beside other stanzas, a low-order X25519 share), and a malformed key string
+ * throw `TypeError` (`ERR_INVALID_ARG_VALUE`, the message says what is wrong); a work factor above `maxWorkFactor` throws `RangeError`
+ * (`ERR_OUT_OF_RANGE`); every failure to decrypt (wrong passphrase, a file for other recipients
+ * or another identity, bad MAC, damaged, truncated or extended payload) throws one `Error` with
+ * `code: 'ERR_CRYPTO_DECRYPT_FAILED'` and releases no plaintext.
+ */
+export interface AgeNamespace {
+  /** Encrypts on the libuv thread pool (inputs copied first): the binary file, or with `armor` the PEM text. */
+  encrypt(data: Input, options: AgeEncryptOptions & { armor: true } & AbortOptions): Promise<string>
+  encrypt(data: Input, options: AgeEncryptOptions & AbortOptions): Promise<Buffer>
+  /** Decrypts a binary or armored (detected) age file on the libuv thread pool. */
+  decrypt<F extends DecryptOutputFormat | undefined = undefined>(data: Input, options: AgeDecryptOptions<F & string> & { outputFormat?: F } & AbortOptions): Promise<CipherOutput<F>>
+  /** `encrypt`, blocking the calling thread for the scrypt work. */
+  encryptSync(data: Input, options: AgeEncryptOptions & { armor: true }): string
+  encryptSync(data: Input, options: AgeEncryptOptions): Buffer
+  /** `decrypt`, blocking the calling thread. */
+  decryptSync<F extends DecryptOutputFormat | undefined = undefined>(data: Input, options: AgeDecryptOptions<F & string> & { outputFormat?: F }): CipherOutput<F>
+  /**
+   * Encrypts the file `src` into `dst` (a binary age file) natively on the libuv pool; the output
+   * goes to a temporary file beside `dst` (mode 0600) renamed over it at the end, so after a
+   * failure or an abort no `dst` and no temporary file remain and an existing `dst` is untouched.
+   * `armor: true` is refused (`ERR_INVALID_ARG_VALUE`): use `encrypt` for armored files.
+   */
+  encryptFile(src: PathLike, dst: PathLike, options: AgeEncryptOptions & { armor?: false } & AbortOptions & FileOptions): Promise<FileResult>
+  /**
+   * Decrypts the binary age file `src` into `dst` natively on the libuv pool; `dst` appears only
+   * after the last chunk verified. Failures as `decrypt` (no `dst` left); an armored file is
+   * refused (`ERR_INVALID_ARG_VALUE`): use `decrypt` for armored files.
+   */
+  decryptFile(src: PathLike, dst: PathLike, options: AgeDecryptKey & { maxWorkFactor?: number } & AbortOptions & FileOptions): Promise<FileResult>
+  /**
+   * A new X25519 identity from the CSPRNG: `identity` (`AGE-SECRET-KEY-1…`, keep it secret; a
+   * file holding this line is an `age -i` key file) and its `recipient` (`age1…`).
+   */
+  generateIdentity(): { identity: string; recipient: string }
+  /** The `age1…` recipient of an `AGE-SECRET-KEY-1…` identity (as `age-keygen -y`). */
+  toRecipient(identity: string): string
+  /** `{ workFactor: 18, maxWorkFactor: 22 }`. */
+  readonly defaults: { readonly workFactor: number; readonly maxWorkFactor: number }
 }
 
 /** `cipher.legacy.cryptoJs`: the async forms run on the libuv pool. */
@@ -379,6 +561,206 @@ export interface CryptoJsNamespace {
 }
 
 export declare const cipher: CipherApi
+
+// ---- Public-key cryptography (crypto.dsa, crypto.cipher.x25519/ecdh, crypto.keys) ------------
+
+/**
+ * A key in any form every public-key function accepts: bytes in the algorithm's default form (raw
+ * 32 bytes for Ed25519/X25519; the private scalar or a SEC1 point, compressed or not, for EC) or DER
+ * (PKCS#8, SPKI, SEC1), a PEM string, a JWK object, or a `node:crypto` `KeyObject` / `CryptoKey`.
+ * A key of the wrong algorithm, curve or kind throws a `TypeError` with code
+ * `ERR_CRYPTO_INVALID_KEY_TYPE`; malformed keys `ERR_INVALID_ARG_VALUE` (`ERR_CRYPTO_INVALID_JWK`
+ * for JWKs); a point off the curve `ERR_CRYPTO_ECDH_INVALID_PUBLIC_KEY`. A private key is accepted
+ * where a public key is needed (its public key is used).
+ */
+export type KeyInput = Buffer | NodeJS.TypedArray | DataView | ArrayBuffer | string | import('crypto').JsonWebKey | import('crypto').KeyObject | import('crypto').webcrypto.CryptoKey
+
+/** The forms keys are produced in. */
+export type KeyFormat = 'raw' | 'der' | 'pem' | 'jwk' | 'keyobject'
+
+/** The value type of a key in format `F` ('raw' and 'der': Buffer; 'pem': string; 'jwk': object). */
+export type KeyOutput<F extends KeyFormat | undefined> = F extends 'pem'
+  ? string
+  : F extends 'jwk'
+    ? import('crypto').JsonWebKey
+    : F extends 'keyobject'
+      ? import('crypto').KeyObject
+      : Buffer
+
+export interface KeyPairOptions<F extends KeyFormat = KeyFormat> {
+  /** Default 'raw': Ed25519/X25519 32 + 32 bytes; EC the private scalar and the uncompressed SEC1 point. 'der' is PKCS#8 / SPKI. */
+  format?: F
+}
+
+export interface KeyPair<F extends KeyFormat | undefined = undefined> {
+  privateKey: KeyOutput<F>
+  publicKey: KeyOutput<F>
+}
+
+/** Curve names (case-insensitive); `secp256r1`/`prime256v1`, `secp384r1`, `secp521r1` are aliases. */
+export type EcCurve = 'p256' | 'p384' | 'p521' | 'secp256k1' | 'secp256r1' | 'prime256v1' | 'secp384r1' | 'secp521r1'
+
+/** Any fixed-output hash of crypto.sha (SHAKE128/256 at 256/512 bits, RFC 8692); `sha-256`-style names are accepted too. */
+export type EcdsaHash = Exclude<keyof ShaNamespace, 'stream'> | 'sha-1' | 'sha-224' | 'sha-256' | 'sha-384' | 'sha-512' | 'sha3-224' | 'sha3-256' | 'sha3-384' | 'sha3-512'
+
+export interface EcdsaSignOptions {
+  /** Default: the key's own curve when it says (DER, PEM, JWK, KeyObject), else 'p256'. */
+  curve?: EcCurve
+  privateKey: KeyInput
+  /** Default 'sha256'. */
+  hash?: EcdsaHash
+  /** 'der' (default, as node:crypto) or 'ieee-p1363' (r ‖ s, fixed length, as WebCrypto). */
+  format?: 'der' | 'ieee-p1363'
+  /** Sign with s ≤ n/2 (Bitcoin/Ethereum style for secp256k1). */
+  lowS?: boolean
+}
+
+export interface EcdsaVerifyOptions {
+  curve?: EcCurve
+  publicKey: KeyInput
+  signature: Input
+  hash?: EcdsaHash
+  format?: 'der' | 'ieee-p1363'
+  /** Refuse signatures with s > n/2. */
+  lowS?: boolean
+}
+
+export interface Ed25519Namespace {
+  /** A new key pair: a 32-byte seed and a 32-byte public key (or `options.format`). */
+  generateKeypair<F extends KeyFormat | undefined = undefined>(options?: KeyPairOptions<F & KeyFormat>): KeyPair<F>
+  /** The 64-byte RFC 8032 signature of `message`. */
+  sign(privateKey: KeyInput, message: Input): Buffer
+  /** Strict RFC 8032 verification (non-canonical S and small-order keys refused): false for any invalid signature. */
+  verify(publicKey: KeyInput, message: Input, signature: Input): boolean
+}
+
+export interface EcdsaNamespace {
+  /** A new key pair on `curve` (default 'p256'): the private scalar and the uncompressed SEC1 public point. */
+  generateKeypair<F extends KeyFormat | undefined = undefined>(curve?: EcCurve, options?: KeyPairOptions<F & KeyFormat>): KeyPair<F>
+  /** A deterministic (RFC 6979) signature of `message` hashed with `hash`. */
+  sign(message: Input, options: EcdsaSignOptions): Buffer
+  /** False for any invalid signature (wrong length, r or s out of range, BER encoding, ...). */
+  verify(message: Input, options: EcdsaVerifyOptions): boolean
+}
+
+/** Hashes RSA accepts: SHA-1, SHA-2 (incl. SHA-512/224, SHA-512/256) and SHA-3. */
+export type RsaHash = 'sha1' | 'sha224' | 'sha256' | 'sha384' | 'sha512' | 'sha512_224' | 'sha512_256' | 'sha3_224' | 'sha3_256' | 'sha3_384' | 'sha3_512' | 'sha-1' | 'sha-224' | 'sha-256' | 'sha-384' | 'sha-512' | 'sha512-224' | 'sha512-256' | 'sha3-224' | 'sha3-256' | 'sha3-384' | 'sha3-512'
+
+export interface RsaKeyPairOptions<F extends KeyFormat = KeyFormat> {
+  /** Bits, a multiple of 128 from 1024 to 16384 (AWS-LC generates only multiples of 128). Default 2048. */
+  modulusLength?: number
+  /** Odd, 3 to 2^32 − 1. Default 65537. */
+  publicExponent?: number
+  /** Default 'der' (PKCS#8 / SPKI); 'raw' is PKCS#1 DER. */
+  format?: F
+  /** 'pkcs1' for PKCS#1 DER/PEM (`RSA PRIVATE KEY` / `RSA PUBLIC KEY`); default PKCS#8 / SPKI. */
+  type?: 'pkcs8' | 'pkcs1'
+}
+
+export interface RsaPkcs1Options {
+  /** Default 'sha256'. */
+  hash?: RsaHash
+}
+
+export interface RsaPssOptions extends RsaPkcs1Options {
+  /** The MGF1 hash; default `hash`. */
+  mgf1Hash?: RsaHash
+  /** Salt bytes, 0 to emLen − hLen − 2 (RangeError beyond); default the digest length. */
+  saltLength?: number
+}
+
+export interface RsaPssVerifyOptions extends RsaPkcs1Options {
+  mgf1Hash?: RsaHash
+  /** As for signing; 'auto' accepts any salt length. */
+  saltLength?: number | 'auto'
+}
+
+/**
+ * RSA in AWS-LC (constant-time, blinded private-key operations). Keys: DER PKCS#8 / SPKI or PKCS#1,
+ * PEM, JWK or KeyObject, of 1024 to 16384 bits. The async forms run on the libuv pool; `signal`
+ * stops key generation during its prime search.
+ */
+export interface RsaNamespace {
+  generateKeypair<F extends KeyFormat | undefined = undefined>(options?: RsaKeyPairOptions<F & KeyFormat>): KeyPair<F extends undefined ? 'der' : F>
+  generateKeypairAsync<F extends KeyFormat | undefined = undefined>(options?: RsaKeyPairOptions<F & KeyFormat> & AbortOptions): Promise<KeyPair<F extends undefined ? 'der' : F>>
+  /** RSASSA-PSS: a signature of the modulus length. */
+  signPSS(message: Input, privateKey: KeyInput, options?: RsaPssOptions): Buffer
+  /** False for any invalid signature (wrong length included). */
+  verifyPSS(message: Input, publicKey: KeyInput, signature: Input, options?: RsaPssVerifyOptions): boolean
+  /** RSASSA-PKCS1-v1_5 (deterministic). */
+  signPKCS1v15(message: Input, privateKey: KeyInput, options?: RsaPkcs1Options): Buffer
+  verifyPKCS1v15(message: Input, publicKey: KeyInput, signature: Input, options?: RsaPkcs1Options): boolean
+  signPSSAsync(message: Input, privateKey: KeyInput, options?: RsaPssOptions & AbortOptions): Promise<Buffer>
+  verifyPSSAsync(message: Input, publicKey: KeyInput, signature: Input, options?: RsaPssVerifyOptions & AbortOptions): Promise<boolean>
+  signPKCS1v15Async(message: Input, privateKey: KeyInput, options?: RsaPkcs1Options & AbortOptions): Promise<Buffer>
+  verifyPKCS1v15Async(message: Input, publicKey: KeyInput, signature: Input, options?: RsaPkcs1Options & AbortOptions): Promise<boolean>
+}
+
+export interface RsaOaepOptions {
+  /** The label hash; default 'sha256'. */
+  hash?: RsaHash
+  /** The MGF1 hash; default `hash`. */
+  mgf1Hash?: RsaHash
+  /** Default empty; a string is UTF-8. */
+  label?: Input
+}
+
+/**
+ * RSAES-OAEP. Plaintexts of at most k − 2·hLen − 2 bytes (RangeError beyond). Every decryption
+ * failure is one `ERR_CRYPTO_DECRYPT_FAILED` error with one message (AWS-LC's constant-time check).
+ */
+export interface RsaOaepNamespace {
+  encrypt(plaintext: Input, publicKey: KeyInput, options?: RsaOaepOptions): Buffer
+  decrypt(ciphertext: Input, privateKey: KeyInput, options?: RsaOaepOptions): Buffer
+  encryptAsync(plaintext: Input, publicKey: KeyInput, options?: RsaOaepOptions & AbortOptions): Promise<Buffer>
+  decryptAsync(ciphertext: Input, privateKey: KeyInput, options?: RsaOaepOptions & AbortOptions): Promise<Buffer>
+}
+
+export interface DsaApi {
+  ed25519: Ed25519Namespace
+  ecdsa: EcdsaNamespace
+  rsa: RsaNamespace
+}
+
+export interface X25519Namespace {
+  generateKeypair<F extends KeyFormat | undefined = undefined>(options?: KeyPairOptions<F & KeyFormat>): KeyPair<F>
+  /** The 32-byte shared secret; a low-order peer key (all-zero secret) throws `ERR_CRYPTO_ECDH_INVALID_PUBLIC_KEY`. */
+  deriveSharedSecret(privateKey: KeyInput, peerPublicKey: KeyInput): Buffer
+}
+
+export interface EcdhNamespace {
+  generateKeypair<F extends KeyFormat | undefined = undefined>(curve?: EcCurve, options?: KeyPairOptions<F & KeyFormat>): KeyPair<F>
+  /** The shared secret (the x-coordinate, as node:crypto); a peer point off the curve throws. */
+  deriveSharedSecret(curve: EcCurve, privateKey: KeyInput, peerPublicKey: KeyInput): Buffer
+}
+
+/** How raw key bytes are read by `keys.export` / `keys.import` (other forms say what they are). */
+export interface RawKeyHints {
+  algorithm?: 'ed25519' | 'x25519' | 'ec' | 'ecdsa' | 'ecdh' | 'rsa'
+  /** For EC keys. */
+  curve?: EcCurve
+  /** For 32-byte Ed25519/X25519 keys, which cannot be told apart. */
+  keyType?: 'private' | 'public'
+}
+
+export interface KeyExportOptions<F extends KeyFormat = KeyFormat> extends RawKeyHints {
+  /** Default 'der'. */
+  format?: F
+  /** 'pkcs8' (default for private keys) or 'sec1' (EC); 'spki' for public keys; 'compressed' / 'uncompressed' (default) for raw EC public keys. */
+  type?: 'pkcs8' | 'sec1' | 'spki' | 'pkcs1' | 'compressed' | 'uncompressed'
+  /** Export the public key of a private key. */
+  public?: boolean
+}
+
+export interface KeysNamespace {
+  /** Any key form in another (PKCS#8/SPKI/SEC1 DER, PEM, JWK, raw, KeyObject), byte-identical to node:crypto's. */
+  export<F extends KeyFormat | undefined = undefined>(key: KeyInput, options?: KeyExportOptions<F & KeyFormat>): KeyOutput<F extends undefined ? 'der' : F>
+  /** Any key form as a node:crypto KeyObject. */
+  import(key: KeyInput, options?: RawKeyHints): import('crypto').KeyObject
+}
+
+export declare const dsa: DsaApi
+export declare const keys: KeysNamespace
 // ---- Password hashing and key derivation (crypto.kdf) ------------------------------------------
 
 /** Options every async KDF form accepts. */
@@ -719,5 +1101,7 @@ declare const crypto: {
   randomBytes: typeof randomBytes
   timingSafeEqual: typeof timingSafeEqual
   cipher: CipherApi
+  dsa: DsaApi
+  keys: KeysNamespace
 }
 export default crypto

@@ -6,8 +6,12 @@
 // algorithms, with no per-algorithm code: hash.js (crypto.sha/hmac from `algorithms()`; their
 // stream(), async(iterable), file() and fileSync() forms in hash-stream.js, their batch() and
 // batchAsync() in batch.js, which cipher.js also uses for encryptBatch/decryptBatch),
-// cipher.js (crypto.cipher from `cipherModes()`), kdf.js (crypto.kdf, one wrapper per KDF),
-// password.js (crypto.password: one verify over every stored format, on kdf.js), random.js.
+// cipher.js (crypto.cipher from `cipherModes()`; the streaming AEAD's
+// encryptStream/decryptStream/encryptFile/decryptFile in cipher-stream.js, from
+// `streamAlgorithms()`), kdf.js (crypto.kdf, one wrapper per KDF),
+// password.js (crypto.password: one verify over every stored format, on kdf.js), random.js,
+// pk.js (crypto.dsa.ed25519/ecdsa, crypto.cipher.x25519/ecdh) over keys.js (crypto.keys: the one
+// parser and writer of every key form), rsa.js (crypto.dsa.rsa, crypto.cipher.rsa_oaep).
 // Shared by all: options.js (unknown keys, integer ranges), output.js (output
 // formats), errors.js (Node-style errors with a `code`), abort.js (every async form: `signal`,
 // cancel token, AbortError). A new hash or cipher mode needs no JS at all (plus its line in
@@ -16,6 +20,9 @@
 const { sha, hmac } = require('./lib/hash')
 const { randomBytes, timingSafeEqual } = require('./lib/random')
 const { cipher } = require('./lib/cipher')
+const pk = require('./lib/pk')
+const { keys } = require('./lib/keys')
+const { rsa, rsa_oaep } = require('./lib/rsa')
 
 const api = {
   sha,
@@ -25,7 +32,9 @@ const api = {
   password: require('./lib/password'),
   randomBytes,
   timingSafeEqual,
-  cipher,
+  cipher: Object.freeze({ ...cipher, x25519: pk.x25519, ecdh: pk.ecdh, rsa_oaep }),
+  dsa: Object.freeze({ ...pk.dsa, rsa }),
+  keys: Object.freeze(keys),
 }
 
 module.exports = api

@@ -89,14 +89,14 @@ const phc = (m, t, p) => `$argon2id$v=19$m=${m},t=${t},p=${p}$c29tZXNhbHRzb21lc2
 
 test('argon2: absurd parameters in a stored hash are refused at once (ERR_OUT_OF_RANGE), by every reader', async (t) => {
   const { argon2 } = c.kdf
-  const start = process.hrtime.bigint()
+  // No timing here (a loaded machine makes any bound flaky): ARGON2_T_MAX would run for days if
+  // any work were done before the refusal, so its call returning at all proves the order.
   for (const bad of [ARGON2_T_MAX, phc(4194304, 1, 4), phc(65536, 11, 4), phc(65536, 3, 65)]) {
     await t.throwsAsync(argon2.verify(bad, 'pw'), { instanceOf: RangeError, code: 'ERR_OUT_OF_RANGE' })
     t.throws(() => argon2.verifySync(bad, 'pw'), { instanceOf: RangeError, code: 'ERR_OUT_OF_RANGE' })
     t.throws(() => argon2.needsRehash(bad), { instanceOf: RangeError, code: 'ERR_OUT_OF_RANGE' })
     t.throws(() => argon2.parse(bad), { instanceOf: RangeError, code: 'ERR_OUT_OF_RANGE' })
   }
-  t.true(Number(process.hrtime.bigint() - start) / 1e9 < 2, 'refused before any work')
   const e = t.throws(() => argon2.parse(ARGON2_T_MAX))
   t.regex(e.message, /timeCost.*maxTimeCost/)
   // Raised ceilings accept them (parse only: no work).

@@ -6,13 +6,13 @@ const test = require('ava')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { execFileSync } = require('node:child_process')
 const { Readable } = require('node:stream')
 const { pipeline } = require('node:stream/promises')
 const { blake3: nobleBlake3 } = require('@noble/hashes/blake3')
 const { sha, hmac } = require('..')
 const { AbortError } = require('../lib/abort')
 const { isError, rejects } = require('./helpers/assert')
+const { runChild } = require('./helpers/rss')
 
 const DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'cryptographer-files-'))
 // Large files are sparse (no disk space, and no disk reads); on tmpfs where there is one, whose
@@ -314,12 +314,7 @@ test('a chunk that is not bytes destroys the stream with ERR_INVALID_ARG_TYPE; a
 
 const linux = process.platform === 'linux' && fs.existsSync('/proc/self/clear_refs') ? test : test.skip
 linux('hashing a 1 GiB file, and 1 GiB through stream() and async(iterable), raises the peak RSS by less than 32 MiB', (t) => {
-  const out = JSON.parse(
-    execFileSync(process.execPath, ['--expose-gc', path.join(__dirname, 'helpers', 'rss-child.js'), String(1024 * MiB)], {
-      encoding: 'utf8',
-      timeout: 60000,
-    }),
-  )
+  const out = runChild('rss-child.js', [1024 * MiB], 60000)
   for (const [name, { growth, ms }] of Object.entries(out)) {
     t.true(growth < 32 * MiB, `${name}: peak RSS +${(growth / MiB).toFixed(1)} MiB`)
     t.log(`${name}: peak RSS +${(growth / MiB).toFixed(1)} MiB, ${ms} ms`)

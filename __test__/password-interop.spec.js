@@ -10,22 +10,15 @@
 // test is skipped and says what was not checked; with PASSWORD_INTEROP_REQUIRED=1 (set by
 // .ci/run once the install succeeded) it fails instead.
 const test = require('ava')
-const fs = require('node:fs')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const { password } = require('..')
+const { pythonCandidates } = require('./helpers/python')
 
-const ROOT = path.join(__dirname, '..')
 const HELPER = path.join(__dirname, 'helpers', 'libpass-verify.py')
 const REQUIRED = process.env.PASSWORD_INTEROP_REQUIRED === '1'
 
-function candidates() {
-  const list = []
-  if (process.env.PASSWORD_INTEROP_PYTHON) list.push(process.env.PASSWORD_INTEROP_PYTHON)
-  const venv = path.join(ROOT, 'target', 'password-venv')
-  list.push(path.join(venv, 'bin', 'python'), path.join(venv, 'Scripts', 'python.exe'), 'python3', 'python')
-  return list.filter((p) => !p.includes(path.sep) || fs.existsSync(p))
-}
+const candidates = () => pythonCandidates('PASSWORD_INTEROP_PYTHON', 'password-venv')
 
 const run = (python, jobs) =>
   spawnSync(python, [HELPER], { input: JSON.stringify(jobs), encoding: 'utf8', timeout: 180000, maxBuffer: 1 << 24 })

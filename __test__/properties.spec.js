@@ -1044,11 +1044,30 @@ for (const [label, ns, key] of [['aes', aes, KEY16], ['chacha20', chacha20, KEY3
   arg(`cipher.${label}.key(v)`, (v) => ns.key(v))
   arg(`cipher.${label}.encrypt('x', { key, iv: v })`, (v) => ns.encrypt('x', { key, iv: v }), { optional: true })
 }
+for (const label of ['aes', 'xchacha20']) {
+  const ns = cipher[label]
+  for (const op of ['encryptStream', 'decryptStream']) {
+    arg(`cipher.${label}.${op}({ key: v })`, (v) => ns[op]({ key: v }))
+    arg(`cipher.${label}.${op}({ passphrase: v })`, (v) => ns[op]({ passphrase: v }))
+    arg(`cipher.${label}.${op}({ key, aad: v })`, (v) => ns[op]({ key: KEY32, aad: v }), { optional: true })
+  }
+  for (const op of ['encryptFile', 'decryptFile']) {
+    arg(`cipher.${label}.${op}(src, dst, { key: v })`, (v) => ns[op]('src', 'dst', { key: v }), { async: true })
+    arg(`cipher.${label}.${op}(src, dst, { key, aad: v })`, (v) => ns[op]('src', 'dst', { key: KEY32, aad: v }), { async: true, optional: true })
+  }
+}
 const { cryptoJs } = cipher.legacy
 for (const op of ['encrypt', 'decrypt']) {
   arg(`cipher.legacy.cryptoJs.${op}(v, { passphrase })`, (v) => cryptoJs[op](v, { passphrase: 'p' }))
   arg(`cipher.legacy.cryptoJs.${op}Async(v, { passphrase })`, (v) => cryptoJs[`${op}Async`](v, { passphrase: 'p' }), { async: true })
   arg(`cipher.legacy.cryptoJs.${op}('x', { passphrase: v })`, (v) => cryptoJs[op]('x', { passphrase: v }))
+}
+for (const op of ['encrypt', 'decrypt']) {
+  arg(`cipher.age.${op}Sync(v, { passphrase })`, (v) => cipher.age[`${op}Sync`](v, { passphrase: 'p' }))
+  arg(`cipher.age.${op}(v, { passphrase })`, (v) => cipher.age[op](v, { passphrase: 'p' }), { async: true })
+  arg(`cipher.age.${op}Sync('x', { passphrase: v })`, (v) => cipher.age[`${op}Sync`]('x', { passphrase: v }))
+  arg(`cipher.age.${op}('x', { passphrase: v })`, (v) => cipher.age[op]('x', { passphrase: v }), { async: true })
+  arg(`cipher.age.${op}File(src, dst, { passphrase: v })`, (v) => cipher.age[`${op}File`]('src', 'dst', { passphrase: v }), { async: true })
 }
 arg("cipher.aes.encrypt('x', { key, aad: v })", (v) => aes.encrypt('x', { key: KEY16, aad: v }), { optional: true })
 arg("cipher.chacha20.decrypt(ct, { key, aad: v })", (v) => chacha20.decrypt(Buffer.alloc(40), { key: KEY32, aad: v }), { optional: true })
@@ -1103,6 +1122,46 @@ arg('password.hashSync(v, options)', (v) => crypto.password.hashSync(v, { policy
 arg('password.verify(v, stored)', (v) => crypto.password.verify(v, PASSWORD_HASH), { async: true })
 arg('password.verify(v, null)', (v) => crypto.password.verify(v, null, { policy: PASSWORD_POLICY }), { async: true })
 arg('password.verifySync(v, stored)', (v) => crypto.password.verifySync(v, PASSWORD_HASH))
+const ED = crypto.dsa.ed25519.generateKeypair()
+const EC = crypto.dsa.ecdsa.generateKeypair('p256')
+const X = crypto.cipher.x25519.generateKeypair()
+const ED_SIG = crypto.dsa.ed25519.sign(ED.privateKey, 'm')
+const EC_SIG = crypto.dsa.ecdsa.sign('m', { privateKey: EC.privateKey })
+arg('dsa.ed25519.sign(v, m)', (v) => crypto.dsa.ed25519.sign(v, 'm'))
+arg('dsa.ed25519.sign(key, v)', (v) => crypto.dsa.ed25519.sign(ED.privateKey, v))
+arg('dsa.ed25519.verify(v, m, sig)', (v) => crypto.dsa.ed25519.verify(v, 'm', ED_SIG))
+arg('dsa.ed25519.verify(key, v, sig)', (v) => crypto.dsa.ed25519.verify(ED.publicKey, v, ED_SIG))
+arg('dsa.ed25519.verify(key, m, v)', (v) => crypto.dsa.ed25519.verify(ED.publicKey, 'm', v))
+arg('dsa.ecdsa.sign(v, { privateKey })', (v) => crypto.dsa.ecdsa.sign(v, { privateKey: EC.privateKey }))
+arg("dsa.ecdsa.sign('m', { privateKey: v })", (v) => crypto.dsa.ecdsa.sign('m', { privateKey: v }))
+arg('dsa.ecdsa.verify(v, { publicKey, signature })', (v) => crypto.dsa.ecdsa.verify(v, { publicKey: EC.publicKey, signature: EC_SIG }))
+arg("dsa.ecdsa.verify('m', { publicKey: v, signature })", (v) => crypto.dsa.ecdsa.verify('m', { publicKey: v, signature: EC_SIG }))
+arg("dsa.ecdsa.verify('m', { publicKey, signature: v })", (v) => crypto.dsa.ecdsa.verify('m', { publicKey: EC.publicKey, signature: v }))
+arg('cipher.x25519.deriveSharedSecret(v, pub)', (v) => crypto.cipher.x25519.deriveSharedSecret(v, X.publicKey))
+arg('cipher.x25519.deriveSharedSecret(key, v)', (v) => crypto.cipher.x25519.deriveSharedSecret(X.privateKey, v))
+const RSA = crypto.dsa.rsa.generateKeypair({ modulusLength: 2048 })
+const RSA_SIG = crypto.dsa.rsa.signPSS('m', RSA.privateKey)
+const RSA_CT = crypto.cipher.rsa_oaep.encrypt('m', RSA.publicKey)
+for (const scheme of ['PSS', 'PKCS1v15']) {
+  const sign = crypto.dsa.rsa[`sign${scheme}`]
+  const verify = crypto.dsa.rsa[`verify${scheme}`]
+  arg(`dsa.rsa.sign${scheme}(v, key)`, (v) => sign(v, RSA.privateKey))
+  arg(`dsa.rsa.sign${scheme}(m, v)`, (v) => sign('m', v))
+  arg(`dsa.rsa.verify${scheme}(v, key, sig)`, (v) => verify(v, RSA.publicKey, RSA_SIG))
+  arg(`dsa.rsa.verify${scheme}(m, v, sig)`, (v) => verify('m', v, RSA_SIG))
+  arg(`dsa.rsa.verify${scheme}(m, key, v)`, (v) => verify('m', RSA.publicKey, v))
+}
+arg('cipher.rsa_oaep.encrypt(v, key)', (v) => crypto.cipher.rsa_oaep.encrypt(v, RSA.publicKey))
+arg('cipher.rsa_oaep.encrypt(m, v)', (v) => crypto.cipher.rsa_oaep.encrypt('m', v))
+arg('cipher.rsa_oaep.encrypt(m, key, { label: v })', (v) => crypto.cipher.rsa_oaep.encrypt('m', RSA.publicKey, { label: v }), { optional: true })
+arg('dsa.rsa.signPSSAsync(v, key)', (v) => crypto.dsa.rsa.signPSSAsync(v, RSA.privateKey), { async: true })
+arg('cipher.rsa_oaep.decryptAsync(v, key)', (v) => crypto.cipher.rsa_oaep.decryptAsync(v, RSA.privateKey), { async: true })
+arg('cipher.rsa_oaep.decrypt(v, key)', (v) => crypto.cipher.rsa_oaep.decrypt(v, RSA.privateKey))
+arg('cipher.rsa_oaep.decrypt(ct, v)', (v) => crypto.cipher.rsa_oaep.decrypt(RSA_CT, v))
+arg("cipher.ecdh.deriveSharedSecret('p256', v, pub)", (v) => crypto.cipher.ecdh.deriveSharedSecret('p256', v, EC.publicKey))
+arg("cipher.ecdh.deriveSharedSecret('p256', key, v)", (v) => crypto.cipher.ecdh.deriveSharedSecret('p256', EC.privateKey, v))
+arg('keys.export(v)', (v) => crypto.keys.export(v))
+arg('keys.import(v)', (v) => crypto.keys.import(v))
 arg("timingSafeEqual(v, 'x')", (v) => timingSafeEqual(v, 'x'))
 arg("timingSafeEqual('x', v)", (v) => timingSafeEqual('x', v))
 
@@ -1132,11 +1191,16 @@ property(
 
 test('the wrong-type property\'s list of byte arguments was written from this API surface', (t) => {
   // The API surface the list was written from; a new public function must be added to it.
-  t.deepEqual(Object.keys(crypto).sort(), ['cipher', 'default', 'hash', 'hmac', 'kdf', 'password', 'randomBytes', 'sha', 'timingSafeEqual'])
+  t.deepEqual(Object.keys(crypto).sort(), ['cipher', 'default', 'dsa', 'hash', 'hmac', 'kdf', 'keys', 'password', 'randomBytes', 'sha', 'timingSafeEqual'])
   t.deepEqual(Object.keys(crypto.password).sort(), ['algorithms', 'ceilings', 'createPolicy', 'hash', 'hashSync', 'needsRehash', 'parse',
     'policy', 'verify', 'verifySync'])
-  t.deepEqual(Object.keys(cipher).sort(), ['aes', 'chacha20', 'des', 'legacy', 'xchacha20'])
+  t.deepEqual(Object.keys(cipher).sort(), ['aes', 'age', 'chacha20', 'des', 'ecdh', 'legacy', 'rsa_oaep', 'x25519', 'xchacha20'])
+  t.deepEqual(Object.keys(crypto.dsa).sort(), ['ecdsa', 'ed25519', 'rsa'])
+  t.deepEqual(Object.keys(crypto.dsa.rsa).sort(), ['generateKeypair', 'generateKeypairAsync', 'signPKCS1v15', 'signPKCS1v15Async', 'signPSS', 'signPSSAsync', 'verifyPKCS1v15', 'verifyPKCS1v15Async', 'verifyPSS', 'verifyPSSAsync'])
+  t.deepEqual(Object.keys(crypto.cipher.rsa_oaep).sort(), ['decrypt', 'decryptAsync', 'encrypt', 'encryptAsync'])
+  t.deepEqual(Object.keys(crypto.keys).sort(), ['export', 'import'])
   t.deepEqual(Object.keys(cipher.legacy), ['cryptoJs'])
+  t.deepEqual(Object.keys(cipher.age).sort(), ['decrypt', 'decryptFile', 'decryptSync', 'defaults', 'encrypt', 'encryptFile', 'encryptSync', 'generateIdentity', 'toRecipient'])
   t.deepEqual(Object.keys(kdf).sort(), ['AbortError', 'argon2', 'argon2Sync', 'bcrypt', 'hkdf', 'hkdfAsync', 'pbkdf2', 'pbkdf2Async', 'scrypt', 'scryptAsync'])
   t.true(BYTE_ARGUMENTS.length > 200)
 })

@@ -3,18 +3,28 @@
 // cryptographer.js benchmark: every suite in benchmark/suites, side by side with its peers.
 //
 //   node benchmark/benchmark.js [--quick] [--suite hash,kdf] [--filter regex] [--json file] [--md file]
+//                               [--out dir] [--no-report] [--compare baseline.json] [--compare-mode rate|speedup]
 //
-// Prints tables as it goes, then writes benchmark/results/latest.{json,md} (or the given files).
+// Prints tables as it goes (with a progress line), then writes benchmark/results/latest.{json,md},
+// report.html and plots/ (or the given files; --out moves the report and plots). With --compare,
+// prints the rows that moved beyond their noise against the baseline and exits 2 on a regression.
 const fs = require('node:fs')
 const path = require('node:path')
 const { execFileSync } = require('node:child_process')
+const { pathToFileURL } = require('node:url')
 const { Harness } = require('./harness')
+const { Progress } = require('./progress')
+const { compareRuns, formatComparison } = require('./compare')
 
 function parseArgs(argv) {
-  const args = { quick: false, suites: null, filter: null, json: null, md: null }
+  const args = { quick: false, suites: null, filter: null, json: null, md: null, out: null, report: true, compare: null, compareMode: 'auto' }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     if (a === '--quick') args.quick = true
+    else if (a === '--out') args.out = argv[++i]
+    else if (a === '--no-report') args.report = false
+    else if (a === '--compare') args.compare = argv[++i]
+    else if (a === '--compare-mode') args.compareMode = argv[++i]
     else if (a === '--suite') args.suites = argv[++i].split(',')
     else if (a === '--filter') args.filter = new RegExp(argv[++i], 'i')
     else if (a === '--json') args.json = argv[++i]
@@ -32,11 +42,28 @@ function rustc() {
   }
 }
 
+/**
+ * The report of a whole run also shows the Node.js-versions table of `npm run bench:node-matrix`
+ * (results/node-matrix.json, its own run and date) when there is one from this machine.
+ */
+function withNodeMatrix(run, outDir, args) {
+  const file = path.join(outDir, 'node-matrix.json')
+  if (args.suites || args.filter || !fs.existsSync(file)) return run
+  const m = JSON.parse(fs.readFileSync(file, 'utf8'))
+  if (m.machine?.cpu !== run.machine.cpu) return run
+  const note = ` (npm run bench:node-matrix, ${m.config?.date || '?'})`
+  return {
+    ...run,
+    results: [...run.results, ...m.results.map((r) => ({ ...r, table: r.table + note }))],
+    tables: [...run.tables, ...m.tables.map((t) => ({ ...t, title: t.title + note }))],
+  }
+}
+
 async function main() {
   const args = parseArgs(process.argv.slice(2))
   const h = new Harness({ quick: args.quick, filter: args.filter })
   const dir = path.join(__dirname, 'suites')
-  const order = ['hash', 'batch', 'files', 'kdf', 'cipher']
+  const order = ['hash', 'batch', 'files', 'streams', 'kdf', 'cipher', 'cipher-stream', 'pk', 'reuse', 'app', 'memory', 'headline']
   const files = fs
     .readdirSync(dir)
     .filter((f) => f.endsWith('.js'))
@@ -58,25 +85,72 @@ async function main() {
         .map(([k, v]) => `${k} ${v}`)
         .join(', '),
   )
-  console.log(`Mode: ${args.quick ? 'quick' : 'full'}; each contestant is timed in ${h.rounds} interleaved rounds (median).`)
-
-  for (const f of files) {
-    const suite = require(path.join(dir, f))
-    h.suite = suite.title || f
-    console.log(`\n== ${h.suite} ==`)
-    await suite.run(h)
-  }
+  console.log(
+    `Mode: ${args.quick ? 'quick' : 'full'}; each contestant is timed in ${h.rounds} interleaved rounds ` +
+      '(median; interquartile range and the ratios\' intervals in brackets, "tie" when an interval includes 1).',
+  )
 
   const outDir = path.join(__dirname, 'results')
   fs.mkdirSync(outDir, { recursive: true })
+  const progress = new Progress({
+    suites: files,
+    key: `${args.quick ? 'quick' : 'full'} ${args.filter ? args.filter.source : ''}`.trim(),
+    file: path.join(outDir, 'timing.json'),
+  })
+  progress.attach()
+  h.onRow = (label) => progress.row(label)
+  const started = Date.now()
+  try {
+    for (const [i, f] of files.entries()) {
+      const suite = require(path.join(dir, f))
+      h.suite = suite.title || f
+      progress.suite(i)
+      console.log(`\n== ${h.suite} ==`)
+      await suite.run(h)
+    }
+  } finally {
+    progress.finish()
+  }
+
   const jsonFile = args.json || path.join(outDir, 'latest.json')
   const mdFile = args.md || path.join(outDir, 'latest.md')
-  fs.writeFileSync(jsonFile, JSON.stringify({ machine, results: h.results, failures: h.failures }, null, 2))
-  fs.writeFileSync(mdFile, `Machine: ${machine.cpu} (flags ${machine.flags.join(' ')}), ${machine.platform}, Node ${machine.node}\n\n${h.markdown()}`)
-  console.log(`\nResults: ${jsonFile}, ${mdFile}`)
+  const config = {
+    quick: args.quick,
+    filter: args.filter ? args.filter.source : null,
+    suites: files,
+    rounds: h.rounds,
+    timePerContestantMs: h.time,
+    level: h.level,
+    seconds: (Date.now() - started) / 1000,
+    argv: process.argv.slice(2).join(' '),
+  }
+  const run = { machine, config, results: h.results, tables: h.tables, plots: h.plots, failures: h.failures }
+  fs.writeFileSync(jsonFile, JSON.stringify(run, null, 2))
+  console.log(`\nResults: ${jsonFile}`)
+  if (args.report) {
+    // The report needs vega, vega-lite and @resvg/resvg-js from benchmark/package.json.
+    try {
+      const report = await import(pathToFileURL(path.join(__dirname, 'report.mjs')).href)
+      const dirOut = args.out || path.dirname(args.json ? path.resolve(args.json) : jsonFile)
+      const plots = await report.writeReport(withNodeMatrix(run, outDir, args), dirOut, { md: mdFile })
+      console.log(`Report: ${path.join(dirOut, 'report.html')}, ${mdFile}, ${plots.length} plots in ${path.join(dirOut, 'plots')}`)
+    } catch (err) {
+      fs.writeFileSync(mdFile, `Machine: ${machine.cpu} (flags ${machine.flags.join(' ')}), ${machine.platform}, Node ${machine.node}\n\n${h.markdown()}`)
+      console.log(`Report not written (${err.message}); ${mdFile} written`)
+      process.exitCode = 1
+    }
+  } else {
+    fs.writeFileSync(mdFile, `Machine: ${machine.cpu} (flags ${machine.flags.join(' ')}), ${machine.platform}, Node ${machine.node}\n\n${h.markdown()}`)
+  }
   if (h.failures.length) {
     console.log(`\n${h.failures.length} contestant(s) were not timed:\n  ${h.failures.join('\n  ')}`)
     process.exitCode = 1
+  }
+  if (args.compare) {
+    const baseline = JSON.parse(fs.readFileSync(args.compare, 'utf8'))
+    const c = compareRuns(baseline, run, { mode: args.compareMode })
+    console.log(`\n${formatComparison(c, args.compare)}`)
+    if (c.regressions.length) process.exitCode = 2
   }
 }
 

@@ -37,33 +37,37 @@ function checkSignal(signal, name = 'options.signal') {
  * errors become rejections too.
  */
 function runAsync(signal, start) {
-  let promise
   try {
-    checkSignal(signal)
-    if (signal === undefined) return start(undefined)
-    if (signal.aborted) return Promise.reject(abortError(signal))
-    const token = new native.CancelToken()
-    promise = start(token)
-    return new Promise((resolve, reject) => {
-      const onAbort = () => {
-        if (token.cancel()) reject(abortError(signal))
-      }
-      signal.addEventListener('abort', onAbort, { once: true })
-      promise.then(
-        (value) => {
-          signal.removeEventListener('abort', onAbort)
-          if (signal.aborted) reject(abortError(signal))
-          else resolve(value)
-        },
-        (err) => {
-          signal.removeEventListener('abort', onAbort)
-          reject(err && err.code === 'ABORT_ERR' ? abortError(signal) : err)
-        },
-      )
-    })
+    return startAsync(signal, start)
   } catch (err) {
     return Promise.reject(err)
   }
 }
 
-module.exports = { AbortError, checkSignal, runAsync }
+/** As `runAsync`, but an error thrown by `start` (a refused argument) is thrown, not returned. */
+function startAsync(signal, start) {
+  checkSignal(signal)
+  if (signal === undefined) return start(undefined)
+  if (signal.aborted) return Promise.reject(abortError(signal))
+  const token = new native.CancelToken()
+  const promise = start(token)
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      if (token.cancel()) reject(abortError(signal))
+    }
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort)
+        if (signal.aborted) reject(abortError(signal))
+        else resolve(value)
+      },
+      (err) => {
+        signal.removeEventListener('abort', onAbort)
+        reject(err && err.code === 'ABORT_ERR' ? abortError(signal) : err)
+      },
+    )
+  })
+}
+
+module.exports = { AbortError, checkSignal, runAsync, startAsync }

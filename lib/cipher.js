@@ -1,13 +1,15 @@
 'use strict'
-// crypto.cipher: AES (every common mode), ChaCha20-Poly1305 / XChaCha20-Poly1305, DES / 3DES.
+// crypto.cipher: AES (every common mode), ChaCha20-Poly1305 / XChaCha20-Poly1305, DES / 3DES;
+// the streaming AEAD's streams and files on aes and xchacha20 come from ./cipher-stream.js.
 // Built from the native mode table (src/cipher/mod.rs, `cipherModes()`): one factory per
 // namespace, nothing per mode. The native side checks key/IV/tag lengths and does all the work;
 // this layer reads options, sizes the output buffer and formats the result.
 const native = require('./native')
 const { checkOptions, checkInt } = require('./options')
-const { checkFormat, encode } = require('./output')
+const { checkFormat, checkDecryptFormat, decryptOutput } = require('./output')
 const { BYTES, invalidArgType, invalidArgValue } = require('./errors')
 const { runAsync: runWithSignal } = require('./abort')
+const { streamMethods } = require('./cipher-stream')
 const { checkList, isSmallBatch, joinParts } = require('./batch')
 
 const MODES = native.cipherModes()
@@ -37,15 +39,7 @@ function checkPadding(padding) {
   throw invalidArgValue('options.padding', "'pkcs7' or 'none'", padding)
 }
 
-function checkDecryptFormat(format) {
-  return format === 'utf8' ? format : checkFormat(format)
-}
-
-function format(buf, fmt) {
-  if (fmt === undefined || fmt === 'buffer') return buf
-  if (fmt === 'utf8') return buf.toString('utf8')
-  return encode(buf, fmt)
-}
+const format = decryptOutput
 
 /** The mode row the options name (`spec` describes the namespace: default or fixed mode). */
 function modeOf(spec, o) {
@@ -303,6 +297,9 @@ function makeNamespace(family, { defaultMode, fixed, modeOption }) {
     },
     /** The modes this namespace accepts. */
     modes: Object.freeze(fixed ? [fixed] : [...modes.keys()]),
+    // encryptStream, decryptStream, encryptFile, decryptFile where the streaming format has an
+    // algorithm for this namespace (./cipher-stream.js).
+    ...streamMethods(what.slice('cipher.'.length)),
   }
   return Object.freeze(ns)
 }
@@ -315,6 +312,8 @@ const cipher = Object.freeze({
   des: makeNamespace('des', { defaultMode: 'cbc', modeOption: true }),
   /** Formats kept for compatibility with other libraries' weak constructions: read old data, migrate it. */
   legacy: Object.freeze({ cryptoJs }),
+  /** age v1 files (age-encryption.org/v1) with a passphrase: ./age.js. */
+  age: require('./age'),
 })
 
 module.exports = { cipher, CipherKey, MODES }

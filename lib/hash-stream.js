@@ -167,9 +167,11 @@ function checkPath(path) {
 
 /**
  * A native system error (`code` ENOENT..., `errno`, `syscall`) as node's fs errors are: node's
- * name and description for the errno, and the path, in node's message format.
+ * name and description for the errno, and the path, in node's message format. A job with two
+ * paths (encryptFile's source and destination) reports both, as node's copyFile does:
+ * `ENOENT: no such file or directory, open 'src' -> 'dst'`, with `path` and `dest`.
  */
-function fsError(err, path) {
+function fsError(err, path, dest) {
   if (err === null || typeof err !== 'object' || typeof err.syscall !== 'string') return err
   const map = getSystemErrorMap()
   let errno = err.errno
@@ -185,18 +187,21 @@ function fsError(err, path) {
     }
   }
   const [code, description] = entry ?? [err.code, err.message]
-  const shown = typeof path === 'string' ? path : Buffer.from(path).toString()
-  const out = new Error(`${code}: ${description}, ${err.syscall} '${shown}'`)
+  const shown = (p) => (typeof p === 'string' ? p : Buffer.from(p).toString())
+  const to = dest === undefined ? '' : ` -> '${shown(dest)}'`
+  const out = new Error(`${code}: ${description}, ${err.syscall} '${shown(path)}'${to}`)
   out.errno = errno
   out.code = code
   out.syscall = err.syscall
-  out.path = shown
+  out.path = shown(path)
+  if (dest !== undefined) out.dest = shown(dest)
   return out
 }
 
 /**
- * Runs `hashFile` with a signal and, when there is `onProgress`, the timer that polls the job's
- * counter. An exception in onProgress cancels the job and becomes the rejection.
+ * Runs a native file job (`start(token, counter)`: hashFile, aeadStreamFile) with a signal and,
+ * when there is `onProgress`, the timer that polls the job's counter. An exception in onProgress
+ * cancels the job and becomes the rejection.
  */
 function fileAsync(start, signal, onProgress) {
   checkSignal(signal)
@@ -294,4 +299,4 @@ function addStreaming(fn, { id, hmac, accepted, read }) {
   }
 }
 
-module.exports = { addStreaming, DigestStream }
+module.exports = { addStreaming, DigestStream, checkPath, checkProgress, fileAsync, fsError, isBytes }

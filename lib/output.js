@@ -19,4 +19,16 @@ function encode(buf, format) {
   return buf.toString(ENCODING[format])
 }
 
-module.exports = { FORMATS, checkFormat, encode }
+/** A decrypt outputFormat: any of the above or 'utf8' (undefined means a Buffer). */
+function checkDecryptFormat(format, name) {
+  return format === 'utf8' ? format : checkFormat(format, name)
+}
+
+/** A decrypted Buffer in a decrypt outputFormat (undefined and 'buffer' give the Buffer). */
+function decryptOutput(buf, format) {
+  if (format === undefined || format === 'buffer') return buf
+  if (format === 'utf8') return buf.toString('utf8')
+  return encode(buf, format)
+}
+
+module.exports = { FORMATS, checkFormat, checkDecryptFormat, decryptOutput, encode }

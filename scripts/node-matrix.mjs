@@ -14,14 +14,10 @@
 // ~/.cache/cryptographer.js/node-matrix (about 200 MB per major). --update re-resolves the
 // newest release of each major.
 import { execFileSync, spawn } from 'node:child_process'
-import { createHash } from 'node:crypto'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { builtAddon, ensureRuntime, root, sha256 } from './node-runtimes.mjs'
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))
 const argv = process.argv.slice(2)
 const dashdash = argv.indexOf('--')
 const avaArgs = dashdash === -1 ? [] : argv.slice(dashdash + 1)
@@ -29,45 +25,6 @@ const own = dashdash === -1 ? argv : argv.slice(0, dashdash)
 const update = own.includes('--update')
 const majors = own.filter((a) => /^\d+$/.test(a)).map(Number)
 if (majors.length === 0) majors.push(20, 22, 24, 26)
-
-const cacheRoot =
-  process.env.NODE_MATRIX_CACHE ||
-  path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'cryptographer.js', 'node-matrix')
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
-
-// npm package with the official binary for this host, and where the binary lands in it.
-const host = `${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`
-const runtimePackage = `node-${host}`
-const binaryIn = (dir) =>
-  process.platform === 'win32'
-    ? path.join(dir, 'node_modules', runtimePackage, 'bin', 'node.exe')
-    : path.join(dir, 'node_modules', runtimePackage, 'bin', 'node')
-
-// The one addon under test: what `npm run build` / `build:release` left in the repo root.
-function builtAddon() {
-  const prefix = `${pkg.napi.binaryName}.`
-  const found = fs.readdirSync(root).filter((f) => f.startsWith(prefix) && f.endsWith('.node'))
-  if (found.length !== 1) {
-    throw new Error(`expected exactly one built ${prefix}*.node in ${root}, found ${found.length}: run \`npm run build\` first`)
-  }
-  return path.join(root, found[0])
-}
-const sha256 = (file) => createHash('sha256').update(fs.readFileSync(file)).digest('hex')
-
-function ensureRuntime(major) {
-  const dir = path.join(cacheRoot, String(major))
-  const bin = binaryIn(dir)
-  if (update || !fs.existsSync(bin)) {
-    console.log(`installing ${runtimePackage}@${major} into ${dir} ...`)
-    fs.mkdirSync(dir, { recursive: true })
-    execFileSync(npm, ['install', '--prefix', dir, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', `${runtimePackage}@${major}`], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-      shell: process.platform === 'win32',
-    })
-  }
-  if (!fs.existsSync(bin)) throw new Error(`${runtimePackage}@${major} installed no binary at ${bin}`)
-  return bin
-}
 
 function runAva(node, env) {
   return new Promise((resolve) => {
@@ -93,7 +50,7 @@ console.log(`addon under test: ${path.relative(root, addon)} sha256 ${addonHash}
 const rows = []
 for (const major of majors) {
   const started = Date.now()
-  const node = ensureRuntime(major)
+  const node = ensureRuntime(major, update)
   const version = execFileSync(node, ['-p', 'process.version + " N-API " + process.versions.napi'], { encoding: 'utf8' }).trim()
   // Each runtime must load the very same file (not a package copy, not a rebuild).
   const loaded = execFileSync(

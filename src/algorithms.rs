@@ -9,6 +9,8 @@
 
 use digest::{common::BlockSizeUser, Digest, ExtendableOutput, Update};
 
+use zeroize::Zeroizing;
+
 use crate::error::{CryptoError, CryptoResult};
 use crate::md::{self, BlockFn};
 
@@ -42,38 +44,6 @@ impl<D: Digest + BlockSizeUser + Clone> HashCore for RustCrypto<D> {
   #[inline]
   fn block_len(&self) -> usize {
     <D as BlockSizeUser>::block_size()
-  }
-}
-
-/// MD5 backend: the assembly build where it exists (see Cargo.toml), else portable Rust.
-#[cfg(all(target_arch = "x86_64", not(target_env = "msvc")))]
-pub type Md5 = Md5Asm;
-#[cfg(not(all(target_arch = "x86_64", not(target_env = "msvc"))))]
-pub type Md5 = RustCrypto<md5::Md5>;
-
-/// MD5 with the `md-5` crate's x86-64 assembly compression function. That build exists only in
-/// the crate's previous line, on the previous `digest` traits (0.10), hence its own wrapper.
-#[cfg(all(target_arch = "x86_64", not(target_env = "msvc")))]
-#[derive(Clone, Default)]
-pub struct Md5Asm(md5_asm_backend::Md5);
-
-#[cfg(all(target_arch = "x86_64", not(target_env = "msvc")))]
-impl HashCore for Md5Asm {
-  #[inline]
-  fn update(&mut self, data: &[u8]) {
-    digest_010::Digest::update(&mut self.0, data);
-  }
-  #[inline]
-  fn finalize_into(self, out: &mut [u8]) {
-    out.copy_from_slice(&digest_010::Digest::finalize(self.0));
-  }
-  #[inline]
-  fn output_len(&self) -> usize {
-    <md5_asm_backend::Md5 as digest_010::Digest>::output_size()
-  }
-  #[inline]
-  fn block_len(&self) -> usize {
-    <md5_asm_backend::Md5 as digest_010::core_api::BlockSizeUser>::block_size()
   }
 }
 
@@ -226,11 +196,16 @@ macro_rules! blake2_core {
 blake2_core!(Blake2b, blake2b_simd, Blake2bScalar, block: 128, max: 64, salt: 16);
 blake2_core!(Blake2s, blake2s_simd, Blake2sScalar, block: 64, max: 32, salt: 8);
 
-/// BLAKE3 (any output length). Inputs from 1 MiB up are hashed on the rayon pool.
+/// BLAKE3 (any output length). Inputs from 1 MiB up are hashed on the rayon pool, on every core.
+/// So are streams: once a hasher has taken 1 MiB in smaller pieces (a stream's 64 KiB chunks), it
+/// gathers further pieces into 1 MiB runs and hashes each run on the pool; hashing them one by
+/// one as they come would use one core.
 #[derive(Clone)]
 pub struct Blake3 {
   hasher: Box<blake3::Hasher>,
   output_len: usize,
+  /// Pieces gathered for the next parallel run (empty until the hasher has seen 1 MiB).
+  run: Zeroizing<Vec<u8>>,
 }
 
 impl Blake3 {
@@ -238,23 +213,49 @@ impl Blake3 {
     Blake3 {
       hasher: Box::new(hasher),
       output_len,
+      run: Zeroizing::new(Vec::new()),
+    }
+  }
+
+  fn flush(&mut self) {
+    if !self.run.is_empty() {
+      self.hasher.update_rayon(&self.run);
+      self.run.clear();
     }
   }
 }
 
+/// The input size from which hashing on every core pays (the blake3 crate says 128 KiB; 1 MiB
+/// measured better here, where the pool's start-up is paid per call).
 const BLAKE3_RAYON_MIN: usize = 1 << 20;
 
 impl HashCore for Blake3 {
   #[inline]
   fn update(&mut self, data: &[u8]) {
     if data.len() >= BLAKE3_RAYON_MIN {
+      self.flush();
       self.hasher.update_rayon(data);
-    } else {
+    } else if self.hasher.count() < BLAKE3_RAYON_MIN as u64 {
       self.hasher.update(data);
+    } else {
+      // Filled to exactly its capacity, never beyond: a reallocation would leave a copy unwiped.
+      if self.run.capacity() == 0 {
+        self.run.reserve_exact(BLAKE3_RAYON_MIN);
+      }
+      let mut data = data;
+      while !data.is_empty() {
+        let take = (BLAKE3_RAYON_MIN - self.run.len()).min(data.len());
+        self.run.extend_from_slice(&data[..take]);
+        data = &data[take..];
+        if self.run.len() == BLAKE3_RAYON_MIN {
+          self.flush();
+        }
+      }
     }
   }
   #[inline]
-  fn finalize_into(self, out: &mut [u8]) {
+  fn finalize_into(mut self, out: &mut [u8]) {
+    self.flush();
     self.hasher.finalize_xof().fill(out);
   }
   fn output_len(&self) -> usize {
@@ -398,7 +399,8 @@ hash_algorithms! {
   //                                                               (, block_fn: its block function)
   Md4        "md4"        Fixed:  md::Md4                        = Default::default(),
                                                                    block_fn: md::Md4Compress;
-  Md5        "md5"        Fixed:  Md5                            = Default::default();
+  Md5        "md5"        Fixed:  md::Md5                        = Default::default(),
+                                                                   block_fn: md::Md5Compress;
   Sha1       "sha1"       Fixed:  RustCrypto<sha1::Sha1>         = Default::default(),
                                                                    block_fn: md::Sha1Compress;
   Sha224     "sha224"     Fixed:  RustCrypto<sha2::Sha224>       = Default::default(),

@@ -28,8 +28,8 @@ use zeroize::Zeroizing;
 
 use crate::algorithms::Params;
 use crate::error::{Code, CryptoError, CryptoResult};
+use crate::file_io::{sys_error, Counters, ReadBuf};
 use crate::hash::digest_with;
-use crate::hash_file::{sys_error, Counters, ReadBuf};
 use crate::task::{Cancel, Output};
 
 /// The largest subtree one thread reads and hashes (files up to twice this are read on one

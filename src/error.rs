@@ -41,6 +41,12 @@ pub enum Code {
   /// The operating system refused a file operation (`Error`); the JS `code` is then the error's
   /// name (`ENOENT`, `EISDIR`, ...) from [`CryptoError::sys`], as in node's fs errors.
   System,
+  /// A key of the wrong algorithm, curve or kind (private/public) for the operation
+  /// (`TypeError`).
+  InvalidKeyType,
+  /// A public key that is not a usable point: off the curve, the identity, or of low order
+  /// (`Error`, as Node's ECDH).
+  InvalidPublicKey,
 }
 
 impl Code {
@@ -55,19 +61,22 @@ impl Code {
       Code::Aborted => "ABORT_ERR",
       Code::KeyExhausted => "ERR_CRYPTO_KEY_EXHAUSTED",
       Code::System => "ERR_SYSTEM_ERROR",
+      Code::InvalidKeyType => "ERR_CRYPTO_INVALID_KEY_TYPE",
+      Code::InvalidPublicKey => "ERR_CRYPTO_ECDH_INVALID_PUBLIC_KEY",
     }
   }
 
   pub const fn kind(self) -> Kind {
     match self {
-      Code::InvalidArgType | Code::InvalidArgValue => Kind::Type,
+      Code::InvalidArgType | Code::InvalidArgValue | Code::InvalidKeyType => Kind::Type,
       Code::OutOfRange => Kind::Range,
       Code::HashFinalized
       | Code::DecryptFailed
       | Code::Operation
       | Code::Aborted
       | Code::KeyExhausted
-      | Code::System => Kind::Plain,
+      | Code::System
+      | Code::InvalidPublicKey => Kind::Plain,
     }
   }
 }

@@ -7,15 +7,20 @@
 //! - a hash: one row in `hash_algorithms!` (`algorithms.rs`, about 1 line, plus a `HashCore`
 //!   impl of ~20 lines if its backend is not a RustCrypto `Digest`) gives the one-shot,
 //!   incremental, async, HMAC, PBKDF2 and HKDF forms (`hash.rs`, `kdf/`), and the JS API
-//!   (`lib/hash.js`) reads the list through `algorithms()`; files are read and hashed natively
-//!   by `hash_file.rs` (BLAKE3 on several cores: `blake3_tree.rs`), streams and async iterables
-//!   feed the incremental form from `lib/hash-stream.js`;
+//!   (`lib/hash.js`) reads the list through `algorithms()`; files are read (`file_io.rs`) and
+//!   hashed natively by `hash_file.rs` (BLAKE3 on several cores: `blake3_tree.rs`), streams and
+//!   async iterables feed the incremental form from `lib/hash-stream.js`;
 //! - a cipher mode: one row in `MODES` (`cipher/mod.rs`) and one arm in `ModeKey`
 //!   (`cipher/keys.rs`); an AEAD implements `DetachedAead` (`cipher/aead.rs`: one framing, tag
 //!   checked before release, output wiped on failure); `cipher/api.rs` and `lib/cipher.js` read
-//!   the table through `cipherModes()`;
+//!   the table through `cipherModes()`; the streaming AEAD format (`cipher/stream_format.rs`,
+//!   over the STREAM segments of `cipher/stream.rs`) lists its algorithms once, and its files run
+//!   through `stream_file.rs`, a pipeline generic over the format;
 //! - a KDF: one file in `kdf/` with a `task::Job` (the async form, cancellation and the sync form
 //!   come from `task.rs`) and its `#[napi]` entry points, plus its wrapper in `lib/kdf.js`;
+//! - a public-key algorithm: one row in `pk::ALGS` (`pk/mod.rs`), an arm in its `with_curve!`
+//!   for an elliptic curve (the generic ECDSA/ECDH of `pk/ec.rs` then covers it), and its OIDs /
+//!   JWK names in the key layer (`lib/keys.js`, the one parser of every key form);
 //! - batch calls (many inputs, one crossing; the async form split across the libuv pool): one
 //!   loop over any per-item work in `batch.rs`, which also holds the hash and HMAC entry points;
 //!   the cipher ones are in `cipher/batch.rs`;
@@ -35,24 +40,29 @@
 mod algorithms;
 #[allow(unsafe_code)]
 mod arch;
+#[allow(unsafe_code)]
+mod awslc;
 mod batch;
 mod blake2;
 mod blake3_tree;
 mod cipher;
 mod ct;
 mod error;
+mod file_io;
 mod hash;
 mod hash_file;
 #[allow(unsafe_code)]
 mod js;
 mod kdf;
 mod md;
+mod pk;
 mod pool;
 #[cfg(test)]
 mod proptests;
 mod random;
 mod rmd160;
 mod staging;
+mod stream_file;
 mod task;
 
 use napi::bindgen_prelude::Object;
@@ -60,7 +70,7 @@ use napi::{Env, Result};
 use napi_derive::napi;
 
 /// Entry points written directly against N-API (the hot synchronous paths), by JS name.
-static RAW_EXPORTS: [(&std::ffi::CStr, js::Entry); 12] = [
+static RAW_EXPORTS: [(&std::ffi::CStr, js::Entry); 13] = [
   (c"hash", hash::hash),
   (c"hashWith", hash::hash_with),
   (c"hmac", hash::hmac),
@@ -72,6 +82,7 @@ static RAW_EXPORTS: [(&std::ffi::CStr, js::Entry); 12] = [
   (c"hasherReset", hash::hasher_reset),
   (c"cipher", cipher::api::cipher),
   (c"cipherKey", cipher::api::cipher_key),
+  (c"pkPrepare", pk::pk_prepare),
   (c"cipherBatch", cipher::batch::cipher_batch),
 ];
 

@@ -1,6 +1,6 @@
 //! The Merkle–Damgård layer: one buffering and padding implementation, [`Md`], over any block
 //! function ([`BlockFn`]): 32- or 64-bit words, either byte order. Its block functions:
-//! - MD4 (below) and RIPEMD-160 (`src/rmd160.rs`), written here for speed (why not the RustCrypto
+//! - MD4 and MD5 (below) and RIPEMD-160 (`src/rmd160.rs`), written here for speed (why not the RustCrypto
 //!   crates: `docs/backends.md`), hashed through [`Md`];
 //! - SHA-1 and SHA-224/256/384/512: the raw compression functions of the `sha1`/`sha2` crates
 //!   (SHA-NI, AVX2) with their FIPS 180-4 initial values. Hashing with these goes through the
@@ -355,18 +355,26 @@ pub enum Md4Compress {}
 
 pub type Md4 = Md<Md4Compress>;
 
-impl BlockFn for Md4Compress {
-  type Word = u32;
-  type State = [u32; 4];
-  const ENDIAN: Endian = Endian::Little;
-  const IV: [u32; 4] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476];
-  const OUTPUT_LEN: usize = 16;
-  fn compress(state: &mut [u32; 4], blocks: &[[u8; 64]]) {
-    for block in blocks {
-      md4_block(state, block);
+/// MD4 and MD5 share everything but the block: 32-bit little-endian words, four of state, the
+/// same initial value, a 16-byte digest.
+macro_rules! md4_family {
+  ($compress:ty, $block:ident) => {
+    impl BlockFn for $compress {
+      type Word = u32;
+      type State = [u32; 4];
+      const ENDIAN: Endian = Endian::Little;
+      const IV: [u32; 4] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476];
+      const OUTPUT_LEN: usize = 16;
+      fn compress(state: &mut [u32; 4], blocks: &[[u8; 64]]) {
+        for block in blocks {
+          $block(state, block);
+        }
+      }
     }
-  }
+  };
 }
+md4_family!(Md4Compress, md4_block);
+md4_family!(Md5Compress, md5_block);
 
 #[inline(always)]
 fn md4_block(state: &mut [u32; 4], block: &[u8; 64]) {
@@ -431,6 +439,154 @@ fn md4_block(state: &mut [u32; 4], block: &[u8; 64]) {
   }
 }
 
+// ---- MD5 (RFC 1321) ------------------------------------------------------------------------
+
+/// MD5's block function, written like MD4's above: in each step the message word and constant
+/// go into `a` first, each boolean function is arranged so the `b` just computed enters last, and
+/// G is a sum of disjoint terms ((b & d) + (c & !d)), so `c & !d` joins `a` before `b` is ready.
+#[derive(Clone, Copy)]
+pub enum Md5Compress {}
+
+pub type Md5 = Md<Md5Compress>;
+
+/// T[i] = floor(2^32 · |sin(i + 1)|).
+const MD5_T: [u32; 64] = [
+  0xd76a_a478,
+  0xe8c7_b756,
+  0x2420_70db,
+  0xc1bd_ceee,
+  0xf57c_0faf,
+  0x4787_c62a,
+  0xa830_4613,
+  0xfd46_9501,
+  0x6980_98d8,
+  0x8b44_f7af,
+  0xffff_5bb1,
+  0x895c_d7be,
+  0x6b90_1122,
+  0xfd98_7193,
+  0xa679_438e,
+  0x49b4_0821,
+  0xf61e_2562,
+  0xc040_b340,
+  0x265e_5a51,
+  0xe9b6_c7aa,
+  0xd62f_105d,
+  0x0244_1453,
+  0xd8a1_e681,
+  0xe7d3_fbc8,
+  0x21e1_cde6,
+  0xc337_07d6,
+  0xf4d5_0d87,
+  0x455a_14ed,
+  0xa9e3_e905,
+  0xfcef_a3f8,
+  0x676f_02d9,
+  0x8d2a_4c8a,
+  0xfffa_3942,
+  0x8771_f681,
+  0x6d9d_6122,
+  0xfde5_380c,
+  0xa4be_ea44,
+  0x4bde_cfa9,
+  0xf6bb_4b60,
+  0xbebf_bc70,
+  0x289b_7ec6,
+  0xeaa1_27fa,
+  0xd4ef_3085,
+  0x0488_1d05,
+  0xd9d4_d039,
+  0xe6db_99e5,
+  0x1fa2_7cf8,
+  0xc4ac_5665,
+  0xf429_2244,
+  0x432a_ff97,
+  0xab94_23a7,
+  0xfc93_a039,
+  0x655b_59c3,
+  0x8f0c_cc92,
+  0xffef_f47d,
+  0x8584_5dd1,
+  0x6fa8_7e4f,
+  0xfe2c_e6e0,
+  0xa301_4314,
+  0x4e08_11a1,
+  0xf753_7e82,
+  0xbd3a_f235,
+  0x2ad7_d2bb,
+  0xeb86_d391,
+];
+
+#[inline(always)]
+fn md5_block(state: &mut [u32; 4], block: &[u8; 64]) {
+  let mut x = [0u32; 16];
+  for (w, b) in x.iter_mut().zip(block.chunks_exact(4)) {
+    *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+  }
+  // T read through an opaque reference: as a constant, the compiler would fold it into the step
+  // after the boolean function, onto the critical path; as a loaded value it is added to the
+  // message word early.
+  let t = std::hint::black_box(&MD5_T);
+  let [mut a, mut b, mut c, mut d] = *state;
+  // `$f(b, c, d)` is `(early, late)`: `early` does not depend on `b` and is added to `a` with
+  // the message word and constant; `late` is the part that waits for `b`.
+  macro_rules! step {
+    ($f:ident, $a:ident, $b:ident, $c:ident, $d:ident, $i:expr, $k:expr, $s:literal) => {
+      let (early, late) = $f($b, $c, $d);
+      $a = $b.wrapping_add(
+        $a.wrapping_add(x[$k].wrapping_add(t[$i]))
+          .wrapping_add(early)
+          .wrapping_add(late)
+          .rotate_left($s),
+      );
+    };
+  }
+  #[inline(always)]
+  fn ff(b: u32, c: u32, d: u32) -> (u32, u32) {
+    (0, d ^ (b & (c ^ d)))
+  }
+  #[inline(always)]
+  fn gg(b: u32, c: u32, d: u32) -> (u32, u32) {
+    (c & !d, b & d)
+  }
+  #[inline(always)]
+  fn hh(b: u32, c: u32, d: u32) -> (u32, u32) {
+    (0, (c ^ d) ^ b)
+  }
+  #[inline(always)]
+  fn ii(b: u32, c: u32, d: u32) -> (u32, u32) {
+    (0, c ^ (b | !d))
+  }
+  // Four steps of a round from step `$i`; message words `$k0 + $m * j` mod 16.
+  macro_rules! four {
+    ($f:ident, $i:expr, $k:expr, $m:expr, $s0:literal $s1:literal $s2:literal $s3:literal) => {
+      step!($f, a, b, c, d, $i, ($k) % 16, $s0);
+      step!($f, d, a, b, c, $i + 1, ($k + $m) % 16, $s1);
+      step!($f, c, d, a, b, $i + 2, ($k + 2 * $m) % 16, $s2);
+      step!($f, b, c, d, a, $i + 3, ($k + 3 * $m) % 16, $s3);
+    };
+  }
+  four!(ff, 0, 0, 1, 7 12 17 22);
+  four!(ff, 4, 4, 1, 7 12 17 22);
+  four!(ff, 8, 8, 1, 7 12 17 22);
+  four!(ff, 12, 12, 1, 7 12 17 22);
+  four!(gg, 16, 1, 5, 5 9 14 20);
+  four!(gg, 20, 1 + 20, 5, 5 9 14 20);
+  four!(gg, 24, 1 + 40, 5, 5 9 14 20);
+  four!(gg, 28, 1 + 60, 5, 5 9 14 20);
+  four!(hh, 32, 5, 3, 4 11 16 23);
+  four!(hh, 36, 5 + 12, 3, 4 11 16 23);
+  four!(hh, 40, 5 + 24, 3, 4 11 16 23);
+  four!(hh, 44, 5 + 36, 3, 4 11 16 23);
+  four!(ii, 48, 0, 7, 6 10 15 21);
+  four!(ii, 52, 28, 7, 6 10 15 21);
+  four!(ii, 56, 56, 7, 6 10 15 21);
+  four!(ii, 60, 84, 7, 6 10 15 21);
+  for (h, v) in state.iter_mut().zip([a, b, c, d]) {
+    *h = h.wrapping_add(v);
+  }
+}
+
 #[cfg(test)]
 mod tests {
   use super::*;
@@ -459,6 +615,7 @@ mod tests {
     }
     let data: Vec<u8> = (0..300u32).map(|i| (i * 7 + 3) as u8).collect();
     check::<Md4Compress, md4::Md4>("md4", &data);
+    check::<Md5Compress, md5::Md5>("md5", &data);
     check::<crate::rmd160::Ripemd160Compress, ::ripemd::Ripemd160>("ripemd160", &data);
     check::<Sha1Compress, sha1::Sha1>("sha1", &data);
     check::<Sha224Compress, sha2::Sha224>("sha224", &data);
@@ -565,6 +722,8 @@ mod tests {
       let (a, b) = speed::<Md4Compress, md4::Md4>(&data);
       let (c, d) = speed::<crate::rmd160::Ripemd160Compress, ::ripemd::Ripemd160>(&data);
       println!("md4 ours {a:.0} crate {b:.0} MB/s; ripemd160 ours {c:.0} crate {d:.0} MB/s");
+      let (e, f) = speed::<Md5Compress, md5::Md5>(&data);
+      println!("md5 ours {e:.0} crate {f:.0} MB/s");
     }
   }
 }

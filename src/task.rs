@@ -135,6 +135,9 @@ pub enum Output {
   Buffer(Vec<u8>),
   Text(String),
   Bool(bool),
+  Number(f64),
+  /// Native state made on the pool (a stream whose key took Argon2), handed to JS as a handle.
+  Kept(Box<dyn crate::js::KeepLater>),
   /// The outputs of a batch's items, back to back, and the length of each: a JS
   /// `[Buffer, Uint32Array]` (handed over as they are, as [`Output::Buffer`]).
   Items(Vec<u8>, Vec<u32>),
@@ -145,15 +148,18 @@ pub trait Job: Send + 'static {
   fn run(&mut self, cancel: &Cancel) -> CryptoResult<Output>;
 
   /// Runs on the main thread once the work is done, before the result is returned: releases
-  /// what the job holds of the JS heap and may veto the result.
-  fn settle(&mut self, _env: &Env) -> CryptoResult<()> {
+  /// what the job holds of the JS heap, may veto the result, and may make its effect visible
+  /// (a file job's rename) after a last look at `cancel`, on the thread where aborts happen.
+  fn settle(&mut self, _env: &Env, _cancel: &Cancel) -> CryptoResult<()> {
     Ok(())
   }
 }
 
 /// Runs `job` right here (the `*Sync` forms), converting errors for napi-rs.
 pub fn run_sync<J: Job>(env: &Env, mut job: J) -> napi::Result<Unknown<'_>> {
-  match job.run(&Cancel::NEVER) {
+  let output = job.run(&Cancel::NEVER);
+  let settled = job.settle(env, &Cancel::NEVER);
+  match output.and_then(|v| settled.map(|()| v)) {
     Ok(out) => out.into_js(env),
     Err(e) => Err(e.into_napi(env)),
   }
@@ -194,7 +200,7 @@ impl<'task, J: Job> ScopedTask<'task> for Work<J> {
   }
 
   fn resolve(&mut self, env: &'task Env, output: Self::Output) -> napi::Result<Self::JsValue> {
-    let settled = self.job.settle(env);
+    let settled = self.job.settle(env, &self.cancel);
     match output.and_then(|v| settled.map(|()| v)) {
       Ok(v) => v.into_js(env),
       Err(e) => Err(e.into_napi(env)),

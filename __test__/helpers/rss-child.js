@@ -7,27 +7,16 @@
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { Readable } = require('node:stream')
 const { pipeline } = require('node:stream/promises')
 const { sha, hmac } = require('../..')
+const { peakGrowth, reusedSource } = require('./rss')
 
 const SIZE = Number(process.argv[2])
 const CHUNK = Buffer.alloc(64 * 1024, 0x5a)
 const dir = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir()
 const file = path.join(dir, `cryptographer-rss-${process.pid}.bin`)
 
-const status = (field) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]) * 1024
-
-function source(size) {
-  let left = size
-  return new Readable({
-    read() {
-      const n = Math.min(left, CHUNK.length)
-      left -= n
-      this.push(n === 0 ? null : n === CHUNK.length ? CHUNK : CHUNK.subarray(0, n))
-    },
-  })
-}
+const source = (size) => reusedSource(size, CHUNK)
 
 async function* chunks(size) {
   for (let left = size; left > 0; left -= CHUNK.length) yield left >= CHUNK.length ? CHUNK : CHUNK.subarray(0, left)
@@ -50,15 +39,7 @@ async function main() {
     fs.truncateSync(file, 8 << 20)
     for (const run of Object.values(cases(file, 8 << 20))) await run()
     fs.truncateSync(file, SIZE)
-    const out = {}
-    for (const [name, run] of Object.entries(cases(file, SIZE))) {
-      global.gc?.()
-      fs.writeFileSync('/proc/self/clear_refs', '5') // resets the peak RSS (VmHWM) to the RSS now
-      const before = status('VmRSS')
-      const t0 = performance.now()
-      await run()
-      out[name] = { growth: status('VmHWM') - before, ms: Math.round(performance.now() - t0) }
-    }
+    const out = await peakGrowth(cases(file, SIZE))
     process.stdout.write(JSON.stringify(out))
   } finally {
     fs.rmSync(file, { force: true })

@@ -12,25 +12,13 @@ const nodeCrypto = require('node:crypto')
 const { Readable } = require('node:stream')
 const { pipeline } = require('node:stream/promises')
 const { sha } = require('../..')
+const { makeFile: writeFile } = require('../harness')
 
 const MiB = 1 << 20
 const CHUNK = 64 * 1024
 
-/** A file of `size` random bytes, written in 64 MiB pieces (so it is in the page cache). */
-function makeFile(size) {
-  const file = path.join(process.env.BENCH_FILE_DIR || os.tmpdir(), `cryptographer-bench-${process.pid}.bin`)
-  const fd = fs.openSync(file, 'w')
-  try {
-    const piece = Buffer.allocUnsafe(64 * MiB)
-    for (let done = 0; done < size; done += piece.length) {
-      nodeCrypto.randomFillSync(piece)
-      fs.writeSync(fd, piece, 0, Math.min(piece.length, size - done))
-    }
-  } finally {
-    fs.closeSync(fd)
-  }
-  return file
-}
+/** A file of `size` random bytes, in the page cache. */
+const makeFile = (size) => writeFile(path.join(process.env.BENCH_FILE_DIR || os.tmpdir(), `cryptographer-bench-${process.pid}.bin`), size)
 
 /** The one chunk a digest stream pushes. */
 async function drain(readable) {

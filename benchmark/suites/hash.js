@@ -1,6 +1,9 @@
 'use strict'
 // One-shot hashing and HMAC against node:crypto (createHash and crypto.hash), hash-wasm,
-// @noble/hashes and crypto-js, at 64 B, 1 KiB, 64 KiB and 1 MiB, for every algorithm.
+// @noble/hashes and crypto-js, at 64 B, 1 KiB, 64 KiB and 1 MiB, for every algorithm; then seed
+// 001's series: SHA-1, SHA-256, SHA-512, BLAKE3 and MD5 at sizes spaced on a log scale from 16 B
+// to 16 MiB, every contestant that has the algorithm (plus WebCrypto, sjcl and node-forge),
+// plotted as time and throughput against size.
 const nodeCrypto = require('node:crypto')
 const { sha, hmac } = require('../..')
 const { cpuFlags } = require('../harness')
@@ -72,6 +75,65 @@ function hardwareCheck(h, data) {
     const ok = mbps >= c.min
     console.log(`  hardware path: ${c.name} ${mbps.toFixed(0)} MB/s at 1 MiB (CPU has ${c.flag}; expected >= ${c.min}) ${ok ? 'ok' : 'SLOW: software fallback?'}`)
     if (!ok) h.failures.push(`${c.name} runs at ${mbps.toFixed(0)} MB/s although the CPU has ${c.flag}`)
+  }
+}
+
+// Seed 001's series: sizes ×4 from 16 B to 16 MiB (with --quick: every other one, to 1 MiB).
+const SERIES_SIZES = Array.from({ length: 11 }, (_, i) => 16 * 4 ** i)
+const SERIES = { sha1: 'SHA-1', sha256: 'SHA-256', sha512: 'SHA-512', blake3: 'BLAKE3', md5: 'MD5' }
+const SUBTLE_NAMES = { sha1: 'SHA-1', sha256: 'SHA-256', sha384: 'SHA-384', sha512: 'SHA-512' }
+const FORGE_NAMES = { md5: 'md5', sha1: 'sha1', sha256: 'sha256', sha512: 'sha512' }
+const sizeLabel = (n) => (n >= 1 << 20 ? `${n / (1 << 20)} MiB` : n >= 1024 ? `${n / 1024} KiB` : `${n} B`)
+
+/**
+ * Seed 001: one-shot time and throughput against input size. As in the seed, each peer is called
+ * on a Buffer and converts it to the form it needs (crypto-js WordArray, sjcl bit array,
+ * node-forge binary string; sjcl, whose npm build has no bytes codec, through hex) inside the timed call.
+ */
+async function sizeSeries(h) {
+  const wasm = h.peer('hash-wasm')
+  const CryptoJS = h.peer('crypto-js')
+  const sjcl = h.peer('sjcl')
+  const forge = h.peer('node-forge')
+  const subtle = nodeCrypto.webcrypto.subtle
+  const hasOneShot = typeof nodeCrypto.hash === 'function'
+  const sizes = h.quick ? SERIES_SIZES.filter((n, i) => i % 2 === 0 && n <= 1 << 20) : SERIES_SIZES
+  const inputs = new Map(sizes.map((n) => [n, nodeCrypto.randomBytes(n)]))
+  for (const [name, title] of Object.entries(SERIES)) {
+    const peers = PEERS[name]
+    const table = `Seed 001: ${title} (${name}) one-shot by input size, hex output`
+    const w = wasm && peers.wasm ? await wasm[peers.wasm[0]](...peers.wasm.slice(1)) : null
+    const noble = peers.noble && h.peer(`@noble/hashes/${peers.noble[0]}.js`)?.[peers.noble[1]]
+    const nodeName = peers.node && nodeHas(peers.node) ? peers.node : null
+    const cj = CryptoJS && typeof peers.cryptojs === 'string' && CryptoJS[peers.cryptojs]
+    const sj = sjcl && sjcl.hash[name]
+    const fg = forge && FORGE_NAMES[name] && forge.md[FORGE_NAMES[name]]
+    for (const size of sizes) {
+      const data = inputs.get(size)
+      await h.compare(
+        { table, row: sizeLabel(size) },
+        [
+          { name: 'cryptographer.js', fn: () => sha[name](data) },
+          nodeName && hasOneShot && { name: 'node crypto.hash', fn: () => nodeCrypto.hash(nodeName, data) },
+          nodeName && { name: 'node createHash', fn: () => nodeCrypto.createHash(nodeName).update(data).digest('hex') },
+          SUBTLE_NAMES[name] && {
+            name: 'node subtle.digest',
+            async: true,
+            fn: () => subtle.digest(SUBTLE_NAMES[name], data),
+            out: (ab) => Buffer.from(ab).toString('hex'),
+          },
+          w && { name: 'hash-wasm', fn: () => w.init().update(data).digest('hex') },
+          noble && { name: '@noble/hashes', fn: () => noble(data) },
+          cj && { name: 'crypto-js', fn: () => cj(CryptoJS.lib.WordArray.create(data)).toString() },
+          sj && { name: 'sjcl', fn: () => sjcl.codec.hex.fromBits(sj.hash(sjcl.codec.hex.toBits(data.toString('hex')))) },
+          fg && { name: 'node-forge', fn: () => fg.create().update(data.toString('binary')).digest().toHex() },
+        ],
+        { bytes: size, x: size, time: size >= 1 << 22 ? Math.max(h.time, 1500) : undefined },
+      )
+    }
+    const note = 'one-shot call on a Buffer; peers convert it to their own input type inside the timed call (as seed 001 did)'
+    h.plot({ id: `series-${name}-time`, title: `${title}: time against input size`, table, x: 'input size (bytes, log)', y: 'time', note })
+    h.plot({ id: `series-${name}-throughput`, title: `${title}: throughput against input size`, table, x: 'input size (bytes, log)', y: 'throughput', note })
   }
 }
 
@@ -187,5 +249,7 @@ module.exports = {
         )
       }
     }
+
+    await sizeSeries(h)
   },
 }

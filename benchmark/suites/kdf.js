@@ -3,7 +3,8 @@
 // checked equal before timing, against node:crypto, argon2, @node-rs/argon2, bcrypt,
 // @node-rs/bcrypt, bcryptjs, hash-wasm and crypto-js where they have the algorithm; then the
 // event-loop delay while 8 Argon2 hashes run (vs 8 node:crypto async PBKDF2 calls of similar
-// length), the throughput of 8 concurrent calls, and RSS over 100 Argon2 calls.
+// length), the throughput of 8 concurrent calls, and RSS over 100 Argon2 calls; seed 001's PBKDF2
+// series (time and iterations per ms against 1 … 10,000 iterations, every library that has it).
 const nodeCrypto = require('node:crypto')
 const { promisify } = require('node:util')
 const { monitorEventLoopDelay, performance } = require('node:perf_hooks')
@@ -131,6 +132,64 @@ function scryptContestants(h) {
   return list
 }
 
+// Seed 001's PBKDF2 series: iterations on a log scale from 1 to 10,000.
+const ITERATIONS = [1, 3, 10, 30, 100, 300, 1000, 3000, 10000]
+const HASH_TITLES = { sha1: 'SHA-1', sha256: 'SHA-256' }
+
+/** Every library's PBKDF2-`hash` with `iterations`, 32-byte key, output as hex (checked equal). */
+function pbkdf2Series(h, hash, iterations) {
+  const wasm = h.peer('hash-wasm')
+  const cjs = h.peer('crypto-js')
+  const noble = h.peer('@noble/hashes/pbkdf2.js')
+  const nobleHash = h.peer(hash === 'sha1' ? '@noble/hashes/legacy.js' : '@noble/hashes/sha2.js')?.[hash]
+  const sjcl = h.peer('sjcl')
+  const forge = h.peer('node-forge')
+  const subtle = nodeCrypto.webcrypto.subtle
+  const saltHex = SALT.toString('hex')
+  const fromBinary = (s) => Buffer.from(s, 'binary').toString('hex')
+  return [
+    { name: 'cryptographer.js', fn: () => kdf.pbkdf2(PASSWORD, { salt: SALT, iterations, keyLength: 32, hash }) },
+    { name: 'node:crypto', fn: () => nodeCrypto.pbkdf2Sync(PASSWORD, SALT, iterations, 32, hash) },
+    {
+      // The password is imported on every call, as a fresh derivation does.
+      name: 'node subtle.deriveBits',
+      async: true,
+      fn: async () => {
+        const key = await subtle.importKey('raw', Buffer.from(PASSWORD), 'PBKDF2', false, ['deriveBits'])
+        return subtle.deriveBits({ name: 'PBKDF2', hash: HASH_TITLES[hash], salt: SALT, iterations }, key, 256)
+      },
+      out: (ab) => Buffer.from(ab).toString('hex'),
+    },
+    wasm && {
+      name: 'hash-wasm',
+      async: true,
+      fn: () =>
+        wasm.pbkdf2({ password: PASSWORD, salt: SALT, iterations, hashLength: 32, hashFunction: hash === 'sha1' ? wasm.createSHA1() : wasm.createSHA256(), outputType: 'hex' }),
+    },
+    noble && nobleHash && { name: '@noble/hashes', fn: () => noble.pbkdf2(nobleHash, PASSWORD, SALT, { c: iterations, dkLen: 32 }) },
+    cjs && {
+      name: 'crypto-js',
+      fn: () => cjs.PBKDF2(PASSWORD, cjs.enc.Hex.parse(saltHex), { keySize: 8, iterations, hasher: hash === 'sha1' ? cjs.algo.SHA1 : cjs.algo.SHA256 }),
+    },
+    // sjcl's npm build has HMAC-SHA-256 only (its PBKDF2 default).
+    sjcl && hash === 'sha256' && { name: 'sjcl', fn: () => sjcl.codec.hex.fromBits(sjcl.misc.pbkdf2(PASSWORD, sjcl.codec.hex.toBits(saltHex), iterations, 256)) },
+    forge && { name: 'node-forge', fn: () => forge.pkcs5.pbkdf2(PASSWORD, SALT.toString('binary'), iterations, 32, forge.md[hash].create()), out: fromBinary },
+  ]
+}
+
+async function seriesTables(h) {
+  const counts = h.quick ? [1, 10, 100, 1000, 10000] : ITERATIONS
+  for (const [hash, title] of Object.entries(HASH_TITLES)) {
+    const table = `Seed 001: PBKDF2-${title} (pbkdf2 ${hash}) by iterations, 32-byte key`
+    for (const n of counts) {
+      await h.compare({ table, row: `${n} iterations` }, pbkdf2Series(h, hash, n), { x: n, time: n >= 3000 ? Math.max(h.time, 1000) : undefined })
+    }
+    const note = 'one call, password and salt given as the library takes them; WebCrypto imports the password in each call'
+    h.plot({ id: `series-pbkdf2-${hash}-time`, title: `PBKDF2-${title}: time against iterations`, table, x: 'iterations (log)', y: 'time', note })
+    h.plot({ id: `series-pbkdf2-${hash}-per-ms`, title: `PBKDF2-${title}: iterations per millisecond`, table, x: 'iterations (log)', y: 'perMs', note })
+  }
+}
+
 /** Event-loop delay (ms) while `start()` runs to completion. */
 async function loopDelay(start) {
   const hist = monitorEventLoopDelay({ resolution: 1 })
@@ -214,6 +273,14 @@ module.exports = {
       await h.compare({ table: 'Key derivation', row: `PBKDF2-${name} 100k iterations` }, pbkdf2Contestants(h, hash), async)
     }
     await h.compare({ table: 'Key derivation', row: 'scrypt N=2^14 r=8 p=1' }, scryptContestants(h), async)
+    h.plot({
+      id: 'password-hashing-time',
+      type: 'bar',
+      title: 'Argon2, bcrypt, PBKDF2 and scrypt: time per hash (ms, log; lower is faster)',
+      table: ['Password hashing', 'Key derivation'],
+      y: 'time',
+    })
+    await seriesTables(h)
 
     // Throughput of 8 concurrent async calls (ops/s × 8 = hashes per second).
     const eight = (list) =>

@@ -343,7 +343,8 @@ fn passphrase_run(decrypt: bool, passphrase: &[u8], data: &[u8]) -> CryptoResult
   }
 }
 
-fn check_passphrase(passphrase: &[u8]) -> CryptoResult<()> {
+/// Refuses an empty passphrase (here, in `age/scrypt.rs` and in the stream format).
+pub(crate) fn check_passphrase(passphrase: &[u8]) -> CryptoResult<()> {
   if passphrase.is_empty() {
     return Err(CryptoError::invalid_value(
       "options.passphrase",

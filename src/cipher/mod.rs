@@ -21,12 +21,17 @@
 //! error is returned.
 
 mod aead;
+pub mod age;
 pub mod api;
 pub mod batch;
 mod block_modes;
 mod gcm;
 mod keys;
 pub mod openssl;
+// The STREAM construction, shared by the streaming AEAD format and age.
+pub mod stream;
+pub mod stream_api;
+pub mod stream_format;
 
 pub use keys::ModeKey;
 use keys::{with_aes, with_des, GcmSivKey};

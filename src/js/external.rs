@@ -29,6 +29,18 @@ pub trait Kept: Sized + 'static {
   const WHAT: &'static str;
 }
 
+/// A [`Kept`] value made away from the JS thread (by a job on the libuv pool), to be handed to
+/// JavaScript when the job settles (`task::Output::Kept`).
+pub trait KeepLater: Send {
+  fn keep<'js>(self: Box<Self>, cx: Cx<'js>) -> CryptoResult<Value<'js>>;
+}
+
+impl<T: Kept + Send> KeepLater for T {
+  fn keep<'js>(self: Box<Self>, cx: Cx<'js>) -> CryptoResult<Value<'js>> {
+    cx.keep(*self)
+  }
+}
+
 /// Frees the value when the GC collects its external.
 extern "C" fn finalize<T: Kept>(_env: sys::napi_env, data: *mut c_void, _hint: *mut c_void) {
   if !data.is_null() {

@@ -40,7 +40,7 @@ use napi::bindgen_prelude::Unknown;
 use napi::{sys, Env, JsValue};
 
 pub use bytes::{check_hex_len, read_arg, Bytes, EXPECTED};
-pub use external::{Kept, Tag};
+pub use external::{KeepLater, Kept, Tag};
 pub use object::Object;
 
 use crate::error::{CryptoError, CryptoResult};

@@ -165,6 +165,11 @@ pub struct Argon2Limits {
 impl Argon2Limits {
   /// `ERR_OUT_OF_RANGE` naming the parameter and the option that would allow it.
   fn check(&self, p: &Params) -> CryptoResult<()> {
+    self.check_for(p, "for a stored hash")
+  }
+
+  /// As `check`, for parameters read from `place` ("for a stored hash").
+  pub fn check_for(&self, p: &Params, place: &str) -> CryptoResult<()> {
     let limits = [
       (
         "memoryCost",
@@ -193,7 +198,7 @@ impl Argon2Limits {
       if value > max {
         return Err(CryptoError::out_of_range(
           name,
-          format!("<= {max} for a stored hash (raise options.{option} to accept it)"),
+          format!("<= {max} {place} (raise options.{option} to accept it)"),
           value,
         ));
       }
@@ -366,7 +371,7 @@ static LOAD: AtomicUsize = AtomicUsize::new(0);
 pub struct Load(());
 
 impl Load {
-  fn new() -> Load {
+  pub fn new() -> Load {
     LOAD.fetch_add(1, Ordering::AcqRel);
     Load(())
   }

@@ -111,6 +111,22 @@ impl B64 {
     }
     Some(out)
   }
+
+  /// As [`B64::decode`], but refuses non-canonical text (RFC 4648 §3.5): the unused low bits of
+  /// the last character must be zero, so each byte string has exactly one encoding. What age
+  /// requires of every base64 field.
+  pub fn decode_canonical(&self, s: &str) -> Option<Vec<u8>> {
+    let unused = match s.len() % 4 {
+      2 => 15,
+      3 => 3,
+      _ => 0,
+    };
+    let last = s.as_bytes().last().map_or(Some(0), |&c| self.value(c))?;
+    if last & unused != 0 {
+      return None;
+    }
+    self.decode(s)
+  }
 }
 
 #[cfg(test)]
@@ -131,5 +147,23 @@ mod tests {
     assert!(PHC_B64.decode("é").is_none());
     // "c29tZXNhbHQ" = "somesalt" (RFC-style PHC salts).
     assert_eq!(PHC_B64.decode("c29tZXNhbHQ").unwrap(), b"somesalt");
+    // Canonical: "c29tZXNhbHR" has the same bytes with a non-zero unused bit.
+    assert_eq!(PHC_B64.decode("c29tZXNhbHR").unwrap(), b"somesalt");
+    assert!(PHC_B64.decode_canonical("c29tZXNhbHR").is_none());
+    assert_eq!(
+      PHC_B64.decode_canonical("c29tZXNhbHQ").unwrap(),
+      b"somesalt"
+    );
+    // Two characters (one byte, 4 unused bits): "AA" is 0x00, "AB" is not canonical.
+    assert_eq!(PHC_B64.decode_canonical("AA").unwrap(), [0]);
+    assert!(PHC_B64.decode_canonical("AB").is_none());
+    assert_eq!(PHC_B64.decode_canonical("").unwrap(), b"");
+    for len in 0..40 {
+      let data: Vec<u8> = (0..len as u8).map(|x| x.wrapping_mul(91)).collect();
+      assert_eq!(
+        PHC_B64.decode_canonical(&PHC_B64.encode(&data)).unwrap(),
+        data
+      );
+    }
   }
 }

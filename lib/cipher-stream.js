@@ -1,0 +1,218 @@
+'use strict'
+// Streaming authenticated encryption: `encryptStream`, `decryptStream`, `encryptFile` and
+// `decryptFile` on crypto.cipher.aes (AES-256-GCM) and crypto.cipher.xchacha20
+// (XChaCha20-Poly1305), from the native list (`streamAlgorithms()`, src/cipher/stream_format.rs).
+// The format (header, key derivation, STREAM segments) is docs/stream-format.md.
+//
+// - The Transforms hold a native state (src/cipher/stream_api.rs): each chunk goes in as it is,
+//   and what comes out is the sealed segments it completed, or the plaintext of segments whose
+//   tags verified (never a byte before its segment's tag). The state is made on the libuv pool
+//   (a passphrase's Argon2id, before the first segment); decryptStream collects the header's
+//   bytes before it makes its state.
+// - The files are read, sealed or opened and written natively on the pool
+//   (src/stream_file.rs), with the progress, abort and error machinery of X.file()
+//   (./hash-stream.js). decryptFile writes to a temporary file beside dst and renames it over
+//   dst only after the last segment verified.
+const { Transform } = require('node:stream')
+const native = require('./native')
+const { checkOptions, checkInt } = require('./options')
+const { BYTES, invalidArgType, invalidArgValue, outOfRange } = require('./errors')
+const { AbortError, checkSignal, startAsync } = require('./abort')
+const { checkPath, checkProgress, fileAsync, fsError, isBytes } = require('./hash-stream')
+
+const { aeadStreamNewAsync, aeadStreamUpdate, aeadStreamFinal, aeadStreamFile } = native
+const ALGORITHMS = native.streamAlgorithms()
+const EMPTY = Buffer.alloc(0)
+const U32 = 2 ** 32 - 1
+
+const BOTH = ['key', 'passphrase', 'aad', 'signal']
+const SEAL = ['segmentSize', 'memoryCost', 'timeCost', 'parallelism']
+const OPEN = ['maxMemoryCost', 'maxTimeCost', 'maxParallelism']
+const ALLOWED = {
+  encryptStream: new Set([...BOTH, ...SEAL]),
+  decryptStream: new Set([...BOTH, ...OPEN]),
+  encryptFile: new Set([...BOTH, ...SEAL, 'onProgress']),
+  decryptFile: new Set([...BOTH, ...OPEN, 'onProgress']),
+}
+
+const byteLength = (x) => (typeof x === 'string' ? Buffer.byteLength(x, 'utf8') : x.byteLength)
+
+function checkBytes(value, name) {
+  if (!isBytes(value)) throw invalidArgType(name, BYTES, value)
+  return value
+}
+
+/**
+ * Reads the options of `what` on `alg`: the secret (exactly one of `key`, 32 bytes, and a
+ * non-empty `passphrase`) and the plain object of numeric and byte options the native side
+ * reads. Everything is checked here, so a refused option throws from the call itself; the native
+ * side checks again.
+ */
+function read(alg, what, options) {
+  const where = `cipher.${alg.namespace}.${what}`
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw invalidArgType('options', 'an object with a "key" or "passphrase" property', options)
+  }
+  const o = checkOptions(options, ALLOWED[what], where)
+  const hasKey = o.key !== undefined && o.key !== null
+  const hasPass = o.passphrase !== undefined && o.passphrase !== null
+  if (!hasKey && !hasPass) throw invalidArgType('options.key', `${BYTES} (or options.passphrase)`, o.key)
+  if (hasKey && hasPass) {
+    throw invalidArgValue('options', `exactly one of "key" and "passphrase" for ${where}`, 'both')
+  }
+  const secret = hasKey ? checkBytes(o.key, 'options.key') : checkBytes(o.passphrase, 'options.passphrase')
+  const n = byteLength(secret)
+  if (hasKey && n !== 32) {
+    throw outOfRange('options.key.length', `32 bytes (${alg.name} streams take 256-bit keys)`, n)
+  }
+  if (hasPass && n === 0) throw invalidArgValue('options.passphrase', 'a non-empty passphrase', 'an empty one')
+  if (o.aad !== undefined && o.aad !== null) checkBytes(o.aad, 'options.aad')
+  const nativeOptions = {
+    aad: o.aad ?? undefined,
+    segmentSize: checkInt(o.segmentSize, 'options.segmentSize', alg.minSegmentSize, alg.maxSegmentSize),
+  }
+  for (const k of ['memoryCost', 'timeCost', 'parallelism', ...OPEN]) {
+    nativeOptions[k] = checkInt(o[k], `options.${k}`, 0, U32)
+  }
+  if (!hasPass) {
+    for (const k of ['memoryCost', 'timeCost', 'parallelism']) {
+      if (o[k] !== undefined) throw invalidArgValue(`options.${k}`, 'no Argon2id cost without a passphrase', o[k])
+    }
+  }
+  return { secret, passphrase: hasPass, nativeOptions, signal: checkSignal(o.signal), onProgress: checkProgress(o.onProgress) }
+}
+
+/**
+ * A Promise of the native state, made on the pool (a passphrase's Argon2id; HKDF for a key) from
+ * `head` when decrypting. A refused argument throws here.
+ */
+function makeState(alg, decrypt, r, head) {
+  return startAsync(r.signal, (token) => aeadStreamNewAsync(alg.id, decrypt, r.secret, r.passphrase, r.nativeOptions, head, token))
+}
+
+/** `encryptStream()` / `decryptStream()`: byte chunks in, sealed stream (or plaintext) out. */
+class AeadStream extends Transform {
+  #alg
+  #decrypt
+  #request
+  #state = null
+  /** Decrypting: the chunks that came before the header was complete. */
+  #head = []
+  #headLength = 0
+
+  constructor(alg, decrypt, request) {
+    super({ signal: request.signal })
+    this.#alg = alg
+    this.#decrypt = decrypt
+    this.#request = request
+    // Sealing: the state (header, key; Argon2id for a passphrase) is made on the pool now,
+    // while the first chunks arrive.
+    if (!decrypt) {
+      this.#state = makeState(alg, false, request, undefined)
+      this.#state.catch(() => {})
+    }
+  }
+
+  /** Runs `step(state)` once the state exists, and passes its output on. */
+  #with(step, callback) {
+    const run = (state) => {
+      this.#state = state
+      let out
+      try {
+        out = step(state)
+      } catch (err) {
+        return callback(err)
+      }
+      if (out.length > 0) this.push(out)
+      callback()
+    }
+    if (this.#state instanceof Promise) this.#state.then(run, callback)
+    else run(this.#state)
+  }
+
+  /** Decrypting: makes the state from the collected head once it holds a whole header (or at the end). */
+  #open(final) {
+    if (!final && this.#headLength < this.#alg.maxHeaderLength) return false
+    const head = Buffer.concat(this.#head, this.#headLength)
+    this.#head = []
+    try {
+      this.#state = makeState(this.#alg, true, this.#request, head)
+    } catch (err) {
+      this.#state = Promise.reject(err)
+    }
+    return true
+  }
+
+  _transform(chunk, encoding, callback) {
+    if (typeof chunk === 'string') chunk = Buffer.from(chunk, encoding)
+    if (this.#decrypt && this.#state === null) {
+      this.#head.push(chunk)
+      this.#headLength += chunk.length
+      if (!this.#open(false)) return callback()
+      // The bytes past the header went to the state with it; take what they completed.
+      chunk = EMPTY
+    }
+    this.#with((state) => aeadStreamUpdate(state, chunk), callback)
+  }
+
+  _flush(callback) {
+    if (this.#decrypt && this.#state === null) this.#open(true)
+    this.#with((state) => aeadStreamFinal(state), callback)
+  }
+
+  get [Symbol.toStringTag]() {
+    return this.#decrypt ? 'DecryptStream' : 'EncryptStream'
+  }
+}
+
+/**
+ * A native file job (`start(from, to, token, counter)`: aeadStreamFile, ageEncryptFile, ...)
+ * from `src` to `dst`, with `signal` and `onProgress`; resolves to `{ bytes }`, the bytes
+ * written to `dst`, and rejects with node-style file errors naming the paths. `prepare()` reads
+ * the options first (so a refused option rejects before any path is read) and returns
+ * `{ start, signal, onProgress }`.
+ */
+function runFile(src, dst, prepare) {
+  try {
+    const { start, signal, onProgress } = prepare()
+    const from = checkPath(src)
+    const to = checkPath(dst)
+    return fileAsync((token, counter) => start(from, to, token, counter), signal, onProgress).then(
+      (bytes) => ({ bytes }),
+      (err) => {
+        throw fsError(err, from, to)
+      },
+    )
+  } catch (err) {
+    return Promise.reject(err)
+  }
+}
+
+/** encryptFile / decryptFile of the streaming AEAD. */
+function aeadFile(alg, decrypt, src, dst, options) {
+  return runFile(src, dst, () => {
+    const r = read(alg, decrypt ? 'decryptFile' : 'encryptFile', options)
+    return {
+      start: (from, to, token, counter) =>
+        aeadStreamFile(alg.id, decrypt, r.secret, r.passphrase, from, to, r.nativeOptions, token, counter),
+      signal: r.signal,
+      onProgress: r.onProgress,
+    }
+  })
+}
+
+/** The four methods for the namespace `name` ('aes', 'xchacha20'), or none. */
+function streamMethods(name) {
+  const alg = ALGORITHMS.find((a) => a.namespace === name)
+  if (!alg) return {}
+  return {
+    /** A Transform from plaintext chunks to the sealed stream (header, then segments). */
+    encryptStream: (options) => new AeadStream(alg, false, read(alg, 'encryptStream', options)),
+    /** A Transform from a sealed stream to its plaintext, released segment by verified segment. */
+    decryptStream: (options) => new AeadStream(alg, true, read(alg, 'decryptStream', options)),
+    encryptFile: (src, dst, options) => aeadFile(alg, false, src, dst, options),
+    decryptFile: (src, dst, options) => aeadFile(alg, true, src, dst, options),
+  }
+}
+
+module.exports = { streamMethods, runFile, AeadStream, STREAM_ALGORITHMS: ALGORITHMS, AbortError }

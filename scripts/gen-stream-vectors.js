@@ -1,0 +1,73 @@
+'use strict'
+// Writes __test__/vectors/stream/{aes-256-gcm,xchacha20-poly1305}.json: streams of the streaming
+// AEAD format (docs/stream-format.md) sealed by this library, for other implementations to check
+// themselves against. Each run draws new salts and nonce prefixes, so the files change when it is
+// rerun: they are data to decode, not the output of a deterministic encoder. The test suite
+// decodes every vector with the library and with an independent decoder written from the spec
+// (__test__/cipher-stream.spec.js).
+//
+//   node scripts/gen-stream-vectors.js
+const fs = require('node:fs')
+const path = require('node:path')
+const { Readable } = require('node:stream')
+const { cipher, sha } = require('..')
+
+const S = 1024
+const bytes = (label, n) => (n === 0 ? Buffer.alloc(0) : sha.shake256(label, { outputLength: n, outputFormat: 'buffer' }))
+const KEY = bytes('stream vectors key', 32)
+
+const CASES = [
+  { name: 'empty plaintext: the header and one empty last segment', n: 0 },
+  { name: '1 byte', n: 1 },
+  { name: 'segment size - 1: one segment', n: S - 1 },
+  { name: 'segment size: one full last segment', n: S },
+  { name: 'segment size + 1: a full segment and a 1-byte last one', n: S + 1 },
+  { name: 'two full segments', n: 2 * S },
+  { name: 'several segments', n: 3 * S + 100 },
+  { name: 'several segments, with aad', n: 3 * S + 100, aad: 'header fields of the enclosing protocol' },
+  { name: 'segment size 4096', n: 9000, segmentSize: 4096 },
+  { name: 'passphrase (Argon2id m=64 KiB, t=1, p=1)', n: S + 5, passphrase: 'correct horse battery staple', cost: { memoryCost: 64, timeCost: 1, parallelism: 1 } },
+  { name: 'passphrase (Argon2id m=256 KiB, t=2, p=2) and aad', n: 10, passphrase: 'pässwörd', aad: 'aad', cost: { memoryCost: 256, timeCost: 2, parallelism: 2 } },
+  { name: 'passphrase, empty plaintext', n: 0, passphrase: 'p', cost: { memoryCost: 64, timeCost: 1, parallelism: 1 } },
+]
+
+async function seal(ns, plaintext, options) {
+  const out = []
+  for await (const c of Readable.from([plaintext]).pipe(cipher[ns].encryptStream(options))) out.push(c)
+  return Buffer.concat(out)
+}
+
+async function main() {
+  for (const [ns, file, name] of [['aes', 'aes-256-gcm.json', 'AES-256-GCM'], ['xchacha20', 'xchacha20-poly1305.json', 'XChaCha20-Poly1305']]) {
+    const vectors = []
+    for (const c of CASES) {
+      const plaintext = bytes(`stream vectors ${c.name}`, c.n)
+      const segmentSize = c.segmentSize ?? S
+      const options = { segmentSize, ...(c.aad ? { aad: c.aad } : {}) }
+      if (c.passphrase) Object.assign(options, { passphrase: c.passphrase }, c.cost)
+      else options.key = KEY
+      const stream = await seal(ns, plaintext, options)
+      vectors.push({
+        name: c.name,
+        key: c.passphrase ? null : KEY.toString('hex'),
+        passphrase: c.passphrase ?? null,
+        aad: Buffer.from(c.aad ?? '').toString('hex'),
+        segmentSize,
+        plaintext: plaintext.toString('hex'),
+        stream: stream.toString('hex'),
+      })
+    }
+    const doc = {
+      format: 'cryptographer.js streaming AEAD, version 1 (docs/stream-format.md)',
+      algorithm: name,
+      note: 'Sealed by cryptographer.js (scripts/gen-stream-vectors.js) with random salts and nonce prefixes; decoded in __test__/cipher-stream.spec.js by the library and by an independent decoder written from the spec (node:crypto, @noble/ciphers, argon2). passphrase is UTF-8 text; everything else is hex.',
+      vectors,
+    }
+    fs.writeFileSync(path.join(__dirname, '..', '__test__', 'vectors', 'stream', file), `${JSON.stringify(doc, null, 2)}\n`)
+  }
+}
+
+main().catch((err) => {
+  console.error(err)
+  process.exit(1)
+})

@@ -1,0 +1,485 @@
+//! The STREAM construction (Hoang, Reyhanitabar, Rogaway, Vizár, "Online authenticated-encryption
+//! and its nonce-reuse misuse-resistance", CRYPTO 2015): a message cut into segments, each sealed
+//! with its own nonce `prefix ‖ counter ‖ last-flag`. Reordering, dropping, duplicating or
+//! truncating segments changes some segment's nonce, so its tag fails.
+//!
+//! [`Segments`] is the one implementation, used by the library's streaming AEAD format
+//! (`docs/stream-format.md`) and by age's payload (age-encryption.org/v1). It differs between them
+//! only in the nonce layout ([`NonceLayout`]); the segment sizes, headers and key derivations
+//! belong to the formats.
+//!
+//! Every AEAD here is a ring key with a 96-bit nonce: AES-256-GCM and ChaCha20-Poly1305 directly;
+//! XChaCha20-Poly1305 as ChaCha20-Poly1305 under the HChaCha20 subkey of the nonce's first
+//! 16 bytes, which STREAM keeps fixed for a whole stream (they are all prefix), so the subkey is
+//! derived once per stream, not per segment.
+
+use chacha20::hchacha;
+use cipher::array::Array;
+use ring::aead::{Aad, LessSafeKey, Nonce, Tag, UnboundKey};
+use zeroize::Zeroizing;
+
+use super::{decrypt_failed, internal, too_long};
+use crate::error::CryptoResult;
+
+/// Bytes of every segment's tag.
+pub const TAG_LEN: usize = 16;
+
+/// The AEAD a stream seals its segments with.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum SegmentAead {
+  /// AES-256-GCM: nonce = 7-byte prefix ‖ 4-byte counter ‖ flag (Tink's layout).
+  Aes256Gcm,
+  /// XChaCha20-Poly1305: nonce = 19-byte prefix ‖ 4-byte counter ‖ flag.
+  XChaCha20Poly1305,
+  /// ChaCha20-Poly1305 with an empty prefix and an 11-byte counter (age's payload).
+  #[allow(dead_code)] // used by age, which lands on its own branch
+  ChaCha20Poly1305Age,
+}
+
+impl SegmentAead {
+  /// The nonce prefix length the format stores.
+  pub const fn prefix_len(self) -> usize {
+    match self {
+      SegmentAead::Aes256Gcm => 7,
+      SegmentAead::XChaCha20Poly1305 => 19,
+      SegmentAead::ChaCha20Poly1305Age => 0,
+    }
+  }
+
+  /// Bytes of the big-endian segment counter in the nonce.
+  const fn counter_len(self) -> usize {
+    match self {
+      SegmentAead::ChaCha20Poly1305Age => 11,
+      _ => 4,
+    }
+  }
+}
+
+/// Seals or opens the segments of one stream, in order. After the last segment (or any failure)
+/// it refuses everything: a stream is used once, in one direction.
+pub struct Segments {
+  key: LessSafeKey,
+  /// The 96-bit nonce given to ring, with the counter field at `counter_at` and the flag last.
+  nonce: [u8; 12],
+  counter_at: usize,
+  /// The largest counter the nonce can hold.
+  max: u64,
+  next: u64,
+  finished: bool,
+}
+
+impl Segments {
+  /// A stream under `key` (32 bytes) and the stored nonce `prefix` (`aead.prefix_len()` bytes).
+  pub fn new(aead: SegmentAead, key: &[u8; 32], prefix: &[u8]) -> CryptoResult<Segments> {
+    if prefix.len() != aead.prefix_len() {
+      return Err(internal("nonce prefix"));
+    }
+    let mut nonce = [0u8; 12];
+    let (alg, key) = match aead {
+      SegmentAead::Aes256Gcm => {
+        nonce[..7].copy_from_slice(prefix);
+        (&ring::aead::AES_256_GCM, Zeroizing::new(*key))
+      }
+      SegmentAead::ChaCha20Poly1305Age => (&ring::aead::CHACHA20_POLY1305, Zeroizing::new(*key)),
+      SegmentAead::XChaCha20Poly1305 => {
+        // draft-irtf-cfrg-xchacha: subkey = HChaCha20(key, nonce[..16]); ChaCha20-Poly1305 then
+        // takes 0^4 ‖ nonce[16..24] = 0^4 ‖ prefix[16..19] ‖ counter ‖ flag.
+        let head = Array::try_from(&prefix[..16]).map_err(|_| internal("nonce"))?;
+        let mut sub = Zeroizing::new([0u8; 32]);
+        sub.copy_from_slice(&hchacha::<chacha20::R20>(&chacha20::Key::from(*key), &head));
+        nonce[4..7].copy_from_slice(&prefix[16..]);
+        (&ring::aead::CHACHA20_POLY1305, sub)
+      }
+    };
+    let key = UnboundKey::new(alg, &key[..])
+      .map(LessSafeKey::new)
+      .map_err(|_| internal("segment key"))?;
+    let width = aead.counter_len();
+    Ok(Segments {
+      key,
+      nonce,
+      counter_at: 11 - width,
+      max: if width >= 8 {
+        u64::MAX
+      } else {
+        (1 << (8 * width)) - 1
+      },
+      next: 0,
+      finished: false,
+    })
+  }
+
+  /// The index of the segment the next call seals or opens.
+  pub fn position(&self) -> u64 {
+    self.next
+  }
+
+  /// The nonce of the next segment, and the stream moved past it.
+  fn advance(&mut self, last: bool) -> CryptoResult<Nonce> {
+    if self.finished {
+      return Err(internal("segment after the last one"));
+    }
+    if self.next > self.max {
+      return Err(too_long());
+    }
+    let mut nonce = self.nonce;
+    let be = self.next.to_be_bytes();
+    let field = &mut nonce[self.counter_at..11];
+    // The counter field is 4 or 11 bytes; a u64 fills at most its last 8.
+    let n = field.len().min(8);
+    let at = field.len() - n;
+    field[at..].copy_from_slice(&be[8 - n..]);
+    nonce[11] = u8::from(last);
+    self.next += 1;
+    self.finished = last;
+    Ok(Nonce::assume_unique_for_key(nonce))
+  }
+
+  /// Encrypts `segment` in place and returns its tag (appended by the caller).
+  pub fn seal(&mut self, segment: &mut [u8], last: bool) -> CryptoResult<[u8; TAG_LEN]> {
+    let nonce = self.advance(last)?;
+    let tag = self
+      .key
+      .seal_in_place_separate_tag(nonce, Aad::empty(), segment)
+      .map_err(|_| too_long())?;
+    let mut out = [0u8; TAG_LEN];
+    out.copy_from_slice(tag.as_ref());
+    Ok(out)
+  }
+
+  /// Checks `segment`'s tag and decrypts it in place (`segment` is `ciphertext ‖ tag`); returns
+  /// the plaintext length. On failure the segment is wiped and the stream refuses all further
+  /// segments, so no unauthenticated byte is released and no later segment is opened.
+  pub fn open(&mut self, segment: &mut [u8], last: bool) -> CryptoResult<usize> {
+    let result = match segment.len().checked_sub(TAG_LEN) {
+      None => Err(decrypt_failed()),
+      Some(n) => {
+        let nonce = self.advance(last)?;
+        let (body, tag) = segment.split_at_mut(n);
+        let tag = Tag::try_from(&tag[..]).map_err(|_| decrypt_failed())?;
+        self
+          .key
+          .open_in_place_separate_tag(nonce, Aad::empty(), tag, body, 0..)
+          .map(|p| p.len())
+          .map_err(|_| decrypt_failed())
+      }
+    };
+    if result.is_err() {
+      segment.fill(0);
+      self.finished = true;
+    }
+    result
+  }
+}
+
+/// Cuts a plaintext arriving in pieces of any size into `size`-byte segments and seals them.
+/// A full segment is sealed only once a byte after it arrived: until then it may be the last one.
+/// So the last segment holds 1..=`size` bytes, and is empty only when the whole plaintext is (the
+/// rule age states, and the one the library's format follows).
+pub struct Sealer {
+  segments: Segments,
+  size: usize,
+  pending: Zeroizing<Vec<u8>>,
+}
+
+impl Sealer {
+  pub fn new(segments: Segments, size: usize) -> Sealer {
+    Sealer {
+      segments,
+      size,
+      pending: Zeroizing::new(Vec::with_capacity(size)),
+    }
+  }
+
+  /// The sealed bytes `input` completes, appended to `out`.
+  pub fn push(&mut self, mut input: &[u8], out: &mut Vec<u8>) -> CryptoResult<()> {
+    while !input.is_empty() {
+      if self.pending.len() == self.size {
+        // A byte follows this full segment, so it is not the last.
+        seal_into(&mut self.segments, &self.pending, false, out)?;
+        self.pending.clear();
+      }
+      let take = (self.size - self.pending.len()).min(input.len());
+      if self.pending.is_empty() && take == self.size && input.len() > self.size {
+        // Whole segments straight from the input, without the copy into `pending`.
+        seal_into(&mut self.segments, &input[..take], false, out)?;
+      } else {
+        self.pending.extend_from_slice(&input[..take]);
+      }
+      input = &input[take..];
+    }
+    Ok(())
+  }
+
+  /// Seals what is left as the last segment.
+  pub fn finish(mut self, out: &mut Vec<u8>) -> CryptoResult<()> {
+    seal_into(&mut self.segments, &self.pending, true, out)
+  }
+}
+
+fn seal_into(s: &mut Segments, plain: &[u8], last: bool, out: &mut Vec<u8>) -> CryptoResult<()> {
+  let at = out.len();
+  out.extend_from_slice(plain);
+  let tag = s.seal(&mut out[at..], last)?;
+  out.extend_from_slice(&tag);
+  Ok(())
+}
+
+/// The other direction: cuts sealed bytes arriving in pieces into `size + TAG_LEN`-byte segments,
+/// opens each and appends its plaintext only after its tag verified. A full segment is held back
+/// until a byte after it arrived (or [`Opener::finish`]), since only then is it known whether it is
+/// the last. After any failure the opener refuses everything.
+pub struct Opener {
+  segments: Segments,
+  size: usize,
+  pending: Vec<u8>,
+}
+
+impl Opener {
+  pub fn new(segments: Segments, size: usize) -> Opener {
+    Opener {
+      segments,
+      size,
+      pending: Vec::with_capacity(size + TAG_LEN),
+    }
+  }
+
+  /// The plaintext of the segments `input` completes, appended to `out`.
+  pub fn push(&mut self, mut input: &[u8], out: &mut Vec<u8>) -> CryptoResult<()> {
+    let full = self.size + TAG_LEN;
+    while !input.is_empty() {
+      if self.pending.len() == full {
+        open_into(&mut self.segments, &self.pending, false, out)?;
+        self.pending.clear();
+      }
+      let take = (full - self.pending.len()).min(input.len());
+      if self.pending.is_empty() && take == full && input.len() > full {
+        open_into(&mut self.segments, &input[..take], false, out)?;
+      } else {
+        self.pending.extend_from_slice(&input[..take]);
+      }
+      input = &input[take..];
+    }
+    Ok(())
+  }
+
+  /// Opens what is left as the last segment. Refuses an empty last segment after others (a
+  /// stream cut right after a full segment and given a forged empty end would need the key, but
+  /// the format forbids it anyway) and a stream with no segment at all.
+  pub fn finish(mut self, out: &mut Vec<u8>) -> CryptoResult<()> {
+    if self.pending.len() == TAG_LEN && self.segments.position() > 0 {
+      return Err(decrypt_failed());
+    }
+    open_into(&mut self.segments, &self.pending, true, out)
+  }
+}
+
+fn open_into(s: &mut Segments, sealed: &[u8], last: bool, out: &mut Vec<u8>) -> CryptoResult<()> {
+  let at = out.len();
+  out.extend_from_slice(sealed);
+  match s.open(&mut out[at..], last) {
+    Ok(n) => {
+      out.truncate(at + n);
+      Ok(())
+    }
+    Err(e) => {
+      // `open` wiped the segment; drop it.
+      out.truncate(at);
+      Err(e)
+    }
+  }
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  fn chunks(aead: SegmentAead, plain: &[&[u8]]) -> Vec<Vec<u8>> {
+    let key = [7u8; 32];
+    let prefix = vec![9u8; aead.prefix_len()];
+    let mut s = Segments::new(aead, &key, &prefix).unwrap();
+    plain
+      .iter()
+      .enumerate()
+      .map(|(i, p)| {
+        let mut v = p.to_vec();
+        let tag = s.seal(&mut v, i + 1 == plain.len()).unwrap();
+        v.extend_from_slice(&tag);
+        v
+      })
+      .collect()
+  }
+
+  fn open_all(aead: SegmentAead, sealed: &[Vec<u8>]) -> CryptoResult<Vec<u8>> {
+    let mut s = Segments::new(aead, &[7u8; 32], &vec![9u8; aead.prefix_len()]).unwrap();
+    let mut out = Vec::new();
+    for (i, c) in sealed.iter().enumerate() {
+      let mut c = c.clone();
+      let n = s.open(&mut c, i + 1 == sealed.len())?;
+      out.extend_from_slice(&c[..n]);
+    }
+    Ok(out)
+  }
+
+  const ALL: [SegmentAead; 3] = [
+    SegmentAead::Aes256Gcm,
+    SegmentAead::XChaCha20Poly1305,
+    SegmentAead::ChaCha20Poly1305Age,
+  ];
+
+  #[test]
+  fn round_trip_and_refusals() {
+    for aead in ALL {
+      let parts: [&[u8]; 3] = [b"one", b"two", b"three"];
+      let sealed = chunks(aead, &parts);
+      assert_eq!(open_all(aead, &sealed).unwrap(), b"onetwothree");
+      // Truncated at a segment boundary: the new last segment was sealed as not-last.
+      assert!(open_all(aead, &sealed[..2]).is_err());
+      // Reordered and duplicated segments.
+      let swapped = vec![sealed[1].clone(), sealed[0].clone(), sealed[2].clone()];
+      assert!(open_all(aead, &swapped).is_err());
+      let dup = vec![sealed[0].clone(), sealed[0].clone(), sealed[2].clone()];
+      assert!(open_all(aead, &dup).is_err());
+      // A flipped bit in any segment.
+      for i in 0..3 {
+        let mut bad = sealed.clone();
+        bad[i][0] ^= 1;
+        assert!(open_all(aead, &bad).is_err());
+      }
+    }
+  }
+
+  #[test]
+  fn the_nonce_layouts() {
+    // The counter and flag land where each format says: segment 0x0102 of a stream, not last,
+    // then last. Checked through ring directly with the expected nonces.
+    let key = [3u8; 32];
+    let cases: [(SegmentAead, [u8; 12]); 2] = [
+      (SegmentAead::Aes256Gcm, [9, 9, 9, 9, 9, 9, 9, 0, 0, 1, 2, 0]),
+      (
+        SegmentAead::ChaCha20Poly1305Age,
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0],
+      ),
+    ];
+    for (aead, expected) in cases {
+      let mut s = Segments::new(aead, &key, &vec![9u8; aead.prefix_len()]).unwrap();
+      s.next = 0x0102;
+      let mut ours = *b"segment";
+      let tag = s.seal(&mut ours, false).unwrap();
+      let alg = match aead {
+        SegmentAead::Aes256Gcm => &ring::aead::AES_256_GCM,
+        _ => &ring::aead::CHACHA20_POLY1305,
+      };
+      let direct = LessSafeKey::new(UnboundKey::new(alg, &key).unwrap());
+      let mut theirs = *b"segment";
+      let t = direct
+        .seal_in_place_separate_tag(
+          Nonce::assume_unique_for_key(expected),
+          Aad::empty(),
+          &mut theirs,
+        )
+        .unwrap();
+      assert_eq!((ours, &tag[..]), (theirs, t.as_ref()));
+    }
+  }
+
+  #[test]
+  fn xchacha_segments_equal_the_one_shot_xchacha() {
+    // The once-per-stream subkey gives what the one-shot XChaCha20-Poly1305 (checked against the
+    // draft's vectors) gives under the full 24-byte nonce prefix ‖ counter ‖ flag.
+    use crate::cipher::{run, Mode, ModeKey, Op};
+    let key = [5u8; 32];
+    let prefix: Vec<u8> = (0..19).collect();
+    let mut s = Segments::new(SegmentAead::XChaCha20Poly1305, &key, &prefix).unwrap();
+    s.next = 0x01020304;
+    let mut ours = b"a segment".to_vec();
+    let tag = s.seal(&mut ours, true).unwrap();
+    ours.extend_from_slice(&tag);
+    let mut iv = prefix.clone();
+    iv.extend_from_slice(&[1, 2, 3, 4, 1]);
+    let op = Op {
+      mode: Mode::XChaCha20Poly1305,
+      decrypt: false,
+      padding: false,
+      iv: Some(&iv),
+      aad: &[],
+      tag_len: 16,
+    };
+    let mut mk = ModeKey::new(Mode::XChaCha20Poly1305, &key).unwrap();
+    let mut theirs = vec![0u8; op.output_len(9)];
+    let n = run(&mut mk, &op, b"a segment", &mut theirs).unwrap();
+    assert_eq!(ours, theirs[..n]);
+  }
+
+  #[test]
+  fn sealer_and_opener_cut_at_segment_boundaries() {
+    // Every length around the boundaries, fed in pieces of every small size: the sealed form does
+    // not depend on how the input was cut, and the opener gives the plaintext back.
+    let size = 8;
+    let seal = |plain: &[u8], piece: usize| {
+      let mut s = Sealer::new(
+        Segments::new(SegmentAead::Aes256Gcm, &[2; 32], &[4; 7]).unwrap(),
+        size,
+      );
+      let mut out = Vec::new();
+      for c in plain.chunks(piece.max(1)) {
+        s.push(c, &mut out).unwrap();
+      }
+      s.finish(&mut out).unwrap();
+      out
+    };
+    let open = |sealed: &[u8], piece: usize| -> CryptoResult<Vec<u8>> {
+      let mut o = Opener::new(
+        Segments::new(SegmentAead::Aes256Gcm, &[2; 32], &[4; 7]).unwrap(),
+        size,
+      );
+      let mut out = Vec::new();
+      for c in sealed.chunks(piece.max(1)) {
+        o.push(c, &mut out)?;
+      }
+      o.finish(&mut out)?;
+      Ok(out)
+    };
+    for len in [0usize, 1, 7, 8, 9, 16, 17, 40] {
+      let plain: Vec<u8> = (0..len as u8).collect();
+      let whole = seal(&plain, len + 1);
+      // Segments: ceil(len / size), at least one; each carries a tag.
+      let n = len.div_ceil(size).max(1);
+      assert_eq!(whole.len(), len + n * TAG_LEN, "len {len}");
+      for piece in 1..=20 {
+        assert_eq!(seal(&plain, piece), whole, "len {len} piece {piece}");
+        assert_eq!(
+          open(&whole, piece).unwrap(),
+          plain,
+          "len {len} piece {piece}"
+        );
+      }
+      // Cut anywhere, or extended: refused.
+      for cut in 0..whole.len() {
+        assert!(open(&whole[..cut], 3).is_err(), "len {len} cut {cut}");
+      }
+      let mut longer = whole.clone();
+      longer.push(0);
+      assert!(open(&longer, 5).is_err());
+    }
+    // An empty last segment after full ones is refused even when correctly sealed.
+    let mut s = Segments::new(SegmentAead::Aes256Gcm, &[2; 32], &[4; 7]).unwrap();
+    let mut forged = Vec::new();
+    seal_into(&mut s, &[1; 8], false, &mut forged).unwrap();
+    seal_into(&mut s, &[], true, &mut forged).unwrap();
+    assert!(open(&forged, 100).is_err());
+  }
+
+  #[test]
+  fn finished_streams_refuse() {
+    let aead = SegmentAead::Aes256Gcm;
+    let mut s = Segments::new(aead, &[1u8; 32], &[0u8; 7]).unwrap();
+    let mut v = [0u8; 4];
+    s.seal(&mut v, true).unwrap();
+    assert!(s.seal(&mut v, false).is_err());
+    // A 4-byte counter stops at 2^32 segments.
+    let mut s = Segments::new(aead, &[1u8; 32], &[0u8; 7]).unwrap();
+    s.next = u32::MAX as u64 + 1;
+    assert!(s.seal(&mut v, false).is_err());
+  }
+}

@@ -1,0 +1,507 @@
+//! Public-key cryptography: Ed25519, X25519, ECDSA and ECDH (P-256, P-384, P-521, secp256k1).
+//!
+//! Native code sees keys only in one canonical form per algorithm, which `lib/keys.js` (the one
+//! key parser: raw, SEC1, DER PKCS#8/SPKI/SEC1, PEM, JWK, KeyObject) hands it:
+//! - Ed25519 / X25519: the 32-byte seed or private scalar, the 32-byte public key;
+//! - EC: the private scalar (exactly the order's bytes), the SEC1 public point (compressed or
+//!   uncompressed; validated here, on the curve and not the identity).
+//!
+//! The algorithm list is [`ALGS`] (one row each; `pkAlgorithms()` gives it to JavaScript). The
+//! entry points dispatch on it: `curve25519.rs` for the Edwards/Montgomery pair, `ec.rs` for the
+//! short-Weierstrass curves (generic over the curve, one backend per curve named in the row's
+//! `with_curve!` arm), `rfc6979.rs` for deterministic ECDSA nonces. Every call is synchronous:
+//! the slowest (P-521 signing) takes about a millisecond, less than the copies and promise an
+//! async form would add for the others (docs/backends.md).
+
+pub mod curve25519;
+pub mod ec;
+pub mod rfc6979;
+pub mod rsa;
+
+use elliptic_curve::ff::PrimeField;
+use napi::bindgen_prelude::{Buffer, Unknown};
+use napi::{Env, Result};
+use napi_derive::napi;
+use zeroize::Zeroizing;
+
+use crate::algorithms::{oneshot, Alg, Family, HashCore, Params, State};
+use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
+use crate::js::{self, Cx, Kept, Tag, Value};
+
+/// The algorithms, by id (the JS layer passes ids from `pkAlgorithms()`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum PkAlg {
+  Ed25519,
+  X25519,
+  P256,
+  P384,
+  P521,
+  Secp256k1,
+}
+
+/// One algorithm as the JS layer sees it.
+#[napi(object)]
+pub struct PkAlgorithm {
+  pub id: u32,
+  /// `'ed25519'`, `'x25519'`, `'p256'`, `'p384'`, `'p521'`, `'secp256k1'`.
+  pub name: String,
+  /// Private key bytes (seed / scalar).
+  pub private_length: u32,
+  /// Public key bytes (raw for 25519, uncompressed SEC1 for EC).
+  pub public_length: u32,
+}
+
+/// (algorithm, name, private key bytes, public key bytes).
+pub const ALGS: [(PkAlg, &str, usize, usize); 6] = [
+  (PkAlg::Ed25519, "ed25519", 32, 32),
+  (PkAlg::X25519, "x25519", 32, 32),
+  (PkAlg::P256, "p256", 32, 65),
+  (PkAlg::P384, "p384", 48, 97),
+  (PkAlg::P521, "p521", 66, 133),
+  (PkAlg::Secp256k1, "secp256k1", 32, 65),
+];
+
+impl PkAlg {
+  fn from_id(id: u32) -> CryptoResult<PkAlg> {
+    ALGS
+      .get(id as usize)
+      .map(|a| a.0)
+      .ok_or_else(|| CryptoError::invalid_value("algorithm", "a known algorithm id", id))
+  }
+
+  fn name(self) -> &'static str {
+    ALGS[self as usize].1
+  }
+}
+
+#[napi]
+pub fn pk_algorithms() -> Vec<PkAlgorithm> {
+  ALGS
+    .iter()
+    .map(|&(a, name, private, public)| PkAlgorithm {
+      id: a as u32,
+      name: name.into(),
+      private_length: private as u32,
+      public_length: public as u32,
+    })
+    .collect()
+}
+
+/// `$body` with `$C` the RustCrypto curve type and `$B` its [`ec::Backend`], for the EC
+/// algorithms; `$other` for the rest.
+macro_rules! with_curve {
+  ($alg:expr, |$C:ident, $B:ident| $body:expr, $other:expr) => {
+    with_curve!(@arms $alg, $C, $B, $body, $other;
+      P256 => p256::NistP256, ec::AwsLc;
+      P384 => p384::NistP384, ec::AwsLc;
+      P521 => p521::NistP521, ec::AwsLc;
+      Secp256k1 => k256::Secp256k1, ec::RustCrypto;
+    )
+  };
+  (@arms $alg:expr, $C:ident, $B:ident, $body:expr, $other:expr;
+    $($variant:ident => $curve:ty, $backend:ty;)*) => {
+    match $alg {
+      $(PkAlg::$variant => {
+        #[allow(dead_code)]
+        type $C = $curve;
+        #[allow(dead_code)]
+        type $B = $backend;
+        $body
+      })*
+      PkAlg::Ed25519 | PkAlg::X25519 => $other,
+    }
+  };
+}
+
+fn unsupported(alg: PkAlg, what: &str) -> CryptoError {
+  CryptoError::new(
+    Code::InvalidKeyType,
+    format!("{} keys cannot be used {what}", alg.name()),
+  )
+}
+
+/// ECDSA `flags` bits.
+const FLAG_P1363: u32 = 1;
+const FLAG_LOW_S: u32 = 2;
+
+/// The digest ECDSA signs: `hash` over `msg`. SHAKE128/256 give 32/64 bytes (RFC 8692).
+fn ecdsa_digest(hash: u32, msg: &[u8]) -> CryptoResult<(Alg, Zeroizing<Vec<u8>>)> {
+  let alg =
+    Alg::from_id(hash).ok_or_else(|| CryptoError::invalid_value("hash", "a known hash", hash))?;
+  let state = match (alg.family(), alg) {
+    (Family::Shake, Alg::Shake128) => State::with_params(alg, &shake_len(32))?,
+    (Family::Shake, _) => State::with_params(alg, &shake_len(64))?,
+    _ => State::new(alg),
+  };
+  let mut out = Zeroizing::new(vec![0u8; state.output_len()]);
+  oneshot(state, msg, &mut out);
+  Ok((alg, out))
+}
+
+fn shake_len(n: u32) -> Params<'static> {
+  Params {
+    output_len: Some(n),
+    ..Default::default()
+  }
+}
+
+/// ECDSA-Sig-Value ::= SEQUENCE { r INTEGER, s INTEGER } (DER) of two big-endian magnitudes.
+fn der_signature(r: &[u8], s: &[u8]) -> Vec<u8> {
+  let int = |v: &[u8]| -> Vec<u8> {
+    let v = &v[v.iter().take_while(|&&b| b == 0).count().min(v.len() - 1)..];
+    let mut out = vec![0x02];
+    let pad = v[0] & 0x80 != 0;
+    out.push((v.len() + pad as usize) as u8);
+    if pad {
+      out.push(0);
+    }
+    out.extend_from_slice(v);
+    out
+  };
+  let body = [int(r), int(s)].concat();
+  let mut out = vec![0x30];
+  if body.len() >= 0x80 {
+    out.push(0x81);
+  }
+  out.push(body.len() as u8);
+  out.extend_from_slice(&body);
+  out
+}
+
+/// The magnitudes of r and s from a strict DER ECDSA-Sig-Value; `None` for anything else (BER
+/// lengths, negative or zero-padded integers, trailing bytes).
+fn parse_der_signature(sig: &[u8]) -> Option<(&[u8], &[u8])> {
+  fn len(b: &[u8]) -> Option<(usize, &[u8])> {
+    match *b.first()? {
+      n @ 0..=0x7f => Some((n as usize, &b[1..])),
+      0x81 if *b.get(1)? >= 0x80 => Some((b[1] as usize, &b[2..])),
+      _ => None,
+    }
+  }
+  fn int(b: &[u8]) -> Option<(&[u8], &[u8])> {
+    if *b.first()? != 0x02 {
+      return None;
+    }
+    let (n, rest) = len(&b[1..])?;
+    let (v, rest) = (rest.get(..n)?, &rest[n..]);
+    match v {
+      [] => None,
+      [x, ..] if x & 0x80 != 0 => None,
+      [0, y, ..] if y & 0x80 == 0 => None,
+      _ => Some((v, rest)),
+    }
+  }
+  if *sig.first()? != 0x30 {
+    return None;
+  }
+  let (n, body) = len(&sig[1..])?;
+  if body.len() != n {
+    return None;
+  }
+  let (r, rest) = int(body)?;
+  let (s, rest) = int(rest)?;
+  rest.is_empty().then_some((r, s))
+}
+
+/// A private key given to an entry point: its bytes, or a key expanded once by `pkPrepare`.
+enum Private<'a> {
+  Bytes(&'a [u8]),
+  Prepared(&'a Prepared),
+}
+
+/// A private key expanded once: `lib/keys.js` keeps one per `KeyObject` it has parsed, so a
+/// KeyObject, like node's, does not repeat the expansion (Ed25519: the public key and the
+/// SHA-512 of the seed; X25519: AWS-LC's import computes the public key) on every call.
+pub enum Prepared {
+  Ed25519(aws_lc_rs::signature::Ed25519KeyPair),
+  X25519(aws_lc_rs::agreement::PrivateKey),
+}
+
+impl Kept for Prepared {
+  const TAG: Tag = Tag {
+    lower: 0x6372_7970_746f_706b,
+    upper: 0x7072_6570_6172_6564,
+  };
+  const WHAT: &'static str = "a prepared private key";
+}
+
+impl Private<'_> {
+  /// `f` on the expanded key: the prepared one, or one expanded from the bytes now.
+  fn with<T, R>(
+    &self,
+    pick: impl FnOnce(&Prepared) -> Option<&T>,
+    expand: impl FnOnce(&[u8]) -> CryptoResult<T>,
+    f: impl FnOnce(&T) -> CryptoResult<R>,
+  ) -> CryptoResult<R> {
+    match self {
+      Private::Bytes(b) => f(&expand(b)?),
+      Private::Prepared(p) => f(pick(p).ok_or_else(|| {
+        CryptoError::new(
+          Code::InvalidKeyType,
+          "The prepared key is for another algorithm",
+        )
+      })?),
+    }
+  }
+
+  fn bytes(&self, alg: PkAlg) -> CryptoResult<&[u8]> {
+    match self {
+      Private::Bytes(b) => Ok(b),
+      Private::Prepared(_) => Err(unsupported(alg, "as a prepared key here")),
+    }
+  }
+}
+
+fn sign(alg: PkAlg, key: &Private, msg: &[u8], hash: u32, flags: u32) -> CryptoResult<Vec<u8>> {
+  with_curve!(
+    alg,
+    |C, B| {
+      let d = Zeroizing::new(ec::private_scalar::<C>(key.bytes(alg)?, "privateKey")?);
+      let (halg, z) = ecdsa_digest(hash, msg)?;
+      let (r, s) = ec::sign::<C, B>(&d, &z, halg, flags & FLAG_LOW_S != 0)?;
+      let (r, s) = (r.to_repr(), s.to_repr());
+      Ok(if flags & FLAG_P1363 != 0 {
+        [r.as_slice(), s.as_slice()].concat()
+      } else {
+        der_signature(&r, &s)
+      })
+    },
+    match alg {
+      PkAlg::Ed25519 => key.with(
+        |p| match p {
+          Prepared::Ed25519(k) => Some(k),
+          _ => None,
+        },
+        curve25519::ed_pair,
+        |k| Ok(curve25519::ed25519_sign(k, msg)),
+      ),
+      _ => Err(unsupported(alg, "to sign")),
+    }
+  )
+}
+
+fn verify(
+  alg: PkAlg,
+  key: &[u8],
+  msg: &[u8],
+  sig: &[u8],
+  hash: u32,
+  flags: u32,
+) -> CryptoResult<bool> {
+  with_curve!(
+    alg,
+    |C, B| {
+      use elliptic_curve::scalar::IsHigh;
+      let q = ec::public_point::<C>(key, "publicKey")?;
+      let (_, z) = ecdsa_digest(hash, msg)?;
+      let n = ec::scalar_len::<C>();
+      let parts = if flags & FLAG_P1363 != 0 {
+        (sig.len() == 2 * n).then(|| sig.split_at(n))
+      } else {
+        parse_der_signature(sig)
+      };
+      let Some((r, s)) = parts.and_then(|(r, s)| ec::sig_scalars::<C>(r, s)) else {
+        return Ok(false);
+      };
+      if flags & FLAG_LOW_S != 0 && bool::from(s.as_ref().is_high()) {
+        return Ok(false);
+      }
+      Ok(<B as ec::Backend<C>>::verify(&q, &z, &r, &s))
+    },
+    match alg {
+      PkAlg::Ed25519 => curve25519::ed25519_verify(key, msg, sig),
+      _ => Err(unsupported(alg, "to verify signatures")),
+    }
+  )
+}
+
+fn derive(alg: PkAlg, private: &Private, public: &[u8]) -> CryptoResult<Zeroizing<Vec<u8>>> {
+  with_curve!(
+    alg,
+    |C, B| {
+      let d = Zeroizing::new(ec::private_scalar::<C>(private.bytes(alg)?, "privateKey")?);
+      let q = ec::public_point::<C>(public, "publicKey")?;
+      <B as ec::Backend<C>>::ecdh(&d, &q)
+    },
+    match alg {
+      PkAlg::X25519 => private.with(
+        |p| match p {
+          Prepared::X25519(k) => Some(k),
+          _ => None,
+        },
+        curve25519::x_private,
+        |k| curve25519::x25519(k, public),
+      ),
+      _ => Err(unsupported(alg, "for key agreement")),
+    }
+  )
+}
+
+fn public_of(alg: PkAlg, private: &[u8]) -> CryptoResult<Vec<u8>> {
+  with_curve!(
+    alg,
+    |C, B| <B as ec::Backend<C>>::public(&Zeroizing::new(ec::private_scalar::<C>(
+      private,
+      "privateKey"
+    )?)),
+    match alg {
+      PkAlg::Ed25519 => curve25519::ed25519_public(private),
+      _ => curve25519::x25519_public(private),
+    }
+  )
+}
+
+/// A new private key: 32 random bytes for the 25519 pair, a uniformly random scalar in
+/// [1, n−1] for EC.
+fn generate(alg: PkAlg) -> CryptoResult<Zeroizing<Vec<u8>>> {
+  with_curve!(
+    alg,
+    |C, B| Ok(Zeroizing::new(ec::random_scalar::<C>()?.to_repr().to_vec())),
+    {
+      let mut k = Zeroizing::new(vec![0u8; 32]);
+      crate::random::fill(&mut k)?;
+      Ok(k)
+    }
+  )
+}
+
+fn read<'e>(env: &'e Env, v: &Unknown<'e>, name: &str) -> Result<js::Bytes<'e>> {
+  js::read_arg(env, v, name).or_throw(env)
+}
+
+/// A private key argument: a prepared key, or bytes (read into `slot`).
+fn read_private<'e>(
+  env: &'e Env,
+  v: &Unknown<'e>,
+  slot: &'e mut Option<js::Bytes<'e>>,
+) -> Result<Private<'e>> {
+  if let Some(p) = Cx::from(env).kept::<Prepared>(Value::from(v)) {
+    return Ok(Private::Prepared(p));
+  }
+  Ok(Private::Bytes(
+    slot.insert(read(env, v, "privateKey")?).as_slice(),
+  ))
+}
+
+/// `pkPrepare(alg, privateKey)` (raw): an Ed25519 or X25519 private key expanded once.
+pub fn pk_prepare<'js>(cx: Cx<'js>, args: js::Args<'js>) -> CryptoResult<Value<'js>> {
+  let alg = PkAlg::from_id(cx.id(args[0]))?;
+  let key = cx.bytes(args[1], "privateKey")?;
+  let prepared = match alg {
+    PkAlg::Ed25519 => Prepared::Ed25519(curve25519::ed_pair(key.as_slice())?),
+    PkAlg::X25519 => Prepared::X25519(curve25519::x_private(key.as_slice())?),
+    _ => return Err(unsupported(alg, "as prepared keys")),
+  };
+  cx.keep(prepared)
+}
+
+/// `pkSign(alg, privateKey, message, hash, flags)`: a signature (ECDSA: DER, or r‖s with
+/// `flags & 1`; `flags & 2`: low S).
+#[napi]
+pub fn pk_sign(
+  env: &Env,
+  alg: u32,
+  key: Unknown,
+  msg: Unknown,
+  hash: u32,
+  flags: u32,
+) -> Result<Buffer> {
+  let alg = PkAlg::from_id(alg).or_throw(env)?;
+  let mut slot = None;
+  let key = read_private(env, &key, &mut slot)?;
+  let msg = read(env, &msg, "message")?;
+  sign(alg, &key, msg.as_slice(), hash, flags)
+    .map(Buffer::from)
+    .or_throw(env)
+}
+
+/// `pkVerify(alg, publicKey, message, signature, hash, flags)`: false for any invalid signature.
+#[napi]
+pub fn pk_verify(
+  env: &Env,
+  alg: u32,
+  key: Unknown,
+  msg: Unknown,
+  sig: Unknown,
+  hash: u32,
+  flags: u32,
+) -> Result<bool> {
+  let alg = PkAlg::from_id(alg).or_throw(env)?;
+  let key = read(env, &key, "publicKey")?;
+  let (msg, sig) = (read(env, &msg, "message")?, read(env, &sig, "signature")?);
+  verify(
+    alg,
+    key.as_slice(),
+    msg.as_slice(),
+    sig.as_slice(),
+    hash,
+    flags,
+  )
+  .or_throw(env)
+}
+
+/// `pkDerive(alg, privateKey, peerPublicKey)`: the X25519 / ECDH shared secret.
+#[napi]
+pub fn pk_derive(env: &Env, alg: u32, private: Unknown, public: Unknown) -> Result<Buffer> {
+  let alg = PkAlg::from_id(alg).or_throw(env)?;
+  let mut slot = None;
+  let d = read_private(env, &private, &mut slot)?;
+  let q = read(env, &public, "publicKey")?;
+  derive(alg, &d, q.as_slice())
+    .map(|s| Buffer::from(s.as_slice()))
+    .or_throw(env)
+}
+
+/// `pkGenerate(alg)`: `[privateKey, publicKey]` (public: raw, or uncompressed SEC1).
+#[napi]
+pub fn pk_generate(env: &Env, alg: u32) -> Result<Vec<Buffer>> {
+  let alg = PkAlg::from_id(alg).or_throw(env)?;
+  let d = generate(alg).or_throw(env)?;
+  let q = public_of(alg, &d).or_throw(env)?;
+  Ok(vec![Buffer::from(d.as_slice()), Buffer::from(q)])
+}
+
+/// `pkPublic(alg, privateKey)`: the public key of a private key.
+#[napi]
+pub fn pk_public(env: &Env, alg: u32, private: Unknown) -> Result<Buffer> {
+  let alg = PkAlg::from_id(alg).or_throw(env)?;
+  let d = read(env, &private, "privateKey")?;
+  public_of(alg, d.as_slice()).map(Buffer::from).or_throw(env)
+}
+
+/// `pkPoint(alg, point, compress)`: an EC public key validated (on the curve, not the identity)
+/// and re-encoded compressed or uncompressed.
+#[napi]
+pub fn pk_point(env: &Env, alg: u32, point: Unknown, compress: bool) -> Result<Buffer> {
+  let alg = PkAlg::from_id(alg).or_throw(env)?;
+  let q = read(env, &point, "publicKey")?;
+  with_curve!(
+    alg,
+    |C, B| ec::public_point::<C>(q.as_slice(), "publicKey")
+      .map(|p| Buffer::from(ec::encode_point::<C>(&p, compress))),
+    Err(unsupported(alg, "as SEC1 points"))
+  )
+  .or_throw(env)
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  #[test]
+  fn der_signatures_round_trip_and_strictness() {
+    let r = [0x00, 0x80, 0x01];
+    let s = [0x7f];
+    let der = der_signature(&r, &s);
+    assert_eq!(
+      der,
+      [0x30, 0x08, 0x02, 0x03, 0x00, 0x80, 0x01, 0x02, 0x01, 0x7f]
+    );
+    assert_eq!(parse_der_signature(&der), Some((&der[4..7], &der[9..10])));
+    // Non-minimal integer, negative integer, trailing byte, BER long length.
+    assert!(parse_der_signature(&[0x30, 0x07, 0x02, 0x02, 0x00, 0x01, 0x02, 0x01, 0x01]).is_none());
+    assert!(parse_der_signature(&[0x30, 0x06, 0x02, 0x01, 0x81, 0x02, 0x01, 0x01]).is_none());
+    assert!(parse_der_signature(&[0x30, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01, 0x00]).is_none());
+    assert!(parse_der_signature(&[0x30, 0x81, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01]).is_none());
+  }
+}

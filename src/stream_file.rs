@@ -1,0 +1,267 @@
+//! Files through a streaming format, natively on the libuv pool: `encryptFile(src, dst)` and
+//! `decryptFile(src, dst)` read `src`, seal or open it segment by segment, and write `dst`. No
+//! byte of either file passes through JavaScript.
+//!
+//! The pipeline is generic over the format ([`StreamFormat`]): the library's streaming AEAD
+//! (`cipher/stream_format.rs`) is one; age's payload can be another. A format says how many bytes
+//! of the input it reads first ([`StreamFormat::head_len`]: a header to parse, or none), and, given
+//! them, returns what to write before anything else (a header to emit), how many of those bytes
+//! it consumed, and its [`Body`]: the state machine that turns the rest of the input, in pieces of
+//! any size, into output (`cipher/stream.rs`'s `Sealer` / `Opener`, which release plaintext only
+//! after its tag verified).
+//!
+//! - Reading is `file_io.rs`'s (the read-ahead thread and wiped buffers of `X.file()`, the same
+//!   progress counters and node-style errors). The cancel token is checked before every segment,
+//!   so `signal` stops the job within one segment.
+//! - The output goes to a temporary file beside `dst` (same directory, so the same file system),
+//!   created exclusively with mode 0600, renamed over `dst` only after the body finished, that
+//!   is after the last segment was sealed or verified. The rename happens when the job settles,
+//!   on the main thread, after a last look at the cancel token: an abort JavaScript made before
+//!   the Promise settled can never leave a renamed `dst` behind a rejection (the pool thread
+//!   could finish just before it). On any failure or abort the temporary file is removed
+//!   ([`TempFile`]'s `Drop`), so no `dst` and no temporary file remain, and an existing `dst` is
+//!   untouched. The file is not `fsync`ed (as node's streams do not): a crash can lose the
+//!   renamed file's data, never expose a partly verified plaintext under `dst`'s name.
+
+use std::fs::{self, File};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use zeroize::Zeroizing;
+
+use crate::error::{CryptoError, CryptoResult};
+use crate::file_io::{
+  open_error, path_arg, read_chunks, sys_error, Counters, FileProgress, AHEAD_LEN,
+};
+use crate::task::{Cancel, Job, Output};
+
+/// The state machine that turns a format's input into its output after the head.
+pub trait Body: Send + 'static {
+  /// The output `input` completes, appended to `out`.
+  fn push(&mut self, input: &[u8], out: &mut Vec<u8>) -> CryptoResult<()>;
+  /// The rest of the output, once the input ended (the last segment).
+  fn finish(self, out: &mut Vec<u8>) -> CryptoResult<()>;
+  /// Input bytes handed to `push` between two cancellation checks (a segment).
+  fn piece_len(&self) -> usize;
+}
+
+/// What [`StreamFormat::begin`] returns.
+pub struct Begun<B> {
+  /// Written before anything else (a header, when encrypting).
+  pub lead: Vec<u8>,
+  /// Bytes of the head the format used; the rest go to the body.
+  pub consumed: usize,
+  pub body: B,
+}
+
+/// A streaming format the file pipeline (and the Transforms' native state) runs.
+pub trait StreamFormat: Send + 'static {
+  type Body: Body;
+  /// How many bytes from the start of the input `begin` needs (fewer only when the input is
+  /// shorter); 0 when the format reads no header.
+  fn head_len(&self) -> usize;
+  /// Parses the head (or makes a header), derives the keys (possibly slow: Argon2, checking
+  /// `cancel`), and returns the body.
+  fn begin(self, head: &[u8], cancel: &Cancel) -> CryptoResult<Begun<Self::Body>>;
+}
+
+/// The output file while it is written: removed when dropped unless [`TempFile::commit`] renamed
+/// it over the destination.
+pub struct TempFile {
+  path: PathBuf,
+  file: Option<File>,
+}
+
+/// The path the output is renamed to: `dst`, or the file a symlink `dst` points to (written
+/// through, as node's `createWriteStream` does). A directory is `EISDIR`; a device, pipe or
+/// socket is refused (renaming a file over `/dev/null` would replace the device node): the
+/// Transforms are for those.
+fn destination(dst: &Path) -> CryptoResult<PathBuf> {
+  let target = match fs::symlink_metadata(dst) {
+    Ok(m) if m.file_type().is_symlink() => fs::canonicalize(dst).unwrap_or_else(|_| dst.into()),
+    _ => dst.into(),
+  };
+  match fs::metadata(&target) {
+    Ok(m) if m.is_dir() => {
+      let e = sys_error(&io::Error::from(io::ErrorKind::IsADirectory), "open");
+      Err(CryptoError {
+        message: "EISDIR: illegal operation on a directory, open".into(),
+        ..e
+      })
+    }
+    Ok(m) if !m.is_file() => Err(CryptoError::invalid_value(
+      "dst",
+      "a regular file (the output is written beside it and renamed over it; use the stream forms for devices and pipes)",
+      target.display(),
+    )),
+    _ => Ok(target),
+  }
+}
+
+impl TempFile {
+  /// A new file `.<dst's name>.<16 hex>.tmp` beside `dst` (a checked [`destination`]), created
+  /// exclusively (mode 0600).
+  fn beside(dst: &Path) -> CryptoResult<TempFile> {
+    let name = dst
+      .file_name()
+      .ok_or_else(|| CryptoError::invalid_value("dst", "a file path", dst.display()))?
+      .to_string_lossy();
+    let name: String = name.chars().take(64).collect();
+    let dir = dst.parent().unwrap_or(Path::new(""));
+    let mut last = None;
+    for _ in 0..8 {
+      let mut r = [0u8; 8];
+      crate::random::fill(&mut r)?;
+      let tag: String = r.iter().map(|b| format!("{b:02x}")).collect();
+      let path = dir.join(format!(".{name}.{tag}.tmp"));
+      let mut options = fs::OpenOptions::new();
+      options.write(true).create_new(true);
+      #[cfg(unix)]
+      std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+      match options.open(&path) {
+        Ok(file) => {
+          return Ok(TempFile {
+            path,
+            file: Some(file),
+          })
+        }
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+        Err(e) => return Err(sys_error(&e, "open")),
+      }
+    }
+    Err(sys_error(
+      &last.unwrap_or_else(|| io::ErrorKind::AlreadyExists.into()),
+      "open",
+    ))
+  }
+
+  fn write(&mut self, bytes: &[u8]) -> CryptoResult<()> {
+    let file = self.file.as_mut().ok_or_else(CryptoError::internal)?;
+    file.write_all(bytes).map_err(|e| sys_error(&e, "write"))
+  }
+
+  /// Closes the file and renames it over `dst`.
+  fn commit(mut self, dst: &Path) -> CryptoResult<()> {
+    drop(self.file.take());
+    fs::rename(&self.path, dst).map_err(|e| sys_error(&e, "rename"))?;
+    self.path = PathBuf::new();
+    Ok(())
+  }
+}
+
+impl Drop for TempFile {
+  fn drop(&mut self) {
+    drop(self.file.take());
+    if !self.path.as_os_str().is_empty() {
+      let _ = fs::remove_file(&self.path);
+    }
+  }
+}
+
+/// Reads until `buf` is full or the file ends; returns the bytes read.
+fn read_head(mut file: &File, buf: &mut [u8]) -> CryptoResult<usize> {
+  let mut n = 0;
+  while n < buf.len() {
+    match file.read(&mut buf[n..]) {
+      Ok(0) => break,
+      Ok(k) => n += k,
+      Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+      Err(e) => return Err(sys_error(&e, "read")),
+    }
+  }
+  Ok(n)
+}
+
+/// One file through a format, on the pool. Resolves to the number of bytes written to `dst`.
+pub struct FileJob<F: StreamFormat> {
+  pub format: Option<F>,
+  pub src: PathBuf,
+  pub dst: PathBuf,
+  pub progress: Arc<Counters>,
+  /// The finished output and where to rename it, once `run` succeeded (`settle` renames it).
+  pub done: Option<(TempFile, PathBuf)>,
+}
+
+impl<F: StreamFormat> FileJob<F> {
+  /// The job of `format` from the JS paths `src` to `dst`, reporting to `progress`.
+  pub fn new(
+    env: &napi::Env,
+    format: F,
+    src: &napi::bindgen_prelude::Unknown<'_>,
+    dst: &napi::bindgen_prelude::Unknown<'_>,
+    progress: Option<&FileProgress>,
+  ) -> CryptoResult<Self> {
+    Ok(FileJob {
+      format: Some(format),
+      src: path_arg(env, src)?,
+      dst: path_arg(env, dst)?,
+      progress: FileProgress::counters(progress),
+      done: None,
+    })
+  }
+}
+
+impl<F: StreamFormat> Job for FileJob<F> {
+  fn run(&mut self, cancel: &Cancel) -> CryptoResult<Output> {
+    let format = self.format.take().ok_or_else(CryptoError::internal)?;
+    let src = File::open(&self.src).map_err(|e| open_error(&e, &self.src))?;
+    let size = src.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+    if let Some(n) = size {
+      self.progress.set_total(n);
+    }
+    let dst = destination(&self.dst)?;
+    let mut tmp = TempFile::beside(&dst)?;
+    let mut head = Zeroizing::new(vec![0u8; format.head_len()]);
+    let n = read_head(&src, &mut head)?;
+    self.progress.add(n);
+    let Begun {
+      lead,
+      consumed,
+      mut body,
+    } = format.begin(&head[..n], cancel)?;
+    let piece = body.piece_len().max(1);
+    // The output of one read (plaintext when decrypting: wiped when dropped), with room for a
+    // whole read and the segment it may complete, so it is never moved (and left unwiped).
+    let mut out = Zeroizing::new(Vec::with_capacity(
+      lead.len() + AHEAD_LEN + 2 * (piece + 16),
+    ));
+    out.extend_from_slice(&lead);
+    let mut written = 0u64;
+    // The rest of the head (up to a read's worth: age reads 1 MiB ahead for its header), then
+    // each read, written out before the next so that `out` stays within its capacity.
+    let mut step = |input: &[u8]| -> CryptoResult<()> {
+      for p in input.chunks(piece) {
+        cancel.check()?;
+        body.push(p, &mut out)?;
+      }
+      tmp.write(&out)?;
+      written += out.len() as u64;
+      out.clear();
+      Ok(())
+    };
+    step(&head[consumed..n])?;
+    read_chunks(
+      &src,
+      size.map(|s| s.saturating_sub(n as u64)),
+      cancel,
+      &self.progress,
+      &mut step,
+    )?;
+    cancel.check()?;
+    body.finish(&mut out)?;
+    tmp.write(&out)?;
+    written += out.len() as u64;
+    self.done = Some((tmp, dst));
+    Ok(Output::Number(written as f64))
+  }
+
+  fn settle(&mut self, _env: &napi::Env, cancel: &Cancel) -> CryptoResult<()> {
+    match self.done.take() {
+      // Aborted after the last segment: the temporary file is removed as it drops.
+      Some(_) if cancel.is_cancelled() => Err(crate::task::aborted()),
+      Some((tmp, dst)) => tmp.commit(&dst),
+      None => Ok(()),
+    }
+  }
+}
