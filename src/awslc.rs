@@ -199,7 +199,8 @@ impl Rsa {
   pub fn private_der(&self) -> Option<Zeroizing<Vec<u8>>> {
     let (mut p, mut len) = (ptr::null_mut(), 0usize);
     // SAFETY: a live RSA object; on success AWS-LC hands us a buffer we free in `take_bytes`.
-    ok(unsafe { sys::RSA_private_key_to_bytes(&mut p, &mut len, self.ptr()) }).then(|| take_bytes(p, len))
+    ok(unsafe { sys::RSA_private_key_to_bytes(&mut p, &mut len, self.ptr()) })
+      .then(|| take_bytes(p, len))
   }
 
   /// RSASSA-PSS over a precomputed digest (constant-time, blinded).
@@ -228,7 +229,14 @@ impl Rsa {
   }
 
   /// RSASSA-PSS verification; `salt_len` None recovers the salt length from the signature.
-  pub fn verify_pss(&self, digest: &[u8], md: Md, mgf1: Md, salt_len: Option<u32>, sig: &[u8]) -> bool {
+  pub fn verify_pss(
+    &self,
+    digest: &[u8],
+    md: Md,
+    mgf1: Md,
+    salt_len: Option<u32>,
+    sig: &[u8],
+  ) -> bool {
     let salt = salt_len.map_or(sys::RSA_PSS_SALTLEN_AUTO, |s| s as c_int);
     // SAFETY: slices and static EVP_MDs valid for the call.
     ok(unsafe {
@@ -251,7 +259,14 @@ impl Rsa {
     let mut len: std::ffi::c_uint = 0;
     // SAFETY: `out` has RSA_size bytes, the size RSA_sign requires; the digest is valid.
     let r = unsafe {
-      sys::RSA_sign(md.nid(), digest.as_ptr(), digest.len(), out.as_mut_ptr(), &mut len, self.ptr())
+      sys::RSA_sign(
+        md.nid(),
+        digest.as_ptr(),
+        digest.len(),
+        out.as_mut_ptr(),
+        &mut len,
+        self.ptr(),
+      )
     };
     ok(r).then(|| {
       out.truncate(len as usize);
@@ -261,12 +276,28 @@ impl Rsa {
 
   pub fn verify_pkcs1(&self, digest: &[u8], md: Md, sig: &[u8]) -> bool {
     // SAFETY: slices valid for the call.
-    ok(unsafe { sys::RSA_verify(md.nid(), digest.as_ptr(), digest.len(), sig.as_ptr(), sig.len(), self.ptr()) })
+    ok(unsafe {
+      sys::RSA_verify(
+        md.nid(),
+        digest.as_ptr(),
+        digest.len(),
+        sig.as_ptr(),
+        sig.len(),
+        self.ptr(),
+      )
+    })
   }
 
   /// RSAES-OAEP: encryption (`decrypt` false) or decryption, with `md` for the label hash and
   /// `mgf1` for the mask.
-  pub fn oaep(&self, decrypt: bool, input: &[u8], md: Md, mgf1: Md, label: &[u8]) -> Option<Zeroizing<Vec<u8>>> {
+  pub fn oaep(
+    &self,
+    decrypt: bool,
+    input: &[u8],
+    md: Md,
+    mgf1: Md,
+    label: &[u8],
+  ) -> Option<Zeroizing<Vec<u8>>> {
     let ctx = PkeyCtx::new(self)?;
     let c = ctx.0.as_ptr();
     // SAFETY: `c` is a live EVP_PKEY_CTX over an RSA key.

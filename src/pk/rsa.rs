@@ -55,15 +55,23 @@ impl RsaKey {
 }
 
 fn load(der: &[u8], private: bool, name: &str) -> CryptoResult<Rsa> {
-  let what = if private { "an RSA private key" } else { "an RSA public key" };
-  let rsa = if private { Rsa::private_from_der(der) } else { Rsa::public_from_der(der) }
-    .ok_or_else(|| {
-      CryptoError::invalid_value(
-        name,
-        format!("{what} (PKCS#1 DER, with consistent values)"),
-        "a key AWS-LC refuses",
-      )
-    })?;
+  let what = if private {
+    "an RSA private key"
+  } else {
+    "an RSA public key"
+  };
+  let rsa = if private {
+    Rsa::private_from_der(der)
+  } else {
+    Rsa::public_from_der(der)
+  }
+  .ok_or_else(|| {
+    CryptoError::invalid_value(
+      name,
+      format!("{what} (PKCS#1 DER, with consistent values)"),
+      "a key AWS-LC refuses",
+    )
+  })?;
   let bits = rsa.bits();
   if !(MIN_BITS..=MAX_BITS).contains(&bits) {
     return Err(CryptoError::out_of_range(
@@ -80,7 +88,10 @@ fn load(der: &[u8], private: bool, name: &str) -> CryptoResult<Rsa> {
 pub fn rsa_key(env: &Env, der: Unknown, private: bool, name: String) -> Result<RsaKey> {
   let der = js::read_arg(env, &der, &name).or_throw(env)?;
   let rsa = load(der.as_slice(), private, &name).or_throw(env)?;
-  Ok(RsaKey { rsa: Arc::new(rsa), private })
+  Ok(RsaKey {
+    rsa: Arc::new(rsa),
+    private,
+  })
 }
 
 // ---- key generation -----------------------------------------------------------------------
@@ -96,9 +107,17 @@ impl Job for GenerateJob {
     let rsa = match rsa {
       Some(r) => r,
       None if cancel.is_cancelled() => return Err(aborted()),
-      None => return Err(CryptoError::new(Code::Operation, "RSA key generation failed")),
+      None => {
+        return Err(CryptoError::new(
+          Code::Operation,
+          "RSA key generation failed",
+        ))
+      }
     };
-    rsa.private_der().map(Output::Bytes).ok_or_else(CryptoError::internal)
+    rsa
+      .private_der()
+      .map(Output::Bytes)
+      .ok_or_else(CryptoError::internal)
   }
 }
 
@@ -185,7 +204,14 @@ fn md_of(alg: Alg) -> CryptoResult<Md> {
 }
 
 impl RsaOp {
-  fn new(kind: u32, key: &RsaKey, hash: u32, mgf1: u32, salt: i32, extra: &[u8]) -> CryptoResult<RsaOp> {
+  fn new(
+    kind: u32,
+    key: &RsaKey,
+    hash: u32,
+    mgf1: u32,
+    salt: i32,
+    extra: &[u8],
+  ) -> CryptoResult<RsaOp> {
     let kind = *KINDS
       .get(kind as usize)
       .ok_or_else(|| CryptoError::invalid_value("operation", "a known RSA operation", kind))?;
@@ -203,7 +229,9 @@ impl RsaOp {
       Kind::SignPss | Kind::VerifyPss => {
         // EMSA-PSS: emLen = ⌈(modBits − 1) / 8⌉ ≥ hLen + sLen + 2.
         let em_len = (bits as usize - 1).div_ceil(8);
-        let max = em_len.checked_sub(hlen + 2).ok_or_else(|| too_small(bits, "PSS", hash))?;
+        let max = em_len
+          .checked_sub(hlen + 2)
+          .ok_or_else(|| too_small(bits, "PSS", hash))?;
         match salt {
           SALT_AUTO if kind == Kind::VerifyPss => None,
           SALT_DIGEST => Some(hlen.min(max) as u32),
@@ -242,7 +270,10 @@ impl RsaOp {
       if data.len() > max {
         return Err(CryptoError::out_of_range(
           "plaintext",
-          format!("at most {max} bytes for this key with OAEP-{}", self.hash.name()),
+          format!(
+            "at most {max} bytes for this key with OAEP-{}",
+            self.hash.name()
+          ),
           format!("{} bytes", data.len()),
         ));
       }
@@ -267,7 +298,8 @@ impl RsaOp {
       Kind::SignPss => signed(rsa.sign_pss(&digest(), h, mgf1, self.salt.unwrap_or(0))),
       Kind::SignPkcs1 => signed(rsa.sign_pkcs1(&digest(), h)),
       Kind::VerifyPss => Ok(Output::Bool(
-        self.extra.len() == rsa.size() && rsa.verify_pss(&digest(), h, mgf1, self.salt, &self.extra),
+        self.extra.len() == rsa.size()
+          && rsa.verify_pss(&digest(), h, mgf1, self.salt, &self.extra),
       )),
       Kind::VerifyPkcs1 => Ok(Output::Bool(
         self.extra.len() == rsa.size() && rsa.verify_pkcs1(&digest(), h, &self.extra),
@@ -362,5 +394,11 @@ pub fn rsa_async<'e>(
   token: Option<&CancelToken>,
 ) -> Result<AsyncTask<Work<RsaJob>>> {
   let (op, data) = prepare(env, kind, key, &data, &extra, hash, mgf1, salt)?;
-  Ok(Work::new(RsaJob { op, data: data.into_owned() }, token))
+  Ok(Work::new(
+    RsaJob {
+      op,
+      data: data.into_owned(),
+    },
+    token,
+  ))
 }
