@@ -377,3 +377,24 @@ test('async forms: same results as the sync forms, inputs copied, signal aborts 
   pre.abort()
   await t.throwsAsync(rsa.signPSSAsync(msg, ours.privateKey, { signal: pre.signal }), { name: 'AbortError' })
 })
+
+test('a DER key Buffer reused, or changed in place to another key, always signs with its current bytes', (t) => {
+  // Two keys whose PKCS#8 DER have the same length, so one can be written over the other.
+  const keys = new Map()
+  let pair
+  while (!pair) {
+    const { privateKey } = nodeCrypto.generateKeyPairSync('rsa', { modulusLength: 1024 })
+    const der = privateKey.export({ format: 'der', type: 'pkcs8' })
+    if (keys.has(der.length)) pair = [keys.get(der.length), { der, privateKey }]
+    else keys.set(der.length, { der, privateKey })
+  }
+  const buf = Buffer.from(pair[0].der)
+  const msg = rand(40)
+  for (const { der, privateKey } of [pair[0], pair[0], pair[1], pair[0]]) {
+    der.copy(buf)
+    const want = nodeCrypto.sign('sha256', msg, privateKey)
+    t.deepEqual(rsa.signPKCS1v15(msg, buf), want)
+    // The same Buffer where a public key is wanted stands for its public half.
+    t.true(rsa.verifyPKCS1v15(msg, buf, want))
+  }
+})

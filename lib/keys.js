@@ -560,6 +560,30 @@ function parseBytes(buf, want, name) {
   throw invalidKey(name, `${raw} or a DER key`, `Received ${buf.length} bytes`)
 }
 
+// Byte keys seen before, by the object the caller passed: the same Buffer (TypedArray, DataView,
+// ArrayBuffer) holding the same bytes, compared in constant time on every call, and read for the
+// same use, gives the same parsed key, with what was computed for it kept on it (an RSA key's
+// checked native handle, an expanded Ed25519/X25519 key, a public half), as for a KeyObject. A
+// key changed in place, or a new object, is parsed again. Held weakly, like the key it belongs to.
+const fromBytes = new WeakMap()
+
+function parseBytesOnce(input, buf, want, name) {
+  const seen = fromBytes.get(input)
+  if (
+    seen &&
+    seen.alg === want.alg &&
+    seen.curve === want.curve &&
+    seen.private === want.private &&
+    seen.bytes.length === buf.length &&
+    nodeCrypto.timingSafeEqual(seen.bytes, buf)
+  ) {
+    return seen.k
+  }
+  const k = parseBytes(buf, want, name)
+  fromBytes.set(input, { alg: want.alg, curve: want.curve, private: want.private, bytes: Buffer.from(buf), k })
+  return k
+}
+
 /**
  * Any key input as a parsed key, checked against what the caller needs:
  * `want` = { alg: 'ed25519' | 'x25519' | 'ec', curve (EC), private: bool }.
@@ -568,7 +592,7 @@ function parseBytes(buf, want, name) {
 function parseKey(input, want, name) {
   const buf = asBuffer(input)
   if (buf && buf.length > MAX_KEY_BYTES) throw invalidKey(name, 'a key', `Received ${buf.length} bytes (at most ${MAX_KEY_BYTES})`)
-  const k = buf ? parseBytes(buf, want, name) : parseAny(input, name)
+  const k = buf ? parseBytesOnce(input, buf, want, name) : parseAny(input, name)
   const a = BY_ALG.get(want.alg)
   if (k.alg !== want.alg || (want.curve && k.curve !== want.curve)) {
     throw invalidKeyType(name, a.describe(want), BY_ALG.get(k.alg).describe(k))

@@ -27,29 +27,18 @@ function keyBytes(input, want, name) {
   return raw || parseKey(input, want, name).key
 }
 
-// Raw 32-byte private keys seen before: the same Buffer object holding the same bytes (compared
-// on every call, in constant time) reuses the key expanded for it; a key changed in place, or a
-// new Buffer, is expanded again. Held weakly, like the key it belongs to.
-const preparedRaw = new WeakMap()
-
 /**
- * A private Ed25519/X25519 key for native code, expanded once per KeyObject (kept with its parsed
- * form, as node keeps its EVP_PKEY) or per raw key Buffer (see above); other forms as bytes.
+ * A private Ed25519/X25519 key for native code, expanded once per key the key layer keeps: a
+ * KeyObject (as node keeps its EVP_PKEY) or a byte key passed again (keys.js `parseKey`); PEM
+ * strings and JWK objects as bytes.
  */
 function privateKeyFor(input, alg, name) {
-  const id = NATIVE.get(alg).id
-  if (input instanceof nodeCrypto.KeyObject) {
-    const k = parseKey(input, { alg, private: true }, name)
-    if (!k.prepared) k.prepared = native.pkPrepare(id, k.key)
-    return k.prepared
+  if (!(input instanceof nodeCrypto.KeyObject) && !asBuffer(input)) {
+    return keyBytes(input, { alg, private: true }, name)
   }
-  const raw = rawOf(input, [32])
-  if (!raw) return keyBytes(input, { alg, private: true }, name)
-  const seen = preparedRaw.get(raw)
-  if (seen && seen.id === id && nodeCrypto.timingSafeEqual(seen.bytes, raw)) return seen.prepared
-  const prepared = native.pkPrepare(id, raw)
-  preparedRaw.set(raw, { id, bytes: Buffer.from(raw), prepared })
-  return prepared
+  const k = parseKey(input, { alg, private: true }, name)
+  if (!k.prepared) k.prepared = native.pkPrepare(NATIVE.get(alg).id, k.key)
+  return k.prepared
 }
 
 const GENERATE_OPTIONS = new Set(['format'])
