@@ -322,13 +322,13 @@ export declare function pkVerify(alg: number, key: unknown, msg: unknown, sig: u
 export declare function randomFill(out: unknown): void
 
 /**
- * `rsa(kind, key, data, extra, hash, mgf1Hash, saltLength)`: one operation (see [`Kind`];
- * `extra`: signature or label; `saltLength` −1: the digest length, −2: any (verify)).
+ * `rsa(key, data, extra, params)`: one operation ([`RsaParams`]; `extra`: the signature to
+ * verify or the OAEP label).
  */
-export declare function rsa(kind: number, key: RsaKey, data: unknown, extra: unknown, hash: number, mgf1: number, salt: number): unknown
+export declare function rsa(key: RsaKey, data: unknown, extra: unknown, params: RsaParams): unknown
 
-/** `rsaAsync(...)`: the same on the libuv pool, inputs copied first. */
-export declare function rsaAsync(kind: number, key: RsaKey, data: unknown, extra: unknown, hash: number, mgf1: number, salt: number, token?: CancelToken | undefined | null): Promise<unknown>
+/** `rsaAsync(key, data, extra, params, token?)`: the same on the libuv pool, inputs copied first. */
+export declare function rsaAsync(key: RsaKey, data: unknown, extra: unknown, params: RsaParams, token?: CancelToken | undefined | null): Promise<unknown>
 
 /** `rsaGenerate(bits, e)`: a new private key, PKCS#1 DER. */
 export declare function rsaGenerate(bits: number, e: number): unknown
@@ -338,6 +338,18 @@ export declare function rsaGenerateAsync(bits: number, e: number, token?: Cancel
 
 /** `rsaKey(der, isPrivate, name)`: a PKCS#1 DER key, parsed and checked. */
 export declare function rsaKey(der: unknown, private: boolean, name: string): RsaKey
+
+/**
+ * What an `rsa` / `rsaAsync` call does: the operation (an index into [`KINDS`]), its hash and
+ * MGF1 hash (ids of the hash list) and, for PSS, the salt length (−1: the digest length, −2: any,
+ * when verifying).
+ */
+export interface RsaParams {
+  kind: number
+  hash: number
+  mgf1Hash: number
+  saltLength: number
+}
 
 /** scrypt, synchronous. Returns a Buffer. */
 export declare function scrypt(password: unknown, salt: unknown, options: ScryptOptions): unknown

@@ -56,11 +56,15 @@ function label(v) {
 function operation(kind, names, what, args, arity) {
   const allowed = new Set(names)
   const allowedAsync = new Set([...names, 'signal'])
-  const sync = (...a) => native.rsa(kind, ...args(options(a[arity], allowed, what), ...a))
+  const call = (o, a) => {
+    const [key, data, extra, hash, mgf1Hash, saltLength] = args(o, ...a)
+    return [key, data, extra, { kind, hash, mgf1Hash, saltLength }]
+  }
+  const sync = (...a) => native.rsa(...call(options(a[arity], allowed, what), a))
   const async = (...a) => {
     const o = a[arity]
     return runAsync(o !== null && typeof o === 'object' ? o.signal : undefined, (token) =>
-      native.rsaAsync(kind, ...args(options(o, allowedAsync, `${what}Async`), ...a), token),
+      native.rsaAsync(...call(options(o, allowedAsync, `${what}Async`), a), token),
     )
   }
   return [sync, async]

@@ -203,15 +203,25 @@ fn md_of(alg: Alg) -> CryptoResult<Md> {
   Md::of(alg).ok_or_else(CryptoError::internal)
 }
 
+/// What an `rsa` / `rsaAsync` call does: the operation (an index into [`KINDS`]), its hash and
+/// MGF1 hash (ids of the hash list) and, for PSS, the salt length (−1: the digest length, −2: any,
+/// when verifying).
+#[napi(object)]
+pub struct RsaParams {
+  pub kind: u32,
+  pub hash: u32,
+  pub mgf1_hash: u32,
+  pub salt_length: i32,
+}
+
 impl RsaOp {
-  fn new(
-    kind: u32,
-    key: &RsaKey,
-    hash: u32,
-    mgf1: u32,
-    salt: i32,
-    extra: &[u8],
-  ) -> CryptoResult<RsaOp> {
+  fn new(p: &RsaParams, key: &RsaKey, extra: &[u8]) -> CryptoResult<RsaOp> {
+    let RsaParams {
+      kind,
+      hash,
+      mgf1_hash: mgf1,
+      salt_length: salt,
+    } = *p;
     let kind = *KINDS
       .get(kind as usize)
       .ok_or_else(|| CryptoError::invalid_value("operation", "a known RSA operation", kind))?;
@@ -340,60 +350,48 @@ fn read<'e>(env: &'e Env, v: &Unknown<'e>, name: &str) -> Result<js::Bytes<'e>> 
   js::read_arg(env, v, name).or_throw(env)
 }
 
-#[allow(clippy::too_many_arguments)]
 fn prepare<'e>(
   env: &'e Env,
-  kind: u32,
   key: &RsaKey,
   data: &Unknown<'e>,
   extra: &Unknown<'e>,
-  hash: u32,
-  mgf1: u32,
-  salt: i32,
+  params: &RsaParams,
 ) -> Result<(RsaOp, js::Bytes<'e>)> {
   let extra = read(env, extra, "signature")?;
-  let op = RsaOp::new(kind, key, hash, mgf1, salt, extra.as_slice()).or_throw(env)?;
+  let op = RsaOp::new(params, key, extra.as_slice()).or_throw(env)?;
   let data = read(env, data, "data")?;
   op.check(data.as_slice()).or_throw(env)?;
   Ok((op, data))
 }
 
-/// `rsa(kind, key, data, extra, hash, mgf1Hash, saltLength)`: one operation (see [`Kind`];
-/// `extra`: signature or label; `saltLength` −1: the digest length, −2: any (verify)).
+/// `rsa(key, data, extra, params)`: one operation ([`RsaParams`]; `extra`: the signature to
+/// verify or the OAEP label).
 #[napi]
-#[allow(clippy::too_many_arguments)]
 pub fn rsa<'e>(
   env: &'e Env,
-  kind: u32,
   key: &RsaKey,
   data: Unknown<'e>,
   extra: Unknown<'e>,
-  hash: u32,
-  mgf1: u32,
-  salt: i32,
+  params: RsaParams,
 ) -> Result<Unknown<'e>> {
-  let (op, data) = prepare(env, kind, key, &data, &extra, hash, mgf1, salt)?;
+  let (op, data) = prepare(env, key, &data, &extra, &params)?;
   match op.run(data.as_slice()) {
     Ok(out) => out.into_js(env),
     Err(e) => Err(e.into_napi(env)),
   }
 }
 
-/// `rsaAsync(...)`: the same on the libuv pool, inputs copied first.
+/// `rsaAsync(key, data, extra, params, token?)`: the same on the libuv pool, inputs copied first.
 #[napi]
-#[allow(clippy::too_many_arguments)]
 pub fn rsa_async<'e>(
   env: &'e Env,
-  kind: u32,
   key: &RsaKey,
   data: Unknown<'e>,
   extra: Unknown<'e>,
-  hash: u32,
-  mgf1: u32,
-  salt: i32,
+  params: RsaParams,
   token: Option<&CancelToken>,
 ) -> Result<AsyncTask<Work<RsaJob>>> {
-  let (op, data) = prepare(env, kind, key, &data, &extra, hash, mgf1, salt)?;
+  let (op, data) = prepare(env, key, &data, &extra, &params)?;
   Ok(Work::new(
     RsaJob {
       op,
