@@ -306,7 +306,7 @@ fn element_size(kind: sys::napi_typedarray_type) -> Option<usize> {
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
-pub(super) fn hex_into(buf: &mut [u8], bytes: &[u8]) {
+fn hex_into(buf: &mut [u8], bytes: &[u8]) {
   for (pair, b) in buf.chunks_exact_mut(2).zip(bytes) {
     pair[0] = HEX[(b >> 4) as usize];
     pair[1] = HEX[(b & 15) as usize];
