@@ -502,6 +502,13 @@ fn x25519_round_trips_to_several_recipients() {
   assert!(e.message.contains("no X25519 stanza"), "{}", e.message);
 }
 
+/// The string with its last Bech32 character replaced by a different one (a
+/// fixed replacement would equal the original one time in 32).
+fn flip_last(s: &str) -> String {
+  let (head, last) = s.split_at(s.len() - 1);
+  format!("{head}{}", if last == "q" { "p" } else { "q" })
+}
+
 #[test]
 fn x25519_key_strings_are_strict() {
   let id = x25519::generate().unwrap();
@@ -513,7 +520,7 @@ fn x25519_key_strings_are_strict() {
     id.to_ascii_lowercase(),               // identities are upper case
     rec.to_ascii_uppercase(),              // recipients lower case
     rec.replacen("age1", "agf1", 1),       // checksum
-    format!("{}q", &rec[..rec.len() - 1]), // checksum
+    flip_last(&rec),                       // checksum
     rec[..rec.len() - 1].to_string(),      // length
     String::new(),
   ];
