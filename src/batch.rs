@@ -24,11 +24,11 @@ use napi_derive::napi;
 
 use zeroize::Zeroize;
 
-use crate::algorithms::{oneshot, Alg, BlockFnVisitor, HashCore, Hmac, State};
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
-use crate::hash::{known_alg, HashOptions};
+use crate::hash::api::{known_alg, HashOptions};
+use crate::hash::list::{oneshot, Alg, BlockFnVisitor, HashCore, Hmac, State};
+use crate::hash::md::{self, BlockFn, Word};
 use crate::js::{self, Bytes, Cx, Value};
-use crate::md::{self, BlockFn, Word};
 use crate::staging::Staged;
 use crate::task::{aborted, Cancel, CancelToken, Job, Output, Work};
 
@@ -618,7 +618,7 @@ pub fn hash_batch_async<'js>(
 #[cfg(test)]
 mod tests {
   use super::*;
-  use crate::hash::Engine;
+  use crate::hash::api::Engine;
 
   fn check_split(lens: &[usize], max: usize) -> Vec<Range<usize>> {
     let parts = split(lens, max);

@@ -37,30 +37,24 @@
 // Test builds do not register the `#[napi]` entry points, which then look unused.
 #![cfg_attr(test, allow(dead_code))]
 
-mod algorithms;
 #[allow(unsafe_code)]
 mod arch;
 #[allow(unsafe_code)]
 mod awslc;
 mod batch;
-mod blake2;
-mod blake3_tree;
 mod cipher;
 mod ct;
 mod error;
 mod file_io;
 mod hash;
-mod hash_file;
 #[allow(unsafe_code)]
 mod js;
 mod kdf;
-mod md;
 mod pk;
 mod pool;
 #[cfg(test)]
 mod proptests;
 mod random;
-mod rmd160;
 mod staging;
 mod stream_file;
 mod task;
@@ -71,15 +65,15 @@ use napi_derive::napi;
 
 /// Entry points written directly against N-API (the hot synchronous paths), by JS name.
 static RAW_EXPORTS: [(&std::ffi::CStr, js::Entry); 13] = [
-  (c"hash", hash::hash),
-  (c"hashWith", hash::hash_with),
-  (c"hmac", hash::hmac),
-  (c"hasherNew", hash::hasher_new),
-  (c"hmacNew", hash::hmac_new),
-  (c"hasherUpdate", hash::hasher_update),
-  (c"hasherDigest", hash::hasher_digest),
-  (c"hasherCopy", hash::hasher_copy),
-  (c"hasherReset", hash::hasher_reset),
+  (c"hash", hash::api::hash),
+  (c"hashWith", hash::api::hash_with),
+  (c"hmac", hash::api::hmac),
+  (c"hasherNew", hash::api::hasher_new),
+  (c"hmacNew", hash::api::hmac_new),
+  (c"hasherUpdate", hash::api::hasher_update),
+  (c"hasherDigest", hash::api::hasher_digest),
+  (c"hasherCopy", hash::api::hasher_copy),
+  (c"hasherReset", hash::api::hasher_reset),
   (c"cipher", cipher::api::cipher),
   (c"cipherKey", cipher::api::cipher_key),
   (c"pkPrepare", pk::pk_prepare),

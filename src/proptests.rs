@@ -15,9 +15,9 @@ use digest::block_api::{Buffer, UpdateCore, VariableOutputCore};
 use digest::Digest;
 use proptest::prelude::*;
 
-use crate::algorithms::{Alg, HashCore};
 use crate::arch::{Avx512Vl, Baseline, Salsa20Core};
-use crate::blake2::{Blake2bScalar, Blake2sScalar};
+use crate::hash::blake2::{Blake2bScalar, Blake2sScalar};
+use crate::hash::list::{Alg, HashCore};
 use crate::kdf::scrypt::{salsa20_8_scalar, LAYOUT};
 use crate::task::Cancel;
 
@@ -73,14 +73,14 @@ proptest! {
   /// MD4 (`md.rs`) in random pieces equals the `md4` crate in one shot.
   #[test]
   fn md4_equals_rustcrypto(msg in message(64, 8), cuts in proptest::collection::vec(any::<usize>(), 0..6)) {
-    let got = ours::<crate::md::Md4>(&split(&msg, &cuts), 16);
+    let got = ours::<crate::hash::md::Md4>(&split(&msg, &cuts), 16);
     prop_assert_eq!(got, md4::Md4::digest(&msg).to_vec());
   }
 
   /// RIPEMD-160 (`rmd160.rs`) in random pieces equals the `ripemd` crate in one shot.
   #[test]
   fn ripemd160_equals_rustcrypto(msg in message(64, 8), cuts in proptest::collection::vec(any::<usize>(), 0..6)) {
-    let got = ours::<crate::rmd160::Ripemd160>(&split(&msg, &cuts), 20);
+    let got = ours::<crate::hash::rmd160::Ripemd160>(&split(&msg, &cuts), 20);
     prop_assert_eq!(got, ripemd::Ripemd160::digest(&msg).to_vec());
   }
 }

@@ -6,8 +6,8 @@ use napi_derive::napi;
 use zeroize::Zeroizing;
 
 use super::{hmac_alg, opt_secret, secret, Secret};
-use crate::algorithms::{Alg, HashCore, Hmac, State};
 use crate::error::{CryptoError, CryptoResult, OrThrow};
+use crate::hash::list::{Alg, HashCore, Hmac, State};
 use crate::task::{run_sync, Cancel, CancelToken, Job, Output, Work};
 
 /// Extract-then-expand into `out` (1..=255·HashLen bytes). An absent salt is HashLen zero bytes.

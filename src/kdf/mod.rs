@@ -15,8 +15,8 @@ use napi::bindgen_prelude::Unknown;
 use napi::Env;
 use zeroize::Zeroizing;
 
-use crate::algorithms::{Alg, Family};
 use crate::error::{CryptoError, CryptoResult};
+use crate::hash::list::{Alg, Family};
 use crate::js::{self, Cx, Value};
 
 /// An owned copy of secret input bytes, wiped on drop.

@@ -16,9 +16,9 @@ use napi_derive::napi;
 use zeroize::{Zeroize, Zeroizing};
 
 use super::{check_range, hmac_alg, secret, Secret, MAX_KEY_LEN};
-use crate::algorithms::{Alg, BlockFnVisitor, HashCore, Hmac, State};
 use crate::error::{CryptoError, CryptoResult, OrThrow};
-use crate::md::{self, Block, BlockFn, Word};
+use crate::hash::list::{Alg, BlockFnVisitor, HashCore, Hmac, State};
+use crate::hash::md::{self, Block, BlockFn, Word};
 use crate::task::{run_sync, Cancel, CancelToken, Job, Output, Work};
 
 /// Iterations between two cancellation checks: about 0.2 ms for SHA-256, 1 ms for SHA-512 and

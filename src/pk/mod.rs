@@ -24,8 +24,8 @@ use napi::{Env, Result};
 use napi_derive::napi;
 use zeroize::Zeroizing;
 
-use crate::algorithms::{oneshot, Alg, Family, HashCore, Params, State};
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
+use crate::hash::list::{oneshot, Alg, Family, HashCore, Params, State};
 use crate::js::{self, Cx, Kept, Tag, Value};
 
 /// The algorithms, by id (the JS layer passes ids from `pkAlgorithms()`).

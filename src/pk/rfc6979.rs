@@ -8,8 +8,8 @@
 
 use zeroize::Zeroizing;
 
-use crate::algorithms::{Alg, HashCore, Hmac, State};
 use crate::error::CryptoResult;
+use crate::hash::list::{Alg, HashCore, Hmac, State};
 
 /// The HMAC the nonces of a message hashed with `hash` are drawn with.
 pub fn hmac_for(hash: Alg) -> Alg {

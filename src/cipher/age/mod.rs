@@ -35,8 +35,8 @@ use zeroize::Zeroizing;
 
 use super::stream::{Opener, Sealer, SegmentAead, Segments};
 use super::{decrypt_failed, run, Mode, ModeKey, Op};
-use crate::algorithms::{Alg, HashCore, Hmac, State};
 use crate::error::{Code, CryptoError, CryptoResult};
+use crate::hash::list::{Alg, HashCore, Hmac, State};
 use crate::task::Cancel;
 pub use header::Stanza;
 

@@ -16,7 +16,7 @@ use std::slice;
 
 use zeroize::Zeroize;
 
-use crate::algorithms::HashCore;
+use crate::hash::list::HashCore;
 
 /// Byte order of a hash's words: message words, digest and length field alike.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -112,7 +112,7 @@ pub fn each_lane<F: BlockFn, const L: usize>(states: [&mut F::State; L], blocks:
 /// zero padded) XORed with ipad and with opad: `(inner, outer)`.
 pub fn hmac_states<F: BlockFn>(key: &[u8]) -> (F::State, F::State) {
   let size = F::Word::BLOCK;
-  let mut kb = crate::algorithms::hmac_key_block(&Md::<F>::default(), key, size);
+  let mut kb = crate::hash::list::hmac_key_block(&Md::<F>::default(), key, size);
   let kb = &mut kb[..size];
   let mut pad = |x: u8| {
     kb.iter_mut().for_each(|b| *b ^= x);
@@ -616,7 +616,7 @@ mod tests {
     let data: Vec<u8> = (0..300u32).map(|i| (i * 7 + 3) as u8).collect();
     check::<Md4Compress, md4::Md4>("md4", &data);
     check::<Md5Compress, md5::Md5>("md5", &data);
-    check::<crate::rmd160::Ripemd160Compress, ::ripemd::Ripemd160>("ripemd160", &data);
+    check::<crate::hash::rmd160::Ripemd160Compress, ::ripemd::Ripemd160>("ripemd160", &data);
     check::<Sha1Compress, sha1::Sha1>("sha1", &data);
     check::<Sha224Compress, sha2::Sha224>("sha224", &data);
     check::<Sha256Compress, sha2::Sha256>("sha256", &data);
@@ -720,7 +720,7 @@ mod tests {
     let data = vec![7u8; 16 << 20];
     for _ in 0..3 {
       let (a, b) = speed::<Md4Compress, md4::Md4>(&data);
-      let (c, d) = speed::<crate::rmd160::Ripemd160Compress, ::ripemd::Ripemd160>(&data);
+      let (c, d) = speed::<crate::hash::rmd160::Ripemd160Compress, ::ripemd::Ripemd160>(&data);
       println!("md4 ours {a:.0} crate {b:.0} MB/s; ripemd160 ours {c:.0} crate {d:.0} MB/s");
       let (e, f) = speed::<Md5Compress, md5::Md5>(&data);
       println!("md5 ours {e:.0} crate {f:.0} MB/s");

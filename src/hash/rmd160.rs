@@ -7,7 +7,7 @@
 //! checked against the designers' vectors (`__test__/vectors/rfc/ripemd160_bosselaers.json`),
 //! node:crypto, and the `ripemd` crate (`src/md.rs` tests).
 
-use crate::md::{BlockFn, Endian, Md};
+use crate::hash::md::{BlockFn, Endian, Md};
 
 // Message word order (r, r') and rotations (s, s') of the left and right lines, per step.
 const R: [usize; 80] = [

@@ -12,7 +12,7 @@ use digest::{common::BlockSizeUser, Digest, ExtendableOutput, Update};
 use zeroize::Zeroizing;
 
 use crate::error::{CryptoError, CryptoResult};
-use crate::md::{self, BlockFn};
+use crate::hash::md::{self, BlockFn};
 
 /// What the generic code needs from a hash function.
 pub trait HashCore: Clone {
@@ -115,7 +115,7 @@ pub enum Blake2b {
     state: blake2b_simd::State,
     output_len: usize,
   },
-  Scalar(crate::blake2::Blake2bScalar),
+  Scalar(crate::hash::blake2::Blake2bScalar),
 }
 #[derive(Clone)]
 pub enum Blake2s {
@@ -123,7 +123,7 @@ pub enum Blake2s {
     state: blake2s_simd::State,
     output_len: usize,
   },
-  Scalar(crate::blake2::Blake2sScalar),
+  Scalar(crate::hash::blake2::Blake2sScalar),
 }
 
 /// `$block`: block size, `$max`: longest output and key, `$salt`: salt and personalization
@@ -133,8 +133,8 @@ macro_rules! blake2_core {
     impl $t {
       /// Output length, key, salt and personalization already checked against the limits.
       fn with(len: usize, key: &[u8], salt: &[u8], personal: &[u8]) -> Self {
-        if crate::blake2::prefer_scalar() {
-          $t::Scalar(crate::blake2::$scalar::new(len, key, salt, personal))
+        if crate::hash::blake2::prefer_scalar() {
+          $t::Scalar(crate::hash::blake2::$scalar::new(len, key, salt, personal))
         } else {
           let mut params = $simd::Params::new();
           params
@@ -423,8 +423,8 @@ hash_algorithms! {
   Blake2b    "blake2b"    Blake2: Blake2b                        = Blake2b::fresh();
   Blake2s    "blake2s"    Blake2: Blake2s                        = Blake2s::fresh();
   Blake3     "blake3"     Blake3: Blake3                         = Blake3::new(blake3::Hasher::new(), 32);
-  Ripemd160  "ripemd160"  Fixed:  crate::rmd160::Ripemd160       = Default::default(),
-                                                                   block_fn: crate::rmd160::Ripemd160Compress;
+  Ripemd160  "ripemd160"  Fixed:  crate::hash::rmd160::Ripemd160       = Default::default(),
+                                                                   block_fn: crate::hash::rmd160::Ripemd160Compress;
   Whirlpool  "whirlpool"  Fixed:  RustCrypto<whirlpool::Whirlpool> = Default::default();
 }
 

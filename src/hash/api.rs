@@ -9,8 +9,8 @@ use napi::Env;
 use napi_derive::napi;
 use zeroize::Zeroizing;
 
-use crate::algorithms::{oneshot, Alg, Family, HashCore, Hmac, Params, State, MAX_XOF_LEN};
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
+use crate::hash::list::{oneshot, Alg, Family, HashCore, Hmac, Params, State, MAX_XOF_LEN};
 use crate::js::{self, Args, Bytes, Cx, Kept, Tag, Value};
 use crate::staging::Staged;
 use crate::task::{Cancel, CancelToken, Job, Output, Work};
