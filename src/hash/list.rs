@@ -1,290 +1,19 @@
-//! The one list of hash algorithms, and the one trait every backend is driven through.
+//! The one list of hash algorithms.
 //!
 //! Adding a hash is one line in [`hash_algorithms!`] below: its JS name, its backend type, how
 //! to make a fresh state and, for a Merkle–Damgård hash whose raw compression function is at
-//! hand, that block function (`src/md.rs`). One-shot hashing, incremental hashing, HMAC, PBKDF2
-//! and HKDF are written once, against [`HashCore`], and dispatch through [`State`]; PBKDF2 runs
-//! its iterations on the block function where the row names one ([`Alg::with_block_fn`]).
-//! Why each backend was chosen is in `docs/backends.md`.
+//! hand, that block function (`md.rs`). One-shot hashing, incremental hashing, HMAC, PBKDF2
+//! and HKDF are written once, against [`HashCore`] (`core.rs`), and dispatch through [`State`];
+//! PBKDF2 runs its iterations on the block function where the row names one
+//! ([`Alg::with_block_fn`]). The backends are in `backends.rs` and the own implementations in
+//! `md.rs`, `rmd160.rs` and `blake2.rs`; why each was chosen is in `docs/backends.md`.
 
-use digest::{common::BlockSizeUser, Digest, ExtendableOutput, Update};
-
-use zeroize::Zeroizing;
-
+use super::backends::{Blake3, Ring, RustCrypto, Xof};
+use super::blake2::{Blake2b, Blake2s};
+use super::core::{check_len, HashCore, Params};
+use super::md::{self, BlockFn};
+use super::rmd160::{Ripemd160, Ripemd160Compress};
 use crate::error::{CryptoError, CryptoResult};
-use crate::hash::md::{self, BlockFn};
-
-/// What the generic code needs from a hash function.
-pub trait HashCore: Clone {
-  fn update(&mut self, data: &[u8]);
-  /// Writes the digest; `out.len()` is exactly [`HashCore::output_len`].
-  fn finalize_into(self, out: &mut [u8]);
-  fn output_len(&self) -> usize;
-  /// Input block size in bytes (what HMAC pads its key to); 0 when HMAC is not defined.
-  fn block_len(&self) -> usize;
-}
-
-/// Any RustCrypto fixed-output `Digest`.
-#[derive(Clone, Default)]
-pub struct RustCrypto<D>(D);
-
-impl<D: Digest + BlockSizeUser + Clone> HashCore for RustCrypto<D> {
-  #[inline]
-  fn update(&mut self, data: &[u8]) {
-    Digest::update(&mut self.0, data);
-  }
-  #[inline]
-  fn finalize_into(self, out: &mut [u8]) {
-    out.copy_from_slice(&self.0.finalize());
-  }
-  #[inline]
-  fn output_len(&self) -> usize {
-    <D as Digest>::output_size()
-  }
-  #[inline]
-  fn block_len(&self) -> usize {
-    <D as BlockSizeUser>::block_size()
-  }
-}
-
-/// A RustCrypto extendable-output function (SHAKE) with a chosen output length.
-#[derive(Clone)]
-pub struct Xof<X> {
-  state: X,
-  len: usize,
-}
-
-impl<X: Default> Xof<X> {
-  fn new(len: usize) -> Self {
-    Xof {
-      state: X::default(),
-      len,
-    }
-  }
-}
-
-impl<X: Update + ExtendableOutput + Clone> HashCore for Xof<X> {
-  #[inline]
-  fn update(&mut self, data: &[u8]) {
-    self.state.update(data);
-  }
-  #[inline]
-  fn finalize_into(self, out: &mut [u8]) {
-    self.state.finalize_xof_into(out);
-  }
-  fn output_len(&self) -> usize {
-    self.len
-  }
-  fn block_len(&self) -> usize {
-    0
-  }
-}
-
-/// `ring`'s digests (its SHA-384/512 assembly beats the RustCrypto code on x86-64).
-#[derive(Clone)]
-pub struct Ring(ring::digest::Context);
-
-impl Ring {
-  fn new(alg: &'static ring::digest::Algorithm) -> Self {
-    Ring(ring::digest::Context::new(alg))
-  }
-}
-
-impl HashCore for Ring {
-  #[inline]
-  fn update(&mut self, data: &[u8]) {
-    self.0.update(data);
-  }
-  #[inline]
-  fn finalize_into(self, out: &mut [u8]) {
-    out.copy_from_slice(self.0.finish().as_ref());
-  }
-  fn output_len(&self) -> usize {
-    self.0.algorithm().output_len()
-  }
-  fn block_len(&self) -> usize {
-    self.0.algorithm().block_len()
-  }
-}
-
-/// BLAKE2b/BLAKE2s: the `*_simd` crates (run-time AVX2/SSE4.1) or the scalar code of
-/// `src/blake2.rs`, whichever is faster on this CPU (see there).
-#[derive(Clone)]
-pub enum Blake2b {
-  Simd {
-    state: blake2b_simd::State,
-    output_len: usize,
-  },
-  Scalar(crate::hash::blake2::Blake2bScalar),
-}
-#[derive(Clone)]
-pub enum Blake2s {
-  Simd {
-    state: blake2s_simd::State,
-    output_len: usize,
-  },
-  Scalar(crate::hash::blake2::Blake2sScalar),
-}
-
-/// `$block`: block size, `$max`: longest output and key, `$salt`: salt and personalization
-/// length (all in bytes).
-macro_rules! blake2_core {
-  ($t:ident, $simd:ident, $scalar:ident, block: $block:expr, max: $max:expr, salt: $salt:expr) => {
-    impl $t {
-      /// Output length, key, salt and personalization already checked against the limits.
-      fn with(len: usize, key: &[u8], salt: &[u8], personal: &[u8]) -> Self {
-        if crate::hash::blake2::prefer_scalar() {
-          $t::Scalar(crate::hash::blake2::$scalar::new(len, key, salt, personal))
-        } else {
-          let mut params = $simd::Params::new();
-          params
-            .hash_length(len)
-            .key(key)
-            .salt(salt)
-            .personal(personal);
-          $t::Simd {
-            state: params.to_state(),
-            output_len: len,
-          }
-        }
-      }
-
-      fn fresh() -> Self {
-        Self::with($max, &[], &[], &[])
-      }
-
-      fn from_params(p: &Params) -> CryptoResult<Self> {
-        let len = check_len("outputLength", p.output_len, 1, $max as u32, $max as u32)?;
-        Ok(Self::with(
-          len,
-          check_max("key", p.key, $max)?,
-          check_max("salt", p.salt, $salt)?,
-          check_max("personalization", p.personalization, $salt)?,
-        ))
-      }
-    }
-
-    impl HashCore for $t {
-      #[inline]
-      fn update(&mut self, data: &[u8]) {
-        match self {
-          $t::Simd { state, .. } => {
-            state.update(data);
-          }
-          $t::Scalar(s) => s.update(data),
-        }
-      }
-      #[inline]
-      fn finalize_into(self, out: &mut [u8]) {
-        match self {
-          $t::Simd { state, .. } => out.copy_from_slice(state.finalize().as_bytes()),
-          $t::Scalar(s) => s.finalize_into(out),
-        }
-      }
-      fn output_len(&self) -> usize {
-        match self {
-          $t::Simd { output_len, .. } => *output_len,
-          $t::Scalar(s) => s.output_len(),
-        }
-      }
-      fn block_len(&self) -> usize {
-        $block
-      }
-    }
-  };
-}
-blake2_core!(Blake2b, blake2b_simd, Blake2bScalar, block: 128, max: 64, salt: 16);
-blake2_core!(Blake2s, blake2s_simd, Blake2sScalar, block: 64, max: 32, salt: 8);
-
-/// BLAKE3 (any output length). Inputs from 1 MiB up are hashed on the rayon pool, on every core.
-/// So are streams: once a hasher has taken 1 MiB in smaller pieces (a stream's 64 KiB chunks), it
-/// gathers further pieces into 1 MiB runs and hashes each run on the pool; hashing them one by
-/// one as they come would use one core.
-#[derive(Clone)]
-pub struct Blake3 {
-  hasher: Box<blake3::Hasher>,
-  output_len: usize,
-  /// Pieces gathered for the next parallel run (empty until the hasher has seen 1 MiB).
-  run: Zeroizing<Vec<u8>>,
-}
-
-impl Blake3 {
-  fn new(hasher: blake3::Hasher, output_len: usize) -> Self {
-    Blake3 {
-      hasher: Box::new(hasher),
-      output_len,
-      run: Zeroizing::new(Vec::new()),
-    }
-  }
-
-  fn flush(&mut self) {
-    if !self.run.is_empty() {
-      self.hasher.update_rayon(&self.run);
-      self.run.clear();
-    }
-  }
-}
-
-/// The input size from which hashing on every core pays (the blake3 crate says 128 KiB; 1 MiB
-/// measured better here, where the pool's start-up is paid per call).
-const BLAKE3_RAYON_MIN: usize = 1 << 20;
-
-impl HashCore for Blake3 {
-  #[inline]
-  fn update(&mut self, data: &[u8]) {
-    if data.len() >= BLAKE3_RAYON_MIN {
-      self.flush();
-      self.hasher.update_rayon(data);
-    } else if self.hasher.count() < BLAKE3_RAYON_MIN as u64 {
-      self.hasher.update(data);
-    } else {
-      // Filled to exactly its capacity, never beyond: a reallocation would leave a copy unwiped.
-      if self.run.capacity() == 0 {
-        self.run.reserve_exact(BLAKE3_RAYON_MIN);
-      }
-      let mut data = data;
-      while !data.is_empty() {
-        let take = (BLAKE3_RAYON_MIN - self.run.len()).min(data.len());
-        self.run.extend_from_slice(&data[..take]);
-        data = &data[take..];
-        if self.run.len() == BLAKE3_RAYON_MIN {
-          self.flush();
-        }
-      }
-    }
-  }
-  #[inline]
-  fn finalize_into(mut self, out: &mut [u8]) {
-    self.flush();
-    self.hasher.finalize_xof().fill(out);
-  }
-  fn output_len(&self) -> usize {
-    self.output_len
-  }
-  fn block_len(&self) -> usize {
-    0
-  }
-}
-
-/// The options a parameterised hash takes (all absent for the fixed-output ones).
-#[derive(Default)]
-pub struct Params<'a> {
-  pub key: Option<&'a [u8]>,
-  pub salt: Option<&'a [u8]>,
-  pub personalization: Option<&'a [u8]>,
-  pub context: Option<&'a [u8]>,
-  pub output_len: Option<u32>,
-}
-
-impl Params<'_> {
-  fn is_empty(&self) -> bool {
-    self.key.is_none()
-      && self.salt.is_none()
-      && self.personalization.is_none()
-      && self.context.is_none()
-      && self.output_len.is_none()
-  }
-}
 
 /// Which options an algorithm takes (exported to JS so the API is built from this list).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -423,44 +152,14 @@ hash_algorithms! {
   Blake2b    "blake2b"    Blake2: Blake2b                        = Blake2b::fresh();
   Blake2s    "blake2s"    Blake2: Blake2s                        = Blake2s::fresh();
   Blake3     "blake3"     Blake3: Blake3                         = Blake3::new(blake3::Hasher::new(), 32);
-  Ripemd160  "ripemd160"  Fixed:  crate::hash::rmd160::Ripemd160       = Default::default(),
-                                                                   block_fn: crate::hash::rmd160::Ripemd160Compress;
+  Ripemd160  "ripemd160"  Fixed:  Ripemd160                      = Default::default(),
+                                                                   block_fn: Ripemd160Compress;
   Whirlpool  "whirlpool"  Fixed:  RustCrypto<whirlpool::Whirlpool> = Default::default();
 }
 
 /// Largest output the XOFs (SHAKE, BLAKE3) produce in one call: 2^30 bytes. A bound, so a
 /// typo cannot ask for terabytes; far beyond any key-derivation use.
 pub const MAX_XOF_LEN: u32 = 1 << 30;
-
-fn check_len(
-  name: &str,
-  len: Option<u32>,
-  min: u32,
-  max: u32,
-  default: u32,
-) -> CryptoResult<usize> {
-  match len {
-    None => Ok(default as usize),
-    Some(n) if (min..=max).contains(&n) => Ok(n as usize),
-    Some(n) => Err(CryptoError::out_of_range(
-      name,
-      format!(">= {min} && <= {max}"),
-      n,
-    )),
-  }
-}
-
-fn check_max<'a>(name: &str, value: Option<&'a [u8]>, max: usize) -> CryptoResult<&'a [u8]> {
-  let v = value.unwrap_or(&[]);
-  if v.len() > max {
-    return Err(CryptoError::out_of_range(
-      &format!("{name}.length"),
-      format!("<= {max} bytes"),
-      v.len(),
-    ));
-  }
-  Ok(v)
-}
 
 impl State {
   /// A fresh state with the given options. Options the algorithm does not take are an error
@@ -536,98 +235,10 @@ impl State {
   }
 }
 
-/// The HMAC key block (RFC 2104): the key, or its hash when longer than `block` bytes, zero
-/// padded to `block` (at most 256). Shared by [`Hmac`] and PBKDF2's compression-function path.
-pub fn hmac_key_block<H: HashCore>(
-  fresh: &H,
-  key: &[u8],
-  block: usize,
-) -> zeroize::Zeroizing<[u8; 256]> {
-  let mut kb = zeroize::Zeroizing::new([0u8; 256]);
-  if key.len() > block {
-    let mut h = fresh.clone();
-    h.update(key);
-    let n = h.output_len();
-    h.finalize_into(&mut kb[..n]);
-  } else {
-    kb[..key.len()].copy_from_slice(key);
-  }
-  kb
-}
-
-/// Longest digest [`Hmac`] takes.
-const HMAC_MAX_DIGEST: usize = 64;
-
-/// HMAC (RFC 2104) over any block hash in the list: one implementation for all of them. The
-/// inner digest is held in a 64-byte buffer, so hashes with longer digests are refused (none in
-/// the list has one).
-#[derive(Clone)]
-pub struct Hmac<H> {
-  inner: H,
-  outer: H,
-}
-
-impl<H: HashCore> Hmac<H> {
-  /// `fresh` is an unused state of the underlying hash. Keys of any length are accepted.
-  pub fn new(fresh: H, key: &[u8]) -> CryptoResult<Self> {
-    let block = fresh.block_len();
-    if block == 0 {
-      return Err(CryptoError::invalid_value(
-        "algorithm",
-        "a block hash for HMAC",
-        "an XOF",
-      ));
-    }
-    if fresh.output_len() > HMAC_MAX_DIGEST {
-      return Err(CryptoError::invalid_value(
-        "algorithm",
-        format!("a hash with at most {HMAC_MAX_DIGEST}-byte digests for HMAC"),
-        fresh.output_len(),
-      ));
-    }
-    let mut pad = hmac_key_block(&fresh, key, block);
-    let pad = &mut pad[..block];
-    pad.iter_mut().for_each(|b| *b ^= 0x36);
-    let mut inner = fresh.clone();
-    inner.update(pad);
-    pad.iter_mut().for_each(|b| *b ^= 0x36 ^ 0x5c);
-    let mut outer = fresh;
-    outer.update(pad);
-    Ok(Hmac { inner, outer })
-  }
-}
-
-impl<H: HashCore> HashCore for Hmac<H> {
-  #[inline]
-  fn update(&mut self, data: &[u8]) {
-    self.inner.update(data);
-  }
-  fn finalize_into(self, out: &mut [u8]) {
-    let mut ih = zeroize::Zeroizing::new([0u8; HMAC_MAX_DIGEST]);
-    let n = self.inner.output_len();
-    self.inner.finalize_into(&mut ih[..n]);
-    let mut outer = self.outer;
-    outer.update(&ih[..n]);
-    outer.finalize_into(out);
-  }
-  fn output_len(&self) -> usize {
-    self.outer.output_len()
-  }
-  fn block_len(&self) -> usize {
-    self.outer.block_len()
-  }
-}
-
-/// Hashes `data` into `out` (exactly the state's output length).
-#[inline]
-pub fn oneshot<H: HashCore>(mut h: H, data: &[u8], out: &mut [u8]) {
-  h.update(data);
-  h.finalize_into(out);
-}
-
 #[cfg(test)]
 mod tests {
   use super::*;
+  use crate::hash::core::{oneshot, Hmac};
 
   fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()

@@ -2,7 +2,7 @@
 //!
 //! Each algorithm lives in its own file with its napi entry points; every async form is a
 //! [`crate::task::Job`] run by the shared helper in `src/task.rs`. PBKDF2 and HKDF are generic
-//! over the hash list in `src/algorithms.rs`. Inputs of async calls are copied (and wiped when
+//! over the hash list in `src/hash/list.rs`. Inputs of async calls are copied (and wiped when
 //! dropped) before the work leaves the JS thread.
 
 pub mod argon2;

@@ -26,7 +26,8 @@ use zeroize::Zeroizing;
 
 use crate::awslc::{Md, Rsa};
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
-use crate::hash::list::{oneshot, Alg, HashCore, State};
+use crate::hash::core::{oneshot, HashCore};
+use crate::hash::list::{Alg, State};
 use crate::js;
 use crate::task::{aborted, run_sync, Cancel, CancelToken, Job, Output, Work};
 

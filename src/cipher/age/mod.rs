@@ -36,7 +36,8 @@ use zeroize::Zeroizing;
 use super::stream::{Opener, Sealer, SegmentAead, Segments};
 use super::{decrypt_failed, run, Mode, ModeKey, Op};
 use crate::error::{Code, CryptoError, CryptoResult};
-use crate::hash::list::{Alg, HashCore, Hmac, State};
+use crate::hash::core::{HashCore, Hmac};
+use crate::hash::list::{Alg, State};
 use crate::task::Cancel;
 pub use header::Stanza;
 
