@@ -11,7 +11,7 @@
 //!   (`file_io.rs`) and hashed natively by `hash/file.rs` (BLAKE3 on several cores:
 //!   `hash/blake3_tree.rs`), streams and async iterables feed the incremental form from
 //!   `lib/hash-stream.js`. `hash/mod.rs` lists the family's files floor by floor;
-//! - a cipher mode: one row in `MODES` (`cipher/mod.rs`) and one arm in `ModeKey`
+//! - a cipher mode: one row in `MODES` (`cipher/modes.rs`) and one arm in `ModeKey`
 //!   (`cipher/keys.rs`); an AEAD implements `DetachedAead` (`cipher/aead.rs`: one framing, tag
 //!   checked before release, output wiped on failure); `cipher/api.rs` and `lib/cipher.js` read
 //!   the table through `cipherModes()`; the streaming AEAD format (`cipher/stream_format.rs`,
@@ -52,6 +52,8 @@ mod hash;
 #[allow(unsafe_code)]
 mod js;
 mod kdf;
+#[cfg(test)]
+mod layers;
 mod pk;
 mod pool;
 #[cfg(test)]

@@ -33,8 +33,10 @@ mod x25519;
 
 use zeroize::Zeroizing;
 
+use super::dispatch::run;
+use super::keys::ModeKey;
+use super::modes::{decrypt_failed, Mode, Op};
 use super::stream::{Opener, Sealer, SegmentAead, Segments};
-use super::{decrypt_failed, run, Mode, ModeKey, Op};
 use crate::error::{Code, CryptoError, CryptoResult};
 use crate::hash::core::{HashCore, Hmac};
 use crate::hash::list::{Alg, State};
@@ -147,7 +149,7 @@ pub fn begin_encrypt(
   cancel: &Cancel,
 ) -> CryptoResult<(Vec<u8>, Sealer)> {
   if recipients.is_empty() {
-    return Err(super::internal("no recipient"));
+    return Err(super::modes::internal("no recipient"));
   }
   if recipients.len() > 1 && recipients.iter().any(|r| r.alone()) {
     return Err(CryptoError::invalid_value(
