@@ -1,6 +1,6 @@
 //! Property tests (proptest) for the algorithms implemented in this crate rather than taken
-//! from a crate: MD4 and RIPEMD-160 (`md.rs`, `rmd160.rs`), the scalar BLAKE2b/2s (`blake2.rs`),
-//! scrypt and its Salsa20/8 cores (`kdf/scrypt.rs`) and the PBKDF2 fast path (`kdf/pbkdf2.rs`),
+//! from a crate: MD4 and RIPEMD-160 (`hash/md.rs`, `hash/rmd160.rs`), the scalar BLAKE2b/2s
+//! (`hash/blake2.rs`), scrypt and its Salsa20/8 cores (`kdf/scrypt.rs`) and the PBKDF2 fast path (`kdf/pbkdf2.rs`),
 //! each against an independent implementation: the RustCrypto crates (`md4`, `ripemd`, `blake2`,
 //! `scrypt`, `pbkdf2` + `hmac`), `blake2b_simd`/`blake2s_simd`, and a Salsa20/8 written here from
 //! RFC 7914 §3. Random inputs cross block boundaries; incremental updates at random split points
@@ -15,9 +15,10 @@ use digest::block_api::{Buffer, UpdateCore, VariableOutputCore};
 use digest::Digest;
 use proptest::prelude::*;
 
-use crate::algorithms::{Alg, HashCore};
 use crate::arch::{Avx512Vl, Baseline, Salsa20Core};
-use crate::blake2::{Blake2bScalar, Blake2sScalar};
+use crate::hash::blake2::{Blake2bScalar, Blake2sScalar};
+use crate::hash::core::HashCore;
+use crate::hash::list::Alg;
 use crate::kdf::scrypt::{salsa20_8_scalar, LAYOUT};
 use crate::task::Cancel;
 
@@ -70,17 +71,17 @@ fn ours<H: HashCore + Default>(parts: &[&[u8]], out_len: usize) -> Vec<u8> {
 proptest! {
   #![proptest_config(cases(1024))]
 
-  /// MD4 (`md.rs`) in random pieces equals the `md4` crate in one shot.
+  /// MD4 (`hash/md.rs`) in random pieces equals the `md4` crate in one shot.
   #[test]
   fn md4_equals_rustcrypto(msg in message(64, 8), cuts in proptest::collection::vec(any::<usize>(), 0..6)) {
-    let got = ours::<crate::md::Md4>(&split(&msg, &cuts), 16);
+    let got = ours::<crate::hash::md::Md4>(&split(&msg, &cuts), 16);
     prop_assert_eq!(got, md4::Md4::digest(&msg).to_vec());
   }
 
-  /// RIPEMD-160 (`rmd160.rs`) in random pieces equals the `ripemd` crate in one shot.
+  /// RIPEMD-160 (`hash/rmd160.rs`) in random pieces equals the `ripemd` crate in one shot.
   #[test]
   fn ripemd160_equals_rustcrypto(msg in message(64, 8), cuts in proptest::collection::vec(any::<usize>(), 0..6)) {
-    let got = ours::<crate::rmd160::Ripemd160>(&split(&msg, &cuts), 20);
+    let got = ours::<crate::hash::rmd160::Ripemd160>(&split(&msg, &cuts), 20);
     prop_assert_eq!(got, ripemd::Ripemd160::digest(&msg).to_vec());
   }
 }
@@ -124,7 +125,7 @@ fn blake2_params(block: usize) -> impl Strategy<Value = (usize, Vec<u8>, Vec<u8>
 proptest! {
   #![proptest_config(cases(1024))]
 
-  /// The scalar BLAKE2b (`blake2.rs`, the backend on AMD CPUs) in random pieces, with random
+  /// The scalar BLAKE2b (`hash/blake2.rs`, the backend on AMD CPUs) in random pieces, with random
   /// key, salt, personalization and output length, equals the `blake2` crate and `blake2b_simd`.
   #[test]
   fn blake2b_scalar_equals_rustcrypto_and_simd(

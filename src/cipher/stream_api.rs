@@ -125,7 +125,7 @@ fn spec<'js>(
     let s = cx
       .bytes(Value::from(secret), "options.passphrase")?
       .into_owned();
-    super::api::check_passphrase(&s)?;
+    super::modes::check_passphrase(&s)?;
     s
   } else {
     let k = cx.bytes(Value::from(secret), "options.key")?.into_owned();

@@ -25,8 +25,8 @@ use argon2_rust::{Algorithm, Version};
 use zeroize::Zeroizing;
 
 use super::stream::{Opener, Sealer, SegmentAead, Segments, TAG_LEN};
-use crate::algorithms::Alg;
 use crate::error::{Code, CryptoError, CryptoResult};
+use crate::hash::list::Alg;
 use crate::js::{Kept, Tag};
 use crate::kdf::argon2::{self, Argon2Limits, Load};
 use crate::kdf::hkdf;

@@ -4,7 +4,7 @@ use super::header::{self, Stanza};
 use super::scrypt::{ScryptIdentity, ScryptRecipient};
 use super::x25519::{self, X25519Identity, X25519Recipient};
 use super::*;
-use crate::algorithms::oneshot;
+use crate::hash::core::oneshot;
 
 fn hex(b: &[u8]) -> String {
   b.iter().map(|x| format!("{x:02x}")).collect()
