@@ -184,8 +184,8 @@ impl BlowfishIndex for Baseline {
 
 /// `bextr` for the Blowfish index; a value exists only on an AMD (or Hygon) CPU with BMI1. There
 /// `bextr` is one µop of latency 1, and bcrypt ran 7 % faster with it (Zen 3, cost 10). On Intel
-/// CPUs it is two µops of latency 2 (uops.info), no shorter than the shift and mask, and it was
-/// not measured: they keep [`Baseline`].
+/// cores it is two µops (uops.info), no shorter than the shift and mask, and it was not measured
+/// there: they keep [`Baseline`].
 #[derive(Clone, Copy)]
 pub struct Bmi1(());
 

@@ -390,14 +390,13 @@ proptest! {
     cost in 4u32..=5,
   ) {
     let want = bcrypt_blowfish_crate(cost, &salt, &key);
-    let ours = |ix| crate::kdf::bcrypt::raw_with(ix, cost, &salt, &key, &Cancel::NEVER).unwrap();
-    prop_assert_eq!(ours(Baseline), want, "baseline index");
+    use crate::kdf::bcrypt::raw_with;
+    let never = &Cancel::NEVER;
+    prop_assert_eq!(raw_with(Baseline, cost, &salt, &key, never).unwrap(), want, "baseline index");
     if let Some(ix) = Bmi1::detect() {
-      let got = crate::kdf::bcrypt::raw_with(ix, cost, &salt, &key, &Cancel::NEVER).unwrap();
-      prop_assert_eq!(got, want, "bextr index");
+      prop_assert_eq!(raw_with(ix, cost, &salt, &key, never).unwrap(), want, "bextr index");
     }
-    let got = crate::arch::bcrypt(cost, &salt, &key, &Cancel::NEVER).unwrap();
-    prop_assert_eq!(got, want, "dispatched");
+    prop_assert_eq!(crate::arch::bcrypt(cost, &salt, &key, never).unwrap(), want, "dispatched");
   }
 }
 
