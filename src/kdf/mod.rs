@@ -7,6 +7,7 @@
 
 pub mod argon2;
 pub mod bcrypt;
+pub mod blowfish;
 pub mod hkdf;
 pub mod pbkdf2;
 pub mod scrypt;

@@ -517,11 +517,11 @@ fn x25519_key_strings_are_strict() {
     .recipients()
     .remove(0);
   let bad = [
-    id.to_ascii_lowercase(),               // identities are upper case
-    rec.to_ascii_uppercase(),              // recipients lower case
-    rec.replacen("age1", "agf1", 1),       // checksum
-    flip_last(&rec),                       // checksum
-    rec[..rec.len() - 1].to_string(),      // length
+    id.to_ascii_lowercase(),          // identities are upper case
+    rec.to_ascii_uppercase(),         // recipients lower case
+    rec.replacen("age1", "agf1", 1),  // checksum
+    flip_last(&rec),                  // checksum
+    rec[..rec.len() - 1].to_string(), // length
     String::new(),
   ];
   for b in &bad {
