@@ -64,30 +64,74 @@ impl<X: Update + ExtendableOutput + Clone> HashCore for Xof<X> {
   }
 }
 
-/// `ring`'s digests (its SHA-384/512 assembly beats the RustCrypto code on x86-64).
-#[derive(Clone)]
-pub struct Ring(ring::digest::Context);
+/// A `ring`-shaped digest context: `ring::digest::Context` and `aws_lc_rs::digest::Context` have
+/// the same API, so one adapter ([`Ctx`]) serves both.
+pub trait DigestContext: Clone {
+  type Algorithm: 'static;
+  fn new(alg: &'static Self::Algorithm) -> Self;
+  fn update(&mut self, data: &[u8]);
+  fn finish_into(self, out: &mut [u8]);
+  fn output_len(&self) -> usize;
+  fn block_len(&self) -> usize;
+}
 
-impl Ring {
-  pub fn new(alg: &'static ring::digest::Algorithm) -> Self {
-    Ring(ring::digest::Context::new(alg))
+macro_rules! digest_context {
+  ($($krate:ident)*) => {$(
+    impl DigestContext for $krate::digest::Context {
+      type Algorithm = $krate::digest::Algorithm;
+      #[inline]
+      fn new(alg: &'static Self::Algorithm) -> Self {
+        $krate::digest::Context::new(alg)
+      }
+      #[inline]
+      fn update(&mut self, data: &[u8]) {
+        $krate::digest::Context::update(self, data);
+      }
+      #[inline]
+      fn finish_into(self, out: &mut [u8]) {
+        out.copy_from_slice(self.finish().as_ref());
+      }
+      fn output_len(&self) -> usize {
+        self.algorithm().output_len()
+      }
+      fn block_len(&self) -> usize {
+        self.algorithm().block_len()
+      }
+    }
+  )*};
+}
+digest_context!(ring aws_lc_rs);
+
+/// A digest of `ring` or AWS-LC (`aws-lc-rs`), behind [`HashCore`]. Both pick their assembly
+/// at run time from CPUID (AVX on Intel, scalar elsewhere; SHA extensions where present).
+#[derive(Clone)]
+pub struct Ctx<C>(C);
+
+impl<C: DigestContext> Ctx<C> {
+  pub fn new(alg: &'static C::Algorithm) -> Self {
+    Ctx(C::new(alg))
   }
 }
 
-impl HashCore for Ring {
+/// `ring`'s digests.
+pub type Ring = Ctx<ring::digest::Context>;
+/// AWS-LC's digests.
+pub type AwsLc = Ctx<aws_lc_rs::digest::Context>;
+
+impl<C: DigestContext> HashCore for Ctx<C> {
   #[inline]
   fn update(&mut self, data: &[u8]) {
     self.0.update(data);
   }
   #[inline]
   fn finalize_into(self, out: &mut [u8]) {
-    out.copy_from_slice(self.0.finish().as_ref());
+    self.0.finish_into(out);
   }
   fn output_len(&self) -> usize {
-    self.0.algorithm().output_len()
+    self.0.output_len()
   }
   fn block_len(&self) -> usize {
-    self.0.algorithm().block_len()
+    self.0.block_len()
   }
 }
 
@@ -158,5 +202,60 @@ impl HashCore for Blake3 {
   }
   fn block_len(&self) -> usize {
     0
+  }
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+  use crate::hash::core::oneshot;
+  use std::time::Instant;
+
+  /// Bytes per microsecond (MB/s) of one-shot hashing `data` with fresh states from `make`.
+  fn rate<H: HashCore>(make: &dyn Fn() -> H, data: &[u8]) -> f64 {
+    let reps = ((64usize << 20) / data.len().max(64)).clamp(8, 1 << 20);
+    let mut out = vec![0u8; make().output_len()];
+    let t = Instant::now();
+    for _ in 0..reps {
+      oneshot(make(), std::hint::black_box(data), &mut out);
+    }
+    (reps * data.len()) as f64 / t.elapsed().as_secs_f64() / 1e6
+  }
+
+  /// `cargo test --release backend_speed -- --ignored --nocapture`: MB/s of the candidate
+  /// backends per algorithm, interleaved rounds, at 64 B, 1 KiB, 64 KiB and 1 MiB.
+  #[test]
+  #[ignore]
+  fn backend_speed() {
+    use aws_lc_rs::digest as a;
+    use ring::digest as r;
+    type Row<'a> = (&'a str, Box<dyn Fn(&[u8]) -> f64>);
+    let rows: Vec<Row> = vec![
+      ("sha512 ring", Box::new(|d| rate(&|| Ring::new(&r::SHA512), d))),
+      ("sha512 aws-lc", Box::new(|d| rate(&|| AwsLc::new(&a::SHA512), d))),
+      ("sha512 sha2", Box::new(|d| rate(&RustCrypto::<sha2::Sha512>::default, d))),
+      ("sha384 ring", Box::new(|d| rate(&|| Ring::new(&r::SHA384), d))),
+      ("sha384 aws-lc", Box::new(|d| rate(&|| AwsLc::new(&a::SHA384), d))),
+      ("sha384 sha2", Box::new(|d| rate(&RustCrypto::<sha2::Sha384>::default, d))),
+      ("sha256 aws-lc", Box::new(|d| rate(&|| AwsLc::new(&a::SHA256), d))),
+      ("sha256 sha2", Box::new(|d| rate(&RustCrypto::<sha2::Sha256>::default, d))),
+      ("sha3_256 aws-lc", Box::new(|d| rate(&|| AwsLc::new(&a::SHA3_256), d))),
+      ("sha3_256 sha3", Box::new(|d| rate(&RustCrypto::<sha3::Sha3_256>::default, d))),
+      ("sha3_512 aws-lc", Box::new(|d| rate(&|| AwsLc::new(&a::SHA3_512), d))),
+      ("sha3_512 sha3", Box::new(|d| rate(&RustCrypto::<sha3::Sha3_512>::default, d))),
+    ];
+    for size in [64usize, 1024, 64 << 10, 1 << 20] {
+      let data = vec![7u8; size];
+      let mut runs = vec![Vec::new(); rows.len()];
+      for _ in 0..5 {
+        for (i, (_, f)) in rows.iter().enumerate() {
+          runs[i].push(f(&data));
+        }
+      }
+      for (i, (name, _)) in rows.iter().enumerate() {
+        runs[i].sort_by(f64::total_cmp);
+        println!("{size:>8} B {name:<16} median {:>7.0} MB/s", runs[i][2]);
+      }
+    }
   }
 }

@@ -8,7 +8,7 @@
 //! ([`Alg::with_block_fn`]). The backends are in `backends.rs` and the own implementations in
 //! `md.rs`, `rmd160.rs` and `blake2.rs`; why each was chosen is in `docs/backends.md`.
 
-use super::backends::{Blake3, Ring, RustCrypto, Xof};
+use super::backends::{AwsLc, Blake3, Ring, RustCrypto, Xof};
 use super::blake2::{Blake2b, Blake2s};
 use super::core::{check_len, HashCore, Params};
 use super::md::{self, BlockFn};
@@ -143,9 +143,9 @@ hash_algorithms! {
   Sha512_224 "sha512_224" Fixed:  RustCrypto<sha2::Sha512_224>   = Default::default();
   Sha512_256 "sha512_256" Fixed:  Ring                           = Ring::new(&ring::digest::SHA512_256);
   Sha3_224   "sha3_224"   Fixed:  RustCrypto<sha3::Sha3_224>     = Default::default();
-  Sha3_256   "sha3_256"   Fixed:  RustCrypto<sha3::Sha3_256>     = Default::default();
-  Sha3_384   "sha3_384"   Fixed:  RustCrypto<sha3::Sha3_384>     = Default::default();
-  Sha3_512   "sha3_512"   Fixed:  RustCrypto<sha3::Sha3_512>     = Default::default();
+  Sha3_256   "sha3_256"   Fixed:  AwsLc                          = AwsLc::new(&aws_lc_rs::digest::SHA3_256);
+  Sha3_384   "sha3_384"   Fixed:  AwsLc                          = AwsLc::new(&aws_lc_rs::digest::SHA3_384);
+  Sha3_512   "sha3_512"   Fixed:  AwsLc                          = AwsLc::new(&aws_lc_rs::digest::SHA3_512);
   Keccak256  "keccak256"  Fixed:  RustCrypto<sha3::Keccak256>    = Default::default();
   Shake128   "shake128"   Shake:  Xof<shake::Shake128>           = Xof::new(16);
   Shake256   "shake256"   Shake:  Xof<shake::Shake256>           = Xof::new(32);
