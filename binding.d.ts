@@ -260,6 +260,45 @@ export declare function hkdfAsync(ikm: unknown, salt: unknown | undefined | null
 /** `hmacAsync(alg, key, data, token?)`: the MAC as a Buffer. */
 export declare function hmacAsync(alg: number, key: unknown, data: unknown, token?: CancelToken | undefined | null): Promise<Buffer>
 
+/** One KEM as the JS layer sees it (lengths in bytes). */
+export interface KemAlgorithm {
+  id: number
+  /** `'ML-KEM-512'`, `'ML-KEM-768'`, `'ML-KEM-1024'`, `'X-Wing'`. */
+  name: string
+  seedLength: number
+  /** The expanded private key's length; 0 when none is accepted (X-Wing). */
+  expandedLength: number
+  publicLength: number
+  ciphertextLength: number
+  sharedLength: number
+}
+
+export declare function kemAlgorithms(): Array<KemAlgorithm>
+
+/**
+ * `kemCheckPublic(alg, publicKey)`: refuses a public key of the wrong length or (ML-KEM, and
+ * X-Wing's ML-KEM part) one that fails the modulus check.
+ */
+export declare function kemCheckPublic(alg: number, public: unknown): void
+
+/** `kemDecapsulate(alg, ciphertext, privateKey)`: the shared secret. */
+export declare function kemDecapsulate(alg: number, ct: unknown, private: unknown): Buffer
+
+/**
+ * `kemEncapsulate(alg, publicKey, coins?)`: `[ciphertext, sharedSecret]`, with the given
+ * randomness (known-answer tests) or the OS's.
+ */
+export declare function kemEncapsulate(alg: number, public: unknown, coins: unknown): Array<Buffer>
+
+/**
+ * `kemGenerate(alg, seed?, expanded)`: `[privateKey, publicKey]` from `seed` (random when
+ * undefined); the private key is the seed, or with `expanded` the expanded key (ML-KEM).
+ */
+export declare function kemGenerate(alg: number, seed: unknown, expanded: boolean): Array<Buffer>
+
+/** `kemPublic(alg, privateKey)`: the public key of a private key (seed or checked expanded key). */
+export declare function kemPublic(alg: number, private: unknown): Buffer
+
 /**
  * `passphraseCipher(decrypt, data, passphrase)`: the crypto-js format, synchronously (inputs
  * read in place).

@@ -736,7 +736,7 @@ export interface EcdhNamespace {
 
 /** How raw key bytes are read by `keys.export` / `keys.import` (other forms say what they are). */
 export interface RawKeyHints {
-  algorithm?: 'ed25519' | 'x25519' | 'ec' | 'ecdsa' | 'ecdh' | 'rsa'
+  algorithm?: 'ed25519' | 'x25519' | 'ec' | 'ecdsa' | 'ecdh' | 'rsa' | 'ml-kem-512' | 'ml-kem-768' | 'ml-kem-1024' | 'x-wing' | 'mlkem512' | 'mlkem768' | 'mlkem1024' | 'xwing'
   /** For EC keys. */
   curve?: EcCurve
   /** For 32-byte Ed25519/X25519 keys, which cannot be told apart. */
@@ -761,6 +761,80 @@ export interface KeysNamespace {
 
 export declare const dsa: DsaApi
 export declare const keys: KeysNamespace
+
+// ---- Key encapsulation (crypto.kem): ML-KEM (FIPS 203) and X-Wing ------------------------------
+
+/** The forms KEM keys are produced in (no JWK form exists for them). */
+export type KemKeyFormat = Exclude<KeyFormat, 'jwk'>
+
+export interface KemKeyPairOptions<F extends KemKeyFormat = KemKeyFormat> {
+  /**
+   * The seed to derive the key pair from (ML-KEM: d‖z, 64 bytes; X-Wing: its 32-byte private key);
+   * random (the OS CSPRNG) when absent. A wrong length throws `ERR_INVALID_ARG_VALUE`.
+   */
+  seed?: Buffer | NodeJS.TypedArray | DataView | ArrayBuffer
+  /**
+   * 'seed' (default): the private key is the seed. 'expanded' (ML-KEM only): the FIPS 203
+   * decapsulation key (1632 / 2400 / 3168 bytes). Both forms are accepted wherever a private key
+   * is taken, told apart by length.
+   */
+  privateKeyFormat?: 'seed' | 'expanded'
+  /**
+   * Default 'raw'. 'der' / 'pem' are PKCS#8 (the seed, or the expandedKey choice) and SPKI, as
+   * IETF LAMPS ML-KEM in X.509 (and X-Wing's draft) define them; 'keyobject' needs a Node.js with
+   * ML-KEM KeyObjects (>= 24.7; none has X-Wing), else `ERR_FEATURE_UNAVAILABLE_ON_PLATFORM`.
+   */
+  format?: F
+}
+
+export interface Encapsulation {
+  /** Send this to the private key's holder. */
+  ciphertext: Buffer
+  /** 32 bytes, known to both sides after decapsulation. */
+  sharedSecret: Buffer
+}
+
+/**
+ * One KEM. Keys are any {@link KeyInput} form except JWK: raw bytes of the algorithm's lengths
+ * (public key; private seed or expanded key), DER SPKI / PKCS#8, PEM, KeyObject. Errors are
+ * typed, with a `code`: wrong lengths, a public key failing the FIPS 203 modulus check (a
+ * coefficient >= q), an expanded private key failing the hash check (H(ek)) throw
+ * `ERR_INVALID_ARG_VALUE`; a key of another algorithm `ERR_CRYPTO_INVALID_KEY_TYPE`; non-byte
+ * ciphertexts `ERR_INVALID_ARG_TYPE`. Calls are synchronous (tens of microseconds).
+ */
+export interface KemNamespace {
+  /** This KEM's lengths in bytes (`expandedPrivateKey`: undefined for X-Wing, which has none). */
+  readonly lengths: {
+    readonly seed: number
+    readonly expandedPrivateKey: number | undefined
+    readonly publicKey: number
+    readonly ciphertext: number
+    readonly sharedSecret: number
+  }
+  /** A key pair from `options.seed`, or from fresh randomness. */
+  generateKeypair<F extends KemKeyFormat | undefined = undefined>(options?: KemKeyPairOptions<F & KemKeyFormat>): KeyPair<F>
+  /** A fresh shared secret and the ciphertext that carries it to `publicKey`'s holder. */
+  encapsulate(publicKey: KeyInput): Encapsulation
+  /**
+   * The shared secret of `ciphertext`. A ciphertext that was not made for this key does not
+   * throw: it gives a different, deterministic secret (FIPS 203 implicit rejection, J(z‖c)).
+   */
+  decapsulate(ciphertext: Buffer | NodeJS.TypedArray | DataView | ArrayBuffer, privateKey: KeyInput): Buffer
+}
+
+/** The KEMs, by the names of `kemAlgorithms()` without dashes. */
+export interface KemApi {
+  /** ML-KEM-512 (FIPS 203): 800-byte public keys, 768-byte ciphertexts. */
+  mlkem512: KemNamespace
+  /** ML-KEM-768 (FIPS 203): 1184-byte public keys, 1088-byte ciphertexts. */
+  mlkem768: KemNamespace
+  /** ML-KEM-1024 (FIPS 203): 1568-byte public keys and ciphertexts. */
+  mlkem1024: KemNamespace
+  /** X-Wing (draft-connolly-cfrg-xwing-kem-10): ML-KEM-768 + X25519, 1216-byte public keys, 1120-byte ciphertexts, 32-byte private keys. */
+  xwing: KemNamespace
+}
+
+export declare const kem: KemApi
 // ---- Password hashing and key derivation (crypto.kdf) ------------------------------------------
 
 /** Options every async KDF form accepts. */
@@ -1102,6 +1176,7 @@ declare const crypto: {
   timingSafeEqual: typeof timingSafeEqual
   cipher: CipherApi
   dsa: DsaApi
+  kem: KemApi
   keys: KeysNamespace
 }
 export default crypto

@@ -1160,6 +1160,17 @@ arg('cipher.rsa_oaep.decrypt(v, key)', (v) => crypto.cipher.rsa_oaep.decrypt(v, 
 arg('cipher.rsa_oaep.decrypt(ct, v)', (v) => crypto.cipher.rsa_oaep.decrypt(RSA_CT, v))
 arg("cipher.ecdh.deriveSharedSecret('p256', v, pub)", (v) => crypto.cipher.ecdh.deriveSharedSecret('p256', v, EC.publicKey))
 arg("cipher.ecdh.deriveSharedSecret('p256', key, v)", (v) => crypto.cipher.ecdh.deriveSharedSecret('p256', EC.privateKey, v))
+const KEM = crypto.kem.mlkem768.generateKeypair()
+const KEM_CT = crypto.kem.mlkem768.encapsulate(KEM.publicKey).ciphertext
+for (const name of Object.keys(crypto.kem)) {
+  const k = crypto.kem[name]
+  const pair = name === 'mlkem768' ? KEM : k.generateKeypair()
+  const ct = name === 'mlkem768' ? KEM_CT : k.encapsulate(pair.publicKey).ciphertext
+  arg(`kem.${name}.encapsulate(v)`, (v) => k.encapsulate(v))
+  arg(`kem.${name}.decapsulate(v, key)`, (v) => k.decapsulate(v, pair.privateKey))
+  arg(`kem.${name}.decapsulate(ct, v)`, (v) => k.decapsulate(ct, v))
+  arg(`kem.${name}.generateKeypair({ seed: v })`, (v) => k.generateKeypair({ seed: v }), { optional: true })
+}
 arg('keys.export(v)', (v) => crypto.keys.export(v))
 arg('keys.import(v)', (v) => crypto.keys.import(v))
 arg("timingSafeEqual(v, 'x')", (v) => timingSafeEqual(v, 'x'))
@@ -1191,7 +1202,9 @@ property(
 
 test('the wrong-type property\'s list of byte arguments was written from this API surface', (t) => {
   // The API surface the list was written from; a new public function must be added to it.
-  t.deepEqual(Object.keys(crypto).sort(), ['cipher', 'default', 'dsa', 'hash', 'hmac', 'kdf', 'keys', 'password', 'randomBytes', 'sha', 'timingSafeEqual'])
+  t.deepEqual(Object.keys(crypto).sort(), ['cipher', 'default', 'dsa', 'hash', 'hmac', 'kdf', 'kem', 'keys', 'password', 'randomBytes', 'sha', 'timingSafeEqual'])
+  t.deepEqual(Object.keys(crypto.kem).sort(), ['mlkem1024', 'mlkem512', 'mlkem768', 'xwing'])
+  for (const k of Object.values(crypto.kem)) t.deepEqual(Object.keys(k).sort(), ['decapsulate', 'encapsulate', 'generateKeypair', 'lengths'])
   t.deepEqual(Object.keys(crypto.password).sort(), ['algorithms', 'ceilings', 'createPolicy', 'hash', 'hashSync', 'needsRehash', 'parse',
     'policy', 'verify', 'verifySync'])
   t.deepEqual(Object.keys(cipher).sort(), ['aes', 'age', 'chacha20', 'des', 'ecdh', 'legacy', 'rsa_oaep', 'x25519', 'xchacha20'])

@@ -332,7 +332,105 @@ const RSA = {
   },
 }
 
-const ALGORITHMS = [OKP('ed25519', '2b6570', 'Ed25519'), OKP('x25519', '2b656e', 'X25519'), EC, RSA]
+// ---- fixed-length keys (shared: ML-KEM and X-Wing here; ML-DSA fits the same codec) ---------
+// An algorithm whose SPKI subjectPublicKey is the raw public key of `publicLength` bytes, whose
+// AlgorithmIdentifier is its OID with no parameters, and whose PKCS#8 privateKey content is read
+// and written by `readPrivate(inner, r)` / `writePrivate(key)`. Raw private keys are any of
+// `privateLengths` (a seed, an expanded key), raw public keys `publicLength` bytes: the lengths
+// say which is which. `checkPublic(bits)` validates an imported public key; `publicOf(k)`
+// computes the public key of a private one. No JWK form. `keyObjectType`: node's
+// asymmetricKeyType, for the error where this Node.js has no KeyObjects of the type.
+const FIXED = ({ alg, oid, describe, publicLength, privateLengths, readPrivate, writePrivate, checkPublic, publicOf, keyObjectType }) => ({
+  alg,
+  oid,
+  describe: () => describe,
+  publicLength,
+  privateLengths,
+  keyObjectType,
+  fromPkcs8(params, inner, r) {
+    if (params) r.fail('unexpected parameters')
+    return { alg, private: true, key: readPrivate(inner, r) }
+  },
+  fromSpki(params, bits, r) {
+    if (params) r.fail('unexpected parameters')
+    if (bits.length !== publicLength) r.fail(`public key is not ${publicLength} bytes`)
+    checkPublic(bits)
+    return { alg, private: false, key: Buffer.from(bits) }
+  },
+  algorithmIdentifier: () => der(TAG.SEQUENCE, derOid(oid)),
+  pkcs8Inner: (k) => writePrivate(k.key),
+  spkiBits: (k) => k.key,
+  publicOf,
+  toJwk() {
+    throw invalidArgValue('options.format', `'raw', 'der', 'pem' or 'keyobject' (${describe} keys have no JWK form)`, 'jwk')
+  },
+})
+
+// ---- ML-KEM (FIPS 203) and X-Wing: rows of the fixed-length codec -----------------------------
+// ML-KEM keys as IETF LAMPS draft-ietf-lamps-kyber-certificates has them: OIDs
+// 2.16.840.1.101.3.4.4.1/2/3, PKCS#8 privateKey = ML-KEM-PrivateKey ::= CHOICE { seed [0]
+// IMPLICIT OCTET STRING (64), expandedKey OCTET STRING, both SEQUENCE { seed, expandedKey } },
+// written as `seed` (or `expandedKey` for a key held only expanded), read in all three forms
+// (`both` checked for consistency, `expandedKey` by the FIPS 203 hash check). X-Wing
+// (draft-connolly-cfrg-xwing-kem-10 §5.8): OID 1.3.6.1.4.1.62253.25722, the privateKey OCTET
+// STRING holds the 32-byte key itself. The native side (src/pk/kem.rs) lists the KEMs; this
+// table adds their key encodings, by native name.
+const KEM_KEYS = {
+  'ML-KEM-512': { alg: 'ml-kem-512', oid: '608648016503040401' },
+  'ML-KEM-768': { alg: 'ml-kem-768', oid: '608648016503040402' },
+  'ML-KEM-1024': { alg: 'ml-kem-1024', oid: '608648016503040403' },
+  'X-Wing': { alg: 'x-wing', oid: '2b0601040183e62d81c87a' },
+}
+const KEMS = native.kemAlgorithms().map((n) => Object.freeze({ ...n, ...KEM_KEYS[n.name] }))
+
+/** The ML-KEM-PrivateKey CHOICE (or X-Wing's bare key) of PKCS#8 as the native private key. */
+function kemReadPrivate(kem, inner, r) {
+  if (kem.expandedLength === 0) {
+    if (inner.length !== kem.seedLength) r.fail(`private key is not ${kem.seedLength} bytes`)
+    return Buffer.from(inner)
+  }
+  const p = new DerReader(inner, r.name, r.what)
+  const expanded = (dk) => {
+    if (dk.length !== kem.expandedLength) r.fail(`expandedKey is not ${kem.expandedLength} bytes`)
+    native.kemPublic(kem.id, dk) // the FIPS 203 hash check
+    return Buffer.from(dk)
+  }
+  let key
+  if (p.peek() === 0x80) {
+    key = p.read(0x80)
+    if (key.length !== kem.seedLength) r.fail(`seed is not ${kem.seedLength} bytes`)
+    key = Buffer.from(key)
+  } else if (p.peek() === TAG.OCTET_STRING) {
+    key = expanded(p.read(TAG.OCTET_STRING))
+  } else {
+    const both = p.sub(TAG.SEQUENCE)
+    key = Buffer.from(both.read(TAG.OCTET_STRING))
+    const dk = expanded(both.read(TAG.OCTET_STRING))
+    both.end()
+    if (key.length !== kem.seedLength) r.fail(`seed is not ${kem.seedLength} bytes`)
+    if (!native.kemGenerate(kem.id, key, true)[0].equals(dk)) r.fail('the seed and the expanded key disagree')
+  }
+  p.end()
+  return key
+}
+
+const KEM_ROWS = KEMS.map((kem) =>
+  FIXED({
+    alg: kem.alg,
+    oid: kem.oid,
+    describe: `an ${kem.name} key`,
+    publicLength: kem.publicLength,
+    privateLengths: [kem.seedLength, kem.expandedLength].filter((n) => n > 0),
+    readPrivate: (inner, r) => kemReadPrivate(kem, inner, r),
+    writePrivate: (key) =>
+      kem.expandedLength === 0 ? Buffer.from(key) : key.length === kem.seedLength ? der(0x80, key) : derOctets(key),
+    checkPublic: (bits) => native.kemCheckPublic(kem.id, bits),
+    publicOf: (k) => native.kemPublic(kem.id, k.key),
+    keyObjectType: kem.alg,
+  }),
+)
+
+const ALGORITHMS = [OKP('ed25519', '2b6570', 'Ed25519'), OKP('x25519', '2b656e', 'X25519'), EC, RSA, ...KEM_ROWS]
 const BY_ALG = new Map(ALGORITHMS.map((a) => [a.alg, a]))
 const BY_OID = new Map(ALGORITHMS.map((a) => [a.oid, a]))
 
@@ -543,6 +641,8 @@ function parseKeyObject(ko, name) {
  */
 function parseBytes(buf, want, name) {
   if (want.alg === 'rsa') return parseDer(buf, name)
+  const fixed = BY_ALG.get(want.alg)
+  if (fixed && fixed.privateLengths) return fixedBytes(fixed, buf, want, name)
   if (want.alg === 'ec' && want.curve) {
     const c = want.curve
     if (buf.length === c.size && want.private) return { alg: 'ec', curve: c, private: true, key: Buffer.from(buf) }
@@ -558,6 +658,17 @@ function parseBytes(buf, want, name) {
     ? `${want.private ? `a ${want.curve.size}-byte private scalar` : `a SEC1 public key (${1 + 2 * want.curve.size} or ${1 + want.curve.size} bytes)`}`
     : `a 32-byte ${want.private ? 'private' : 'public'} key`
   throw invalidKey(name, `${raw} or a DER key`, `Received ${buf.length} bytes`)
+}
+
+/** Raw bytes of a fixed-length algorithm (by length: a public key, a seed or an expanded key), else DER. */
+function fixedBytes(a, buf, want, name) {
+  if (want.private ? a.privateLengths.includes(buf.length) : buf.length === a.publicLength) {
+    if (!want.private) a.fromSpki(undefined, buf, new DerReader(buf, name, a.describe()))
+    return { alg: a.alg, private: want.private, key: Buffer.from(buf) }
+  }
+  if (buf[0] === TAG.SEQUENCE && buf.length > 32) return parseDer(buf, name)
+  const raw = want.private ? `a ${a.privateLengths.join('- or ')}-byte private key` : `a ${a.publicLength}-byte public key`
+  throw invalidKey(name, `${raw} (${a.describe().replace(/^an? /, '')}) or a DER key`, `Received ${buf.length} bytes`)
 }
 
 // Byte keys seen before, by the object the caller passed: the same Buffer (TypedArray, DataView,
@@ -647,20 +758,28 @@ function encodeKey(k, format = 'raw', type, name = 'options.format') {
     case 'jwk':
       return BY_ALG.get(k.alg).toJwk(k)
     case 'keyobject':
-      return k.private
-        ? nodeCrypto.createPrivateKey({ key: toDer(k, 'pkcs8'), format: 'der', type: 'pkcs8' })
-        : nodeCrypto.createPublicKey({ key: toDer(k, 'spki'), format: 'der', type: 'spki' })
+      try {
+        return k.private
+          ? nodeCrypto.createPrivateKey({ key: toDer(k, 'pkcs8'), format: 'der', type: 'pkcs8' })
+          : nodeCrypto.createPublicKey({ key: toDer(k, 'spki'), format: 'der', type: 'spki' })
+      } catch (e) {
+        const type = BY_ALG.get(k.alg).keyObjectType
+        if (!type) throw e
+        throw coded(Error, 'ERR_FEATURE_UNAVAILABLE_ON_PLATFORM', `This Node.js (${process.version}) has no '${type}' KeyObjects (${e.message})`)
+      }
     default:
       throw invalidArgValue(name, `one of ${FORMATS.map((f) => `'${f}'`).join(', ')}`, format)
   }
 }
 
 const ALGORITHM_NAMES = { ed25519: 'ed25519', x25519: 'x25519', ec: 'ec', ecdsa: 'ec', ecdh: 'ec', rsa: 'rsa' }
+// Fixed-length algorithms by their node name ('ml-kem-768', 'x-wing') and API name ('mlkem768', 'xwing').
+for (const a of KEM_ROWS) ALGORITHM_NAMES[a.alg] = ALGORITHM_NAMES[a.alg.replace(/-/g, '')] = a.alg
 
 /** What raw bytes mean, for keys.export / keys.import (other forms describe themselves). */
 function readWant(o) {
   const name = o.algorithm === undefined ? undefined : ALGORITHM_NAMES[String(o.algorithm).toLowerCase()]
-  if (o.algorithm !== undefined && !name) throw invalidArgValue('options.algorithm', "'ed25519', 'x25519', 'ec' or 'rsa'", o.algorithm)
+  if (o.algorithm !== undefined && !name) throw invalidArgValue('options.algorithm', `'ed25519', 'x25519', 'ec', 'rsa' or ${KEM_ROWS.map((a) => `'${a.alg}'`).join(', ')}`, o.algorithm)
   if (o.keyType !== undefined && o.keyType !== 'private' && o.keyType !== 'public') {
     throw invalidArgValue('options.keyType', "'private' or 'public'", o.keyType)
   }
@@ -672,6 +791,10 @@ function anyKey(key, o, name = 'key') {
   const alg = readWant(o)
   const curve = alg === 'ec' || o.curve !== undefined ? readCurve(o.curve, 'options.curve') : undefined
   const buf = asBuffer(key)
+  const fixed = alg && BY_ALG.get(alg).privateLengths
+  if (buf && fixed && [BY_ALG.get(alg).publicLength, ...fixed].includes(buf.length)) {
+    return parseKey(buf, { alg, private: buf.length !== BY_ALG.get(alg).publicLength }, name)
+  }
   const rawLengths = alg === 'ec' ? [curve.size, 1 + curve.size, 1 + 2 * curve.size] : alg && alg !== 'rsa' ? [32] : []
   if (buf && rawLengths.includes(buf.length)) {
     if (alg !== 'ec' && o.keyType === undefined) {
@@ -738,6 +861,7 @@ module.exports = {
   invalidKeyType,
   NATIVE,
   CURVES,
+  KEMS,
   FORMATS,
   BYTES,
   describe,
