@@ -281,7 +281,10 @@ export declare function kemAlgorithms(): Array<KemAlgorithm>
  */
 export declare function kemCheckPublic(alg: number, public: unknown): void
 
-/** `kemDecapsulate(alg, ciphertext, privateKey)`: the shared secret. */
+/**
+ * `kemDecapsulate(alg, ciphertext, privateKey)`: the shared secret; the private key as bytes
+ * or prepared by `kemPrepare`.
+ */
 export declare function kemDecapsulate(alg: number, ct: unknown, private: unknown): Buffer
 
 /**

@@ -273,3 +273,20 @@ test('keys.export reads raw ML-KEM keys by their length and refuses the others',
   t.true(crypto.keys.export(publicKey, { algorithm: 'mlkem512', format: 'raw' }).equals(publicKey))
   t.throws(() => crypto.keys.export(Buffer.alloc(100), { algorithm: 'mlkem512', format: 'raw' }), INVALID_VALUE)
 })
+
+test('a private key Buffer passed again is expanded once, and changed in place it is read again', (t) => {
+  for (const name of Object.keys(kem)) {
+    const k = kem[name]
+    const a = k.generateKeypair()
+    const b = k.generateKeypair()
+    const key = Buffer.from(a.privateKey)
+    const ea = k.encapsulate(a.publicKey)
+    const eb = k.encapsulate(b.publicKey)
+    t.true(k.decapsulate(ea.ciphertext, key).equals(ea.sharedSecret))
+    t.true(k.decapsulate(ea.ciphertext, key).equals(ea.sharedSecret))
+    b.privateKey.copy(key)
+    t.true(k.decapsulate(eb.ciphertext, key).equals(eb.sharedSecret), name)
+    // The same bytes as another set's key are still refused there.
+    if (name !== 'xwing') t.throws(() => kem.xwing.decapsulate(Buffer.alloc(1120), key), INVALID_VALUE)
+  }
+})

@@ -3,11 +3,13 @@
 // (src/pk/kem.rs: ML-KEM of FIPS 203, X-Wing), built from their table (`kemAlgorithms()`, with
 // the key encodings keys.js adds) with no per-algorithm code.
 //
-// Keys: raw bytes of a length the algorithm has (public key; private seed or, for ML-KEM, the
-// expanded FIPS 203 decapsulation key) go to native code as they are; any other form (DER
-// SPKI / PKCS#8, PEM, KeyObject) through the key layer. Every call is synchronous: the slowest
+// Keys: raw public keys of the algorithm's length go to native code as they are; private keys
+// (a seed or, for ML-KEM, the expanded FIPS 203 decapsulation key, as bytes; DER PKCS#8, PEM,
+// KeyObject) and other public key forms (SPKI, PEM, KeyObject) through the key layer, which keeps
+// a private key expanded once (`kemPrepare`) for a KeyObject or a Buffer passed again. Every call is synchronous: the slowest
 // takes tens of microseconds, less than an async form's promise and copies would add
 // (docs/backends.md, "ML-KEM and X-Wing").
+const nodeCrypto = require('node:crypto')
 const native = require('./native')
 const { asBuffer, parseKey, encodeKey, KEMS, FORMATS } = require('./keys')
 const { checkOptions } = require('./options')
@@ -29,9 +31,17 @@ function bytes(v, name) {
 }
 
 function kem(a) {
-  const privateLengths = [a.seedLength, a.expandedLength].filter((n) => n > 0)
   const privateFormats = a.expandedLength > 0 ? ['seed', 'expanded'] : ['seed']
-  const privateKey = (input) => rawOf(input, privateLengths) || parseKey(input, { alg: a.alg, private: true }, 'privateKey').key
+  // A KeyObject, or a byte key passed again with the same bytes (the key layer keeps both), is
+  // expanded once; PEM strings each time. Raw bytes seen once go to native code as they are.
+  const privateKey = (input) => {
+    if (typeof input === 'string' || (!(input instanceof nodeCrypto.KeyObject) && !asBuffer(input))) {
+      return parseKey(input, { alg: a.alg, private: true }, 'privateKey').key
+    }
+    const k = parseKey(input, { alg: a.alg, private: true }, 'privateKey')
+    if (!k.prepared) k.prepared = native.kemPrepare(a.id, k.key)
+    return k.prepared
+  }
   const publicKey = (input) => rawOf(input, [a.publicLength]) || parseKey(input, { alg: a.alg, private: false }, 'publicKey').key
   const what = (f) => `kem.${a.alg.replace(/-/g, '')}.${f}`
 

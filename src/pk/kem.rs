@@ -28,8 +28,8 @@ use shake::{ExtendableOutput, Update, XofReader};
 use zeroize::Zeroizing;
 
 use crate::awslc::{self, MlKem as MlKemFfi};
-use crate::error::{CryptoError, CryptoResult, OrThrow};
-use crate::js::{self, Cx, Value};
+use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
+use crate::js::{self, Cx, Kept, Tag, Value};
 
 /// A shared secret (32 bytes for every KEM here), wiped when dropped.
 pub type Secret = Zeroizing<[u8; 32]>;
@@ -440,15 +440,47 @@ pub fn kem_encapsulate(env: &Env, alg: u32, public: Unknown, coins: Unknown) -> 
   Ok(vec![Buffer::from(ct), Buffer::from(&ss[..])])
 }
 
-/// `kemDecapsulate(alg, ciphertext, privateKey)`: the shared secret.
+/// A private key expanded once (`kemPrepare`): `lib/keys.js` keeps one per KeyObject or byte key
+/// passed again, so decapsulating with a seed does not repeat key generation on every call.
+pub struct KemPrepared {
+  alg: KemAlg,
+  expanded: Zeroizing<Vec<u8>>,
+}
+
+impl Kept for KemPrepared {
+  const TAG: Tag = Tag {
+    lower: 0x6372_7970_746f_6b65,
+    upper: 0x6d70_7265_7061_7265,
+  };
+  const WHAT: &'static str = "a prepared KEM private key";
+}
+
+/// `kemPrepare(alg, privateKey)` (raw): the private key (seed, or checked expanded key) expanded.
+pub fn kem_prepare<'js>(cx: Cx<'js>, args: js::Args<'js>) -> CryptoResult<Value<'js>> {
+  let alg = KemAlg::from_id(cx.id(args[0]))?;
+  let key = cx.bytes(args[1], "privateKey")?;
+  let expanded = with_kem!(alg, |K| K::expand(key.as_slice()))?;
+  cx.keep(KemPrepared { alg, expanded })
+}
+
+/// `kemDecapsulate(alg, ciphertext, privateKey)`: the shared secret; the private key as bytes
+/// or prepared by `kemPrepare`.
 #[napi]
 pub fn kem_decapsulate(env: &Env, alg: u32, ct: Unknown, private: Unknown) -> Result<Buffer> {
   let alg = KemAlg::from_id(alg).or_throw(env)?;
   let ct = read(env, &ct, "ciphertext")?;
-  let private = read(env, &private, "privateKey")?;
-  with_kem!(alg, |K| K::decapsulate(private.as_slice(), ct.as_slice()))
-    .map(|ss| Buffer::from(&ss[..]))
-    .or_throw(env)
+  let ss = match Cx::from(env).kept::<KemPrepared>(Value::from(&private)) {
+    Some(p) if p.alg != alg => Err(CryptoError::new(
+      Code::InvalidKeyType,
+      "The prepared key is for another algorithm",
+    )),
+    Some(p) => with_kem!(alg, |K| K::decapsulate_expanded(&p.expanded, ct.as_slice())),
+    None => {
+      let private = read(env, &private, "privateKey")?;
+      with_kem!(alg, |K| K::decapsulate(private.as_slice(), ct.as_slice()))
+    }
+  };
+  ss.map(|ss| Buffer::from(&ss[..])).or_throw(env)
 }
 
 /// `kemPublic(alg, privateKey)`: the public key of a private key (seed or checked expanded key).
