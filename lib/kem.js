@@ -6,9 +6,9 @@
 // Keys: raw public keys of the algorithm's length go to native code as they are; private keys
 // (a seed or, for ML-KEM, the expanded FIPS 203 decapsulation key, as bytes; DER PKCS#8, PEM,
 // KeyObject) and other public key forms (SPKI, PEM, KeyObject) through the key layer, which keeps
-// a private key expanded once (`kemPrepare`) for a KeyObject or a Buffer passed again. Every call is synchronous: the slowest
-// takes tens of microseconds, less than an async form's promise and copies would add
-// (docs/backends.md, "ML-KEM and X-Wing").
+// a private key expanded once (`kemPrepare`) for a KeyObject or a Buffer passed again.
+// Every call is synchronous (35-160 µs; the public-key family's rule, docs/backends.md "ML-KEM
+// and X-Wing", has the measurement).
 const nodeCrypto = require('node:crypto')
 const native = require('./native')
 const { asBuffer, parseKey, encodeKey, KEMS, FORMATS } = require('./keys')

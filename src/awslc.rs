@@ -406,7 +406,8 @@ impl Drop for PkeyCtx {
 // re-encrypted ciphertext in constant time (implicit rejection: a wrong ciphertext gives
 // J(z‖c), never an error).
 
-type KemKeypair = unsafe extern "C" fn(*mut u8, *mut usize, *mut u8, *mut usize, *const u8) -> c_int;
+type KemKeypair =
+  unsafe extern "C" fn(*mut u8, *mut usize, *mut u8, *mut usize, *const u8) -> c_int;
 type KemEncaps =
   unsafe extern "C" fn(*mut u8, *mut usize, *mut u8, *mut usize, *const u8, *const u8) -> c_int;
 type KemDecaps = unsafe extern "C" fn(*mut u8, *mut usize, *const u8, *const u8) -> c_int;
@@ -430,7 +431,13 @@ macro_rules! ml_kem_set {
     pub const $name: MlKem = {
       extern "C" {
         #[link_name = concat!("aws_lc_0_47_0_ml_kem_", $k, "_keypair_deterministic")]
-        fn keypair(pk: *mut u8, pk_len: *mut usize, sk: *mut u8, sk_len: *mut usize, seed: *const u8) -> c_int;
+        fn keypair(
+          pk: *mut u8,
+          pk_len: *mut usize,
+          sk: *mut u8,
+          sk_len: *mut usize,
+          seed: *const u8,
+        ) -> c_int;
         #[link_name = concat!("aws_lc_0_47_0_ml_kem_", $k, "_encapsulate_deterministic")]
         fn encaps(
           ct: *mut u8,

@@ -19,7 +19,7 @@ fn vectors(path: &str) -> String {
 
 fn unhex(s: &str) -> Vec<u8> {
   let s = s.trim();
-  assert!(s.len() % 2 == 0, "odd hex");
+  assert!(s.len().is_multiple_of(2), "odd hex");
   (0..s.len())
     .step_by(2)
     .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex"))
@@ -118,7 +118,13 @@ fn accumulated_digest(file: &str, set: &str, iterations: usize) -> String {
   loop {
     let (name, next) = json_str(&text, "parameter_set", at);
     let n_at = next + text[next..].find("\"iterations\":").unwrap() + 13;
-    let n: usize = text[n_at..].split(',').next().unwrap().trim().parse().unwrap();
+    let n: usize = text[n_at..]
+      .split(',')
+      .next()
+      .unwrap()
+      .trim()
+      .parse()
+      .unwrap();
     let (digest, next) = json_str(&text, "digest", next);
     if name == set && n == iterations {
       return digest.to_string();
@@ -178,7 +184,10 @@ fn xwing_draft_vectors() {
     assert_eq!(c, unhex(ct));
     assert_eq!(&k[..], &unhex(ss)[..]);
     assert_eq!(&XWing::decapsulate(&sk, &c).unwrap()[..], &k[..]);
-    assert_eq!(&XWing::decapsulate_expanded(&expanded, &c).unwrap()[..], &k[..]);
+    assert_eq!(
+      &XWing::decapsulate_expanded(&expanded, &c).unwrap()[..],
+      &k[..]
+    );
     at = end;
     count += 1;
   }
@@ -233,5 +242,8 @@ fn checks_and_lengths() {
   check::<MlKem512>();
   check::<MlKem768>();
   check::<MlKem1024>();
-  assert!(XWing::decapsulate(&[0; 64], &[0; 1120]).is_err(), "no expanded X-Wing keys");
+  assert!(
+    XWing::decapsulate(&[0; 64], &[0; 1120]).is_err(),
+    "no expanded X-Wing keys"
+  );
 }
