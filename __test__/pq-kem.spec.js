@@ -290,3 +290,22 @@ test('a private key Buffer passed again is expanded once, and changed in place i
     if (name !== 'xwing') t.throws(() => kem.xwing.decapsulate(Buffer.alloc(1120), key), INVALID_VALUE)
   }
 })
+
+test("format 'keyobject': node's ML-KEM KeyObjects where this Node has them, else a typed error", (t) => {
+  let nodeHas = true
+  try {
+    nodeCrypto.generateKeyPairSync('ml-kem-768')
+  } catch {
+    nodeHas = false
+  }
+  const seed = rand(64)
+  if (nodeHas) {
+    const ko = kem.mlkem768.generateKeypair({ seed, format: 'keyobject' })
+    t.is(ko.privateKey.asymmetricKeyType, 'ml-kem-768')
+    t.true(crypto.keys.export(ko.privateKey, { format: 'raw' }).equals(seed))
+  } else {
+    t.throws(() => kem.mlkem768.generateKeypair({ seed, format: 'keyobject' }), { code: 'ERR_FEATURE_UNAVAILABLE_ON_PLATFORM' })
+  }
+  // Node has no X-Wing KeyObjects at all.
+  t.throws(() => kem.xwing.generateKeypair({ format: 'keyobject' }), { code: 'ERR_FEATURE_UNAVAILABLE_ON_PLATFORM' })
+})
