@@ -287,11 +287,8 @@ export declare function kemCheckPublic(alg: number, public: unknown): void
  */
 export declare function kemDecapsulate(alg: number, ct: unknown, private: unknown): Buffer
 
-/**
- * `kemEncapsulate(alg, publicKey, coins?)`: `[ciphertext, sharedSecret]`, with the given
- * randomness (known-answer tests) or the OS's.
- */
-export declare function kemEncapsulate(alg: number, public: unknown, coins: unknown): Array<Buffer>
+/** `kemEncapsulate(alg, publicKey)`: `[ciphertext, sharedSecret]`, with randomness from the OS. */
+export declare function kemEncapsulate(alg: number, public: unknown): Array<Buffer>
 
 /**
  * `kemGenerate(alg, seed?, expanded)`: `[privateKey, publicKey]` from `seed` (random when

@@ -74,7 +74,7 @@ function kem(a) {
     },
     /** { ciphertext, sharedSecret } for `publicKey`, with fresh randomness. */
     encapsulate(publicKeyInput) {
-      const [ciphertext, sharedSecret] = native.kemEncapsulate(a.id, publicKey(publicKeyInput), undefined)
+      const [ciphertext, sharedSecret] = native.kemEncapsulate(a.id, publicKey(publicKeyInput))
       return { ciphertext, sharedSecret }
     },
     /** The shared secret of `ciphertext` (a wrong one gives FIPS 203's implicit-rejection secret). */

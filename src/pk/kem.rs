@@ -432,29 +432,27 @@ pub fn kem_generate(env: &Env, alg: u32, seed: Unknown, expanded: bool) -> Resul
       None => K::generate_seed(),
     }
     .or_throw(env)?;
+    if expanded && K::EXPANDED_LEN == 0 {
+      // X-Wing's expanded key never leaves native code (its draft forbids transmitting it).
+      return Err(CryptoError::invalid_value(
+        "privateKeyFormat",
+        "'seed'",
+        "'expanded'",
+      ))
+      .or_throw(env);
+    }
     let (public, private) = K::keygen(&seed).or_throw(env)?;
     let private = if expanded { &private[..] } else { &seed[..] };
     Ok(vec![Buffer::from(private), Buffer::from(public)])
   })
 }
 
-/// `kemEncapsulate(alg, publicKey, coins?)`: `[ciphertext, sharedSecret]`, with the given
-/// randomness (known-answer tests) or the OS's.
+/// `kemEncapsulate(alg, publicKey)`: `[ciphertext, sharedSecret]`, with randomness from the OS.
 #[napi]
-pub fn kem_encapsulate(
-  env: &Env,
-  alg: u32,
-  public: Unknown,
-  coins: Unknown,
-) -> Result<Vec<Buffer>> {
+pub fn kem_encapsulate(env: &Env, alg: u32, public: Unknown) -> Result<Vec<Buffer>> {
   let alg = KemAlg::from_id(alg).or_throw(env)?;
   let public = read(env, &public, "publicKey")?;
-  let coins = read_opt(env, &coins, "coins")?;
-  let (ct, ss) = with_kem!(alg, |K| match &coins {
-    Some(c) => K::encapsulate_derand(public.as_slice(), c.as_slice()),
-    None => K::encapsulate(public.as_slice()),
-  })
-  .or_throw(env)?;
+  let (ct, ss) = with_kem!(alg, |K| K::encapsulate(public.as_slice())).or_throw(env)?;
   Ok(vec![Buffer::from(ct), Buffer::from(&ss[..])])
 }
 
