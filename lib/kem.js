@@ -33,7 +33,8 @@ function bytes(v, name) {
 function kem(a) {
   const privateFormats = a.expandedLength > 0 ? ['seed', 'expanded'] : ['seed']
   // A KeyObject, or a byte key passed again with the same bytes (the key layer keeps both), is
-  // expanded once; PEM strings each time. Raw bytes seen once go to native code as they are.
+  // expanded once into a native handle (`kemPrepare`); PEM strings and JWK-like objects are
+  // parsed and expanded on every call.
   const privateKey = (input) => {
     if (typeof input === 'string' || (!(input instanceof nodeCrypto.KeyObject) && !asBuffer(input))) {
       return parseKey(input, { alg: a.alg, private: true }, 'privateKey').key
