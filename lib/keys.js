@@ -757,16 +757,23 @@ function encodeKey(k, format = 'raw', type, name = 'options.format') {
     }
     case 'jwk':
       return BY_ALG.get(k.alg).toJwk(k)
-    case 'keyobject':
+    case 'keyobject': {
+      // Algorithms node may lack (`keyObjectType`): a KeyObject node cannot use is refused too
+      // (Node 22 with OpenSSL 3.5 parses an ML-KEM key into a KeyObject of no known type).
+      const type = BY_ALG.get(k.alg).keyObjectType
+      let ko, why
       try {
-        return k.private
+        ko = k.private
           ? nodeCrypto.createPrivateKey({ key: toDer(k, 'pkcs8'), format: 'der', type: 'pkcs8' })
           : nodeCrypto.createPublicKey({ key: toDer(k, 'spki'), format: 'der', type: 'spki' })
       } catch (e) {
-        const type = BY_ALG.get(k.alg).keyObjectType
         if (!type) throw e
-        throw coded(Error, 'ERR_FEATURE_UNAVAILABLE_ON_PLATFORM', `This Node.js (${process.version}) has no '${type}' KeyObjects (${e.message})`)
+        why = e.message
       }
+      if (type && !why && ko.asymmetricKeyType !== type) why = `its KeyObject has type ${ko.asymmetricKeyType}`
+      if (why) throw coded(Error, 'ERR_FEATURE_UNAVAILABLE_ON_PLATFORM', `This Node.js (${process.version}) has no '${type}' KeyObjects (${why})`)
+      return ko
+    }
     default:
       throw invalidArgValue(name, `one of ${FORMATS.map((f) => `'${f}'`).join(', ')}`, format)
   }
