@@ -106,7 +106,7 @@ pub trait Kem {
 
   /// The shared secret of `ct` under a private key given as its seed or expanded key.
   fn decapsulate(private: &[u8], ct: &[u8]) -> CryptoResult<Secret> {
-    check_ciphertext::<Self>(ct)?;
+    check_len::<Self>(ct, Input::Ciphertext)?;
     Self::decapsulate_expanded(&Self::expand(private)?, ct)
   }
 
@@ -128,34 +128,27 @@ fn wrong_private_length<K: Kem + ?Sized>(len: usize) -> CryptoError {
   )
 }
 
-/// `Ok` when `bytes` has `len` bytes; else the error for argument `arg`, a `len`-byte `what`.
-fn check_len(bytes: &[u8], len: usize, arg: &str, what: std::fmt::Arguments) -> CryptoResult<()> {
+/// The fixed-length inputs, for their length checks.
+#[derive(Clone, Copy)]
+enum Input {
+  PublicKey,
+  Ciphertext,
+}
+
+/// `Ok` when `bytes` has the length `input` has for `K`; else the error naming it.
+fn check_len<K: Kem + ?Sized>(bytes: &[u8], input: Input) -> CryptoResult<()> {
+  let (len, arg, what) = match input {
+    Input::PublicKey => (K::PUBLIC_LEN, "publicKey", "public key"),
+    Input::Ciphertext => (K::CIPHERTEXT_LEN, "ciphertext", "ciphertext"),
+  };
   if bytes.len() == len {
     return Ok(());
   }
   Err(CryptoError::invalid_value(
     arg,
-    format!("a {len}-byte {what}"),
+    format!("a {len}-byte {} {what}", K::NAME),
     format!("{} bytes", bytes.len()),
   ))
-}
-
-fn check_ciphertext<K: Kem + ?Sized>(ct: &[u8]) -> CryptoResult<()> {
-  check_len(
-    ct,
-    K::CIPHERTEXT_LEN,
-    "ciphertext",
-    format_args!("{} ciphertext", K::NAME),
-  )
-}
-
-fn check_length<K: Kem + ?Sized>(public: &[u8]) -> CryptoResult<()> {
-  check_len(
-    public,
-    K::PUBLIC_LEN,
-    "publicKey",
-    format_args!("{} public key", K::NAME),
-  )
 }
 
 /// The error of an ML-KEM encapsulation key that fails the modulus check (FIPS 203 §7.2).
@@ -191,7 +184,7 @@ impl<T: MlKemSet> Kem for T {
   }
 
   fn encapsulate_derand(public: &[u8], coins: &[u8]) -> CryptoResult<(Vec<u8>, Secret)> {
-    check_length::<Self>(public)?;
+    check_len::<Self>(public, Input::PublicKey)?;
     let m: &[u8; 32] = coins
       .try_into()
       .map_err(|_| CryptoError::invalid_value("coins", "32 bytes", coins.len()))?;
@@ -201,7 +194,7 @@ impl<T: MlKemSet> Kem for T {
   }
 
   fn decapsulate_expanded(expanded: &[u8], ct: &[u8]) -> CryptoResult<Secret> {
-    check_ciphertext::<Self>(ct)?;
+    check_len::<Self>(ct, Input::Ciphertext)?;
     // The key passed its checks (or came from keygen): AWS-LC's own hash check cannot fail.
     T::FFI
       .decapsulate(expanded, ct)
@@ -219,7 +212,7 @@ impl<T: MlKemSet> Kem for T {
   }
 
   fn check_public(public: &[u8]) -> CryptoResult<()> {
-    check_length::<Self>(public)?;
+    check_len::<Self>(public, Input::PublicKey)?;
     match T::FFI.check_public(public) {
       true => Ok(()),
       false => Err(modulus_check_failed(T::SET_NAME)),
@@ -299,7 +292,7 @@ impl Kem for XWing {
   }
 
   fn encapsulate_derand(public: &[u8], coins: &[u8]) -> CryptoResult<(Vec<u8>, Secret)> {
-    check_length::<Self>(public)?;
+    check_len::<Self>(public, Input::PublicKey)?;
     if coins.len() != Self::COINS_LEN {
       return Err(CryptoError::invalid_value("coins", "64 bytes", coins.len()));
     }
@@ -314,7 +307,7 @@ impl Kem for XWing {
   }
 
   fn decapsulate_expanded(expanded: &[u8], ct: &[u8]) -> CryptoResult<Secret> {
-    check_ciphertext::<Self>(ct)?;
+    check_len::<Self>(ct, Input::Ciphertext)?;
     let (dk_m, rest) = expanded.split_at(MlKem768::EXPANDED_LEN);
     let (sk_x, pk_x) = rest.split_at(X25519_LEN);
     let (ct_m, ct_x) = ct.split_at(MlKem768::CIPHERTEXT_LEN);
@@ -337,7 +330,7 @@ impl Kem for XWing {
   }
 
   fn check_public(public: &[u8]) -> CryptoResult<()> {
-    check_length::<Self>(public)?;
+    check_len::<Self>(public, Input::PublicKey)?;
     MlKem768::check_public(&public[..MlKem768::PUBLIC_LEN])
       .map_err(|_| modulus_check_failed(XWING_M))
   }
