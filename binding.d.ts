@@ -261,6 +261,49 @@ export declare function hkdfAsync(ikm: unknown, salt: unknown | undefined | null
 export declare function hmacAsync(alg: number, key: unknown, data: unknown, token?: CancelToken | undefined | null): Promise<Buffer>
 
 /**
+ * `mldsaKeys(set, privateKey?)`: the seed (a new random one when `privateKey` is undefined),
+ * expanded key and public key of a private key given as its seed or expanded key (checked:
+ * s1/s2 in range and tr = H(pk)).
+ */
+export declare function mldsaKeys(set: number, key?: unknown | undefined | null): MlDsaKeys
+
+/** The forms of a private key, for the key layer. */
+export interface MlDsaKeys {
+  /** Absent for a key given in its expanded form only. */
+  seed?: Buffer
+  expanded: Buffer
+  publicKey: Buffer
+}
+
+/** One parameter set as the JS layer sees it. */
+export interface MlDsaSet {
+  id: number
+  /** `'ml-dsa-44'`, `'ml-dsa-65'`, `'ml-dsa-87'`. */
+  name: string
+  seedLength: number
+  publicLength: number
+  expandedLength: number
+  signatureLength: number
+}
+
+export declare function mldsaSets(): Array<MlDsaSet>
+
+/** `mldsaSign(set, privateKey, message, context, deterministic)`: the signature. */
+export declare function mldsaSign(set: number, key: unknown, msg: unknown, ctx: unknown, deterministic: boolean): unknown
+
+/** `mldsaSignAsync(set, privateKey, message, context, deterministic, token?)`: on the pool. */
+export declare function mldsaSignAsync(set: number, key: unknown, msg: unknown, ctx: unknown, deterministic: boolean, token?: CancelToken | undefined | null): Promise<unknown>
+
+/**
+ * `mldsaVerify(set, publicKey, message, signature, context)`: false for any invalid signature
+ * (and for a context over 255 bytes).
+ */
+export declare function mldsaVerify(set: number, key: unknown, msg: unknown, sig: unknown, ctx: unknown): unknown
+
+/** `mldsaVerifyAsync(set, publicKey, message, signature, context, token?)`: on the pool. */
+export declare function mldsaVerifyAsync(set: number, key: unknown, msg: unknown, sig: unknown, ctx: unknown, token?: CancelToken | undefined | null): Promise<unknown>
+
+/**
  * `passphraseCipher(decrypt, data, passphrase)`: the crypto-js format, synchronously (inputs
  * read in place).
  */
