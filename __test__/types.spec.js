@@ -41,3 +41,10 @@ test('index.d.ts: AesMode and the DES mode option list exactly the native modes'
   t.truthy(des, 'DesOptions has a mode option')
   t.deepEqual(literals(checker.getNonNullableType(checker.getTypeOfSymbolAtLocation(des, source))), [...cipher.des.modes].sort())
 })
+
+test('index.d.ts: DsaApi names every crypto.dsa member, MlDsaAlgorithm every native ML-DSA set', (t) => {
+  const { dsa } = require('..')
+  t.deepEqual(keys(declared('DsaApi')), Object.keys(dsa).sort())
+  t.deepEqual(literals(declared('MlDsaAlgorithm')), require('../lib/native').mldsaSets().map((s) => s.name).sort())
+  t.deepEqual(keys(declared('MlDsaNamespace')), Object.keys(dsa.mldsa65).sort())
+})

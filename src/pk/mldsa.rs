@@ -1,24 +1,25 @@
 //! ML-DSA (FIPS 204): ML-DSA-44, ML-DSA-65 and ML-DSA-87, pure mode (HashML-DSA is left out).
 //!
-//! Backend: `libcrux-ml-dsa` (Cryspen; formally verified parts, AVX2 on x86-64 and NEON on
-//! AArch64, chosen at run time, portable code elsewhere), chosen by measurement over AWS-LC (no
-//! explicit signing randomness or deterministic mode in its API) and RustCrypto `ml-dsa` (about
-//! 5x slower): docs/backends.md, "ML-DSA". RustCrypto `ml-dsa` computes one thing libcrux has no
-//! API for: the public key of an expanded private key given without its seed.
+//! Backend: AWS-LC's mldsa-native (formally verified C, constant-time, AVX2 / AArch64 code chosen
+//! at run time) through the entry points `awslc.rs` declares (key generation from ξ, signing with
+//! an explicit rnd, the public key of an expanded key), chosen by measurement over libcrux-ml-dsa
+//! and RustCrypto `ml-dsa`: docs/backends.md, "ML-DSA".
 //!
 //! [`MlDsa`] is the generic API (key generation from the seed ξ, signing with a context and an
-//! explicit `rnd`, verification), implemented for the three parameter sets by one macro; the
-//! list of sets is [`SETS`], the one table the entry points and `lib/mldsa.js` read.
+//! explicit `rnd`, verification), implemented for the three parameter sets by one macro row
+//! each; the list of sets is [`SETS`], the one table the entry points and `lib/mldsa.js` read.
 //!
 //! Private keys reach native code as the 32-byte seed ξ or the FIPS 204 expanded key, told apart
 //! by their length. An expanded key is checked before use: its s1 and s2 coefficients in
-//! [−η, η] (every time), and, when its public key is derived, tr = H(pk) (`mldsaKeypair`).
+//! [−η, η] (every time it signs), and all of it (t0 and tr consistent with ρ, s1, s2) when its
+//! public key is derived (`mldsaKeys`, which the key layer calls once per imported key).
 
 use napi::bindgen_prelude::{AsyncTask, Buffer, Unknown};
 use napi::{Env, Result};
 use napi_derive::napi;
 use zeroize::{Zeroize, Zeroizing};
 
+use crate::awslc;
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
 use crate::js;
 use crate::task::{Cancel, CancelToken, Job, Output, Work};
@@ -32,35 +33,75 @@ pub const MAX_CONTEXT: usize = 255;
 pub trait MlDsa {
   /// `"ml-dsa-65"`, as node:crypto names the key type.
   const NAME: &'static str;
-  const PUBLIC_LEN: usize;
+  /// AWS-LC's functions and sizes for the set.
+  const AWS: &'static awslc::MlDsaSet;
+  /// η (2 or 4): the range of s1 and s2; ℓ and k: the polynomials in s1 and s2.
+  const ETA: u32;
+  const L: usize;
+  const K: usize;
+  const PUBLIC_LEN: usize = Self::AWS.public_len;
   /// Bytes in the FIPS 204 (skEncode) private key.
-  const EXPANDED_LEN: usize;
-  const SIGNATURE_LEN: usize;
+  const EXPANDED_LEN: usize = Self::AWS.private_len;
+  const SIGNATURE_LEN: usize = Self::AWS.signature_len;
 
   /// ML-DSA.KeyGen_internal(ξ): the public key and the expanded private key.
-  fn keygen(seed: &[u8; SEED_LEN]) -> (Vec<u8>, Zeroizing<Vec<u8>>);
+  fn keygen(seed: &[u8; SEED_LEN]) -> (Vec<u8>, Zeroizing<Vec<u8>>) {
+    Self::AWS.keypair(seed)
+  }
 
   /// ML-DSA.Sign (pure) with `rnd` (all zero: the deterministic variant) under an expanded key
-  /// of [`Self::EXPANDED_LEN`] bytes whose s1/s2 are in range ([`check_expanded`]).
+  /// of [`Self::EXPANDED_LEN`] bytes whose s1/s2 are in range ([`check_expanded`]); a context
+  /// of at most 255 bytes ([`sign`] checks both).
   fn sign_expanded(
     expanded: &[u8],
     msg: &[u8],
     ctx: &[u8],
     rnd: [u8; RND_LEN],
-  ) -> CryptoResult<Vec<u8>>;
+  ) -> CryptoResult<Vec<u8>> {
+    check_context(ctx)?;
+    // M′ = 0 ‖ |ctx| ‖ ctx ‖ M (FIPS 204 Algorithm 2), the prefix given apart.
+    let pre = [&[0, ctx.len() as u8], ctx].concat();
+    Self::AWS
+      .sign(expanded, msg, &pre, &rnd)
+      .ok_or_else(|| CryptoError::new(Code::Operation, "ML-DSA signing failed"))
+  }
 
   /// ML-DSA.Verify (pure): false for any invalid signature, wrong length or context over 255
-  /// bytes. `public` must be [`Self::PUBLIC_LEN`] bytes.
-  fn verify(public: &[u8], msg: &[u8], ctx: &[u8], sig: &[u8]) -> bool;
+  /// bytes.
+  fn verify(public: &[u8], msg: &[u8], ctx: &[u8], sig: &[u8]) -> bool {
+    public.len() == Self::PUBLIC_LEN
+      && sig.len() == Self::SIGNATURE_LEN
+      && ctx.len() <= MAX_CONTEXT
+      && Self::AWS.verify(public, msg, ctx, sig)
+  }
+}
 
-  /// The public key of an expanded private key (with s1/s2 in range).
-  fn public_of_expanded(expanded: &[u8]) -> Vec<u8>;
+/// The three parameter sets: type, name, AWS-LC set, η, ℓ, k.
+macro_rules! ml_dsa_sets {
+  ($($set:ident $name:literal $aws:ident eta $eta:literal l $l:literal k $k:literal;)*) => {
+    $(
+      #[doc = concat!("ML-DSA parameter set `", $name, "`.")]
+      pub struct $set;
 
-  /// η (2 or 4): the range of s1 and s2.
-  const ETA: u32;
-  /// ℓ and k: the polynomials in s1 and s2.
-  const L: usize;
-  const K: usize;
+      impl MlDsa for $set {
+        const NAME: &'static str = $name;
+        const AWS: &'static awslc::MlDsaSet = &awslc::$aws;
+        const ETA: u32 = $eta;
+        const L: usize = $l;
+        const K: usize = $k;
+      }
+    )*
+
+    /// The parameter sets as the entry points see them, by id (`mldsaSets()` gives them to
+    /// JavaScript).
+    pub static SETS: &[Set] = &[$(Set::of::<$set>()),*];
+  };
+}
+
+ml_dsa_sets! {
+  MlDsa44 "ml-dsa-44" ML_DSA_44 eta 2 l 4 k 4;
+  MlDsa65 "ml-dsa-65" ML_DSA_65 eta 4 l 5 k 6;
+  MlDsa87 "ml-dsa-87" ML_DSA_87 eta 2 l 7 k 8;
 }
 
 /// A private key as native code takes it: the seed or the expanded key.
@@ -74,21 +115,19 @@ pub fn check_expanded<P: MlDsa>(expanded: &[u8]) -> CryptoResult<()> {
   let bits: u32 = if P::ETA == 2 { 3 } else { 4 };
   // skEncode: ρ (32) ‖ K (32) ‖ tr (64) ‖ s1 ‖ s2 ‖ t0.
   let packed = &expanded[128..128 + (P::L + P::K) * 32 * bits as usize];
-  let mut ok = 0u32;
   // Constant-time over the (secret) coefficients: every one is read, the result is one mask.
-  let mut acc = 0u64;
-  let mut n = 0u32;
+  let (mut bad, mut acc, mut n) = (0u32, 0u64, 0u32);
   for &b in packed {
     acc |= (b as u64) << n;
     n += 8;
     while n >= bits {
       let c = (acc & ((1 << bits) - 1)) as u32;
-      ok |= (2 * P::ETA).wrapping_sub(c) >> 31;
+      bad |= (2 * P::ETA).wrapping_sub(c) >> 31;
       acc >>= bits;
       n -= bits;
     }
   }
-  if ok != 0 {
+  if bad != 0 {
     return Err(bad_expanded::<P>("s1 or s2 has coefficients out of range"));
   }
   Ok(())
@@ -102,7 +141,7 @@ fn bad_expanded<P: MlDsa>(why: &str) -> CryptoError {
   )
 }
 
-/// A private key of `P` by its length: the seed or the expanded key.
+/// A private key of `P` by its length: the seed or the expanded key (s1/s2 checked).
 pub fn private_key<'a, P: MlDsa>(key: &'a [u8], name: &str) -> CryptoResult<PrivateKey<'a>> {
   if let Ok(seed) = <&[u8; SEED_LEN]>::try_from(key) {
     return Ok(PrivateKey::Seed(seed));
@@ -136,30 +175,15 @@ pub fn sign<P: MlDsa>(
   }
 }
 
-/// The public key of `P` from either form, checking an expanded key's tr = H(pk).
+/// The public key of `P` from either form; an expanded key is checked whole (t0 and tr those
+/// of its ρ, s1, s2).
 pub fn public_key<P: MlDsa>(key: &PrivateKey) -> CryptoResult<Vec<u8>> {
   match key {
     PrivateKey::Seed(seed) => Ok(P::keygen(seed).0),
-    PrivateKey::Expanded(e) => {
-      let pk = P::public_of_expanded(e);
-      let mut tr = [0u8; 64];
-      shake256(&pk, &mut tr);
-      if crate::ct::eq(&tr, &e[64..128]) {
-        Ok(pk)
-      } else {
-        Err(bad_expanded::<P>(
-          "its tr is not the hash of its public key (inconsistent key)",
-        ))
-      }
-    }
+    PrivateKey::Expanded(e) => P::AWS.public_of(e).ok_or_else(|| {
+      bad_expanded::<P>("its t0 or tr is not that of its s1 and s2 (inconsistent key)")
+    }),
   }
-}
-
-fn shake256(data: &[u8], out: &mut [u8]) {
-  use digest::{ExtendableOutput, Update, XofReader};
-  let mut h = shake::Shake256::default();
-  h.update(data);
-  h.finalize_xof().read(out);
 }
 
 fn check_context(ctx: &[u8]) -> CryptoResult<()> {
@@ -171,97 +195,6 @@ fn check_context(ctx: &[u8]) -> CryptoResult<()> {
     ));
   }
   Ok(())
-}
-
-/// The three parameter sets: type, name, libcrux module, RustCrypto parameters, η, ℓ, k and the
-/// sizes (public key, expanded private key, signature).
-macro_rules! ml_dsa_sets {
-  ($($set:ident $name:literal $crux:ident $rc:ident eta $eta:literal l $l:literal k $k:literal
-     sizes $pk:literal $sk:literal $sig:literal;)*) => {
-    $(
-      #[doc = concat!("ML-DSA parameter set `", $name, "`.")]
-      pub struct $set;
-
-      impl MlDsa for $set {
-        const NAME: &'static str = $name;
-        const PUBLIC_LEN: usize = $pk;
-        const EXPANDED_LEN: usize = $sk;
-        const SIGNATURE_LEN: usize = $sig;
-        const ETA: u32 = $eta;
-        const L: usize = $l;
-        const K: usize = $k;
-
-        fn keygen(seed: &[u8; SEED_LEN]) -> (Vec<u8>, Zeroizing<Vec<u8>>) {
-          let mut kp = libcrux_ml_dsa::$crux::generate_key_pair(*seed);
-          let sk = Zeroizing::new(kp.signing_key.as_slice().to_vec());
-          kp.signing_key.as_mut_slice().zeroize();
-          (kp.verification_key.as_slice().to_vec(), sk)
-        }
-
-        fn sign_expanded(
-          expanded: &[u8],
-          msg: &[u8],
-          ctx: &[u8],
-          rnd: [u8; RND_LEN],
-        ) -> CryptoResult<Vec<u8>> {
-          let mut sk = libcrux_ml_dsa::MLDSASigningKey::new([0u8; $sk]);
-          sk.as_mut_slice().copy_from_slice(expanded);
-          let sig = libcrux_ml_dsa::$crux::sign(&sk, msg, ctx, rnd);
-          sk.as_mut_slice().zeroize();
-          sig.map(|s| s.as_slice().to_vec()).map_err(signing_error)
-        }
-
-        fn verify(public: &[u8], msg: &[u8], ctx: &[u8], sig: &[u8]) -> bool {
-          let (Ok(pk), Ok(sig)) = (<[u8; $pk]>::try_from(public), <[u8; $sig]>::try_from(sig))
-          else {
-            return false;
-          };
-          ctx.len() <= MAX_CONTEXT
-            && libcrux_ml_dsa::$crux::verify(
-              &libcrux_ml_dsa::MLDSAVerificationKey::new(pk),
-              msg,
-              ctx,
-              &libcrux_ml_dsa::MLDSASignature::new(sig),
-            )
-            .is_ok()
-        }
-
-        fn public_of_expanded(expanded: &[u8]) -> Vec<u8> {
-          let bytes = Zeroizing::new(
-            ml_dsa::ExpandedSigningKeyBytes::<ml_dsa::$rc>::try_from(expanded)
-              .expect("the caller checked the length"),
-          );
-          #[allow(deprecated)] // skDecode: the only way in for a key given without its seed
-          let key = ml_dsa::ExpandedSigningKey::<ml_dsa::$rc>::from_expanded(&bytes);
-          key.verifying_key().encode().to_vec()
-        }
-      }
-    )*
-
-    /// The parameter sets as the entry points see them, by id (`mldsaSets()` gives them to
-    /// JavaScript).
-    pub static SETS: &[Set] = &[$(Set::of::<$set>()),*];
-  };
-}
-
-ml_dsa_sets! {
-  MlDsa44 "ml-dsa-44" ml_dsa_44 MlDsa44 eta 2 l 4 k 4 sizes 1312 2560 2420;
-  MlDsa65 "ml-dsa-65" ml_dsa_65 MlDsa65 eta 4 l 5 k 6 sizes 1952 4032 3309;
-  MlDsa87 "ml-dsa-87" ml_dsa_87 MlDsa87 eta 2 l 7 k 8 sizes 2592 4896 4627;
-}
-
-fn signing_error(e: libcrux_ml_dsa::SigningError) -> CryptoError {
-  match e {
-    libcrux_ml_dsa::SigningError::ContextTooLongError => CryptoError::out_of_range(
-      "options.context",
-      format!("at most {MAX_CONTEXT} bytes"),
-      "a longer context",
-    ),
-    // Rejection sampling gave up (probability far below 2^-100 per signature).
-    libcrux_ml_dsa::SigningError::RejectionSamplingError => {
-      CryptoError::new(Code::Operation, "ML-DSA signing failed")
-    }
-  }
 }
 
 /// One parameter set, its functions monomorphised: what the entry points dispatch on.
