@@ -42,8 +42,15 @@ function parameterSet(set) {
     const raw = (Buffer.isBuffer(input) || input instanceof Uint8Array) && input.length === set.publicLength
     return raw ? input : parseKey(input, { alg, private: false }, 'publicKey').key
   }
-  const signArgs = (privateKey_, message, o) => [set.id, privateKey(privateKey_), message, context(o.context), deterministic(o.deterministic)]
-  const verifyArgs = (publicKey_, message, signature, o) => [set.id, publicKey(publicKey_), message, signature, context(o.context)]
+  // Arguments of native.mldsa / mldsaAsync (src/pk/mldsa.rs): params, [key, message, signature, context].
+  const signArgs = (privateKey_, message, o) => [
+    { set: set.id, verify: false, deterministic: deterministic(o.deterministic) },
+    [privateKey(privateKey_), message, undefined, context(o.context)],
+  ]
+  const verifyArgs = (publicKey_, message, signature, o) => [
+    { set: set.id, verify: true, deterministic: false },
+    [publicKey(publicKey_), message, signature, context(o.context)],
+  ]
   const signal = (o) => (o !== null && typeof o === 'object' ? o.signal : undefined)
 
   return Object.freeze({
@@ -83,23 +90,23 @@ function parameterSet(set) {
     /** The signature of `message` (hedged: fresh randomness; `deterministic: true`: rnd = 0). */
     sign(privateKey_, message, options) {
       const o = checkOptions(options, SIGN, `${what}.sign`)
-      return native.mldsaSign(...signArgs(privateKey_, message, o))
+      return native.mldsa(...signArgs(privateKey_, message, o))
     },
     /** `sign` on the libuv pool (inputs copied first), with `signal`. */
     signAsync(privateKey_, message, options) {
       return runAsync(signal(options), (token) =>
-        native.mldsaSignAsync(...signArgs(privateKey_, message, checkOptions(options, SIGN_ASYNC, `${what}.signAsync`)), token),
+        native.mldsaAsync(...signArgs(privateKey_, message, checkOptions(options, SIGN_ASYNC, `${what}.signAsync`)), token),
       )
     },
     /** False for any invalid signature (wrong length, other key, message or context, context over 255 bytes). */
     verify(publicKey_, message, signature, options) {
       const o = checkOptions(options, VERIFY, `${what}.verify`)
-      return native.mldsaVerify(...verifyArgs(publicKey_, message, signature, o))
+      return native.mldsa(...verifyArgs(publicKey_, message, signature, o))
     },
     /** `verify` on the libuv pool, with `signal`. */
     verifyAsync(publicKey_, message, signature, options) {
       return runAsync(signal(options), (token) =>
-        native.mldsaVerifyAsync(...verifyArgs(publicKey_, message, signature, checkOptions(options, VERIFY_ASYNC, `${what}.verifyAsync`)), token),
+        native.mldsaAsync(...verifyArgs(publicKey_, message, signature, checkOptions(options, VERIFY_ASYNC, `${what}.verifyAsync`)), token),
       )
     },
   })

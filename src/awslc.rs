@@ -405,9 +405,16 @@ impl Drop for PkeyCtx {
 // the key's ρ, s1 and s2 give; anything else is refused.
 
 type DsaKeypair = unsafe extern "C" fn(*mut u8, *mut u8, *const u8) -> c_int;
-type DsaSign =
-  unsafe extern "C" fn(*const u8, *mut u8, *mut usize, *const u8, usize, *const u8, usize, *const u8)
-    -> c_int;
+type DsaSign = unsafe extern "C" fn(
+  *const u8,
+  *mut u8,
+  *mut usize,
+  *const u8,
+  usize,
+  *const u8,
+  usize,
+  *const u8,
+) -> c_int;
 type DsaVerify =
   unsafe extern "C" fn(*const u8, *const u8, usize, *const u8, usize, *const u8, usize) -> c_int;
 type DsaPublic = unsafe extern "C" fn(*mut u8, *const u8) -> c_int;

@@ -136,7 +136,10 @@ pub fn check_expanded<P: MlDsa>(expanded: &[u8]) -> CryptoResult<()> {
 fn bad_expanded<P: MlDsa>(why: &str) -> CryptoError {
   CryptoError::invalid_value(
     "privateKey",
-    format!("an {} expanded private key (FIPS 204)", P::NAME.to_uppercase()),
+    format!(
+      "an {} expanded private key (FIPS 204)",
+      P::NAME.to_uppercase()
+    ),
     why,
   )
 }
@@ -197,14 +200,18 @@ fn check_context(ctx: &[u8]) -> CryptoResult<()> {
   Ok(())
 }
 
+/// `(key, message, context, rnd)`: a signature; `(public key, message, context, signature)`: valid?
+type SignFn = fn(&[u8], &[u8], &[u8], [u8; RND_LEN]) -> CryptoResult<Vec<u8>>;
+type VerifyFn = fn(&[u8], &[u8], &[u8], &[u8]) -> bool;
+
 /// One parameter set, its functions monomorphised: what the entry points dispatch on.
 pub struct Set {
   pub name: &'static str,
   pub public_len: usize,
   pub expanded_len: usize,
   pub signature_len: usize,
-  sign: fn(&[u8], &[u8], &[u8], [u8; RND_LEN]) -> CryptoResult<Vec<u8>>,
-  verify: fn(&[u8], &[u8], &[u8], &[u8]) -> bool,
+  sign: SignFn,
+  verify: VerifyFn,
   keys: fn(&[u8]) -> CryptoResult<Keys>,
   check_private: fn(&[u8]) -> CryptoResult<()>,
 }
@@ -321,8 +328,7 @@ pub fn mldsa_keys(env: &Env, set: u32, key: Option<Unknown>) -> Result<MlDsaKeys
     }
     None => {
       let mut seed = Zeroizing::new([0u8; SEED_LEN]);
-      crate::random::fill(&mut *seed)
-        .and_then(|()| (set.keys)(&*seed))
+      crate::random::fill(&mut *seed).and_then(|()| (set.keys)(&*seed))
     }
   }
   .or_throw(env)?;
@@ -370,6 +376,15 @@ impl Job for MlDsaJob {
   }
 }
 
+/// What an `mldsa` / `mldsaAsync` call does: sign (`verify` false; `deterministic`: rnd = 0) or
+/// verify, with the parameter set of id `set`.
+#[napi(object)]
+pub struct MlDsaParams {
+  pub set: u32,
+  pub verify: bool,
+  pub deterministic: bool,
+}
+
 /// The arguments of one call, read and checked (key length, context length when signing).
 struct Call<'e> {
   set: &'static Set,
@@ -382,124 +397,81 @@ struct Call<'e> {
 impl<'e> Call<'e> {
   fn read(
     env: &'e Env,
-    set: u32,
-    key: &Unknown<'e>,
-    msg: &Unknown<'e>,
-    ctx: &Unknown<'e>,
-    op: Op,
+    p: &MlDsaParams,
+    [key, msg, sig, ctx]: [&Unknown<'e>; 4],
   ) -> CryptoResult<Self> {
-    let set = Set::by_id(set)?;
-    let signing = matches!(op, Op::Sign { .. });
-    let key = js::read_arg(env, key, if signing { "privateKey" } else { "publicKey" })?;
-    if signing {
-      (set.check_private)(key.as_slice())?;
-    } else {
+    let set = Set::by_id(p.set)?;
+    let key = js::read_arg(env, key, if p.verify { "publicKey" } else { "privateKey" })?;
+    let ctx_bytes = js::read_arg(env, ctx, "options.context")?;
+    let op = if p.verify {
       set.check_public(key.as_slice())?;
-    }
-    let ctx = js::read_arg(env, ctx, "options.context")?;
-    if signing {
-      check_context(ctx.as_slice())?;
-    }
+      let sig = js::read_arg(env, sig, "signature")?;
+      Op::Verify {
+        sig: sig.as_slice().to_vec(),
+      }
+    } else {
+      (set.check_private)(key.as_slice())?;
+      check_context(ctx_bytes.as_slice())?;
+      Op::Sign {
+        deterministic: p.deterministic,
+      }
+    };
     let msg = js::read_arg(env, msg, "message")?;
     Ok(Call {
       set,
       key,
       msg,
-      ctx,
+      ctx: ctx_bytes,
       op,
     })
   }
+}
 
-  fn run(self) -> CryptoResult<Output> {
-    let (k, m, c) = (self.key.as_slice(), self.msg.as_slice(), self.ctx.as_slice());
-    MlDsaJob::run_on(self.set, k, m, c, &self.op)
-  }
-
-  fn into_job(self) -> MlDsaJob {
-    MlDsaJob {
-      set: self.set,
-      key: self.key.into_owned(),
-      msg: self.msg.into_owned(),
-      ctx: self.ctx.into_owned(),
-      op: self.op,
-    }
+/// The four inputs of a call, by position: key, message, signature (verify), context.
+fn inputs<'e>(v: &'e [Unknown<'e>]) -> CryptoResult<[&'e Unknown<'e>; 4]> {
+  match v {
+    [key, msg, sig, ctx] => Ok([key, msg, sig, ctx]),
+    _ => Err(CryptoError::internal()),
   }
 }
 
-fn sync<'e>(env: &'e Env, call: CryptoResult<Call<'e>>) -> Result<Unknown<'e>> {
-  match call.and_then(Call::run) {
+/// `mldsa(params, [key, message, signature, context])`: the signature (sign; `signature` is not
+/// read), or whether it is valid (verify: false for any invalid signature, and for a context over
+/// 255 bytes).
+#[napi]
+pub fn mldsa<'e>(env: &'e Env, params: MlDsaParams, args: Vec<Unknown<'e>>) -> Result<Unknown<'e>> {
+  let call = inputs(&args)
+    .and_then(|a| Call::read(env, &params, a))
+    .and_then(|c| {
+      let (k, m, x) = (c.key.as_slice(), c.msg.as_slice(), c.ctx.as_slice());
+      MlDsaJob::run_on(c.set, k, m, x, &c.op)
+    });
+  match call {
     Ok(out) => out.into_js(env),
     Err(e) => Err(e.into_napi(env)),
   }
 }
 
-fn verify_op(env: &Env, sig: &Unknown) -> Result<Op> {
-  let sig = js::read_arg(env, sig, "signature").or_throw(env)?;
-  Ok(Op::Verify {
-    sig: sig.as_slice().to_vec(),
-  })
-}
-
-/// `mldsaSign(set, privateKey, message, context, deterministic)`: the signature.
+/// `mldsaAsync(params, [key, message, signature, context], token?)`: the same on the libuv pool,
+/// inputs copied first.
 #[napi]
-pub fn mldsa_sign<'e>(
+pub fn mldsa_async<'e>(
   env: &'e Env,
-  set: u32,
-  key: Unknown<'e>,
-  msg: Unknown<'e>,
-  ctx: Unknown<'e>,
-  deterministic: bool,
-) -> Result<Unknown<'e>> {
-  sync(
-    env,
-    Call::read(env, set, &key, &msg, &ctx, Op::Sign { deterministic }),
-  )
-}
-
-/// `mldsaSignAsync(set, privateKey, message, context, deterministic, token?)`: on the pool.
-#[napi]
-pub fn mldsa_sign_async<'e>(
-  env: &'e Env,
-  set: u32,
-  key: Unknown<'e>,
-  msg: Unknown<'e>,
-  ctx: Unknown<'e>,
-  deterministic: bool,
+  params: MlDsaParams,
+  args: Vec<Unknown<'e>>,
   token: Option<&CancelToken>,
 ) -> Result<AsyncTask<Work<MlDsaJob>>> {
-  let call = Call::read(env, set, &key, &msg, &ctx, Op::Sign { deterministic }).or_throw(env)?;
-  Ok(Work::new(call.into_job(), token))
-}
-
-/// `mldsaVerify(set, publicKey, message, signature, context)`: false for any invalid signature
-/// (and for a context over 255 bytes).
-#[napi]
-pub fn mldsa_verify<'e>(
-  env: &'e Env,
-  set: u32,
-  key: Unknown<'e>,
-  msg: Unknown<'e>,
-  sig: Unknown<'e>,
-  ctx: Unknown<'e>,
-) -> Result<Unknown<'e>> {
-  let op = verify_op(env, &sig)?;
-  sync(env, Call::read(env, set, &key, &msg, &ctx, op))
-}
-
-/// `mldsaVerifyAsync(set, publicKey, message, signature, context, token?)`: on the pool.
-#[napi]
-pub fn mldsa_verify_async<'e>(
-  env: &'e Env,
-  set: u32,
-  key: Unknown<'e>,
-  msg: Unknown<'e>,
-  sig: Unknown<'e>,
-  ctx: Unknown<'e>,
-  token: Option<&CancelToken>,
-) -> Result<AsyncTask<Work<MlDsaJob>>> {
-  let op = verify_op(env, &sig)?;
-  let call = Call::read(env, set, &key, &msg, &ctx, op).or_throw(env)?;
-  Ok(Work::new(call.into_job(), token))
+  let c = inputs(&args)
+    .and_then(|a| Call::read(env, &params, a))
+    .or_throw(env)?;
+  let job = MlDsaJob {
+    set: c.set,
+    key: c.key.into_owned(),
+    msg: c.msg.into_owned(),
+    ctx: c.ctx.into_owned(),
+    op: c.op,
+  };
+  Ok(Work::new(job, token))
 }
 
 #[cfg(test)]
@@ -594,9 +566,18 @@ mod tests {
   /// 10 000 iterations per set (the size the CCTV README suggests for CI): ~30 s in all here.
   #[test]
   fn cctv_accumulated_10k() {
-    assert_eq!(accumulated::<MlDsa44>(10_000), cctv_digest("ML-DSA-44", 10_000));
-    assert_eq!(accumulated::<MlDsa65>(10_000), cctv_digest("ML-DSA-65", 10_000));
-    assert_eq!(accumulated::<MlDsa87>(10_000), cctv_digest("ML-DSA-87", 10_000));
+    assert_eq!(
+      accumulated::<MlDsa44>(10_000),
+      cctv_digest("ML-DSA-44", 10_000)
+    );
+    assert_eq!(
+      accumulated::<MlDsa65>(10_000),
+      cctv_digest("ML-DSA-65", 10_000)
+    );
+    assert_eq!(
+      accumulated::<MlDsa87>(10_000),
+      cctv_digest("ML-DSA-87", 10_000)
+    );
   }
 
   /// Cross-check with RustCrypto `ml-dsa` on random seeds, messages, contexts and rnd: keys,
@@ -640,7 +621,10 @@ mod tests {
     let mut bad = sk.to_vec();
     bad[128] |= 0b111;
     assert_eq!(
-      private_key::<MlDsa44>(&bad, "privateKey").err().unwrap().code,
+      private_key::<MlDsa44>(&bad, "privateKey")
+        .err()
+        .unwrap()
+        .code,
       Code::InvalidArgValue
     );
     // In range, but tr no longer H(pk): refused when the public key is derived.
