@@ -110,7 +110,7 @@ export interface AlgorithmInfo {
   options: Array<string>
 }
 
-/** The hash list (`src/algorithms.rs`), in id order. */
+/** The hash list (`src/hash/list.rs`), in id order. */
 export declare function algorithms(): Array<AlgorithmInfo>
 
 /** Argon2 hash, synchronous (blocks the calling thread). Returns the PHC string or a Buffer. */

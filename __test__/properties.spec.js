@@ -818,15 +818,24 @@ property(
 )
 
 /** The npm package `argon2` (native), or null when it does not load here (checked in a child process). */
-const peerArgon2 = (() => {
-  const probe = "require('argon2').hash('x', { memoryCost: 1024 }).then(() => process.exit(0), () => process.exit(1))"
+/**
+ * A native npm package, or null (with a warning saying what is then not checked) when `probe`
+ * fails in a child process: a broken prebuild could crash this one.
+ */
+function nativePeer(name, probe, unchecked) {
   const r = spawnSync(process.execPath, ['-e', probe], { cwd: __dirname, timeout: 60000 })
   if (r.status !== 0) {
-    console.warn('[properties] the npm package "argon2" does not load here: Argon2 is checked by its own round trips only')
+    console.warn(`[properties] the npm package "${name}" does not load here: ${unchecked}`)
     return null
   }
-  return require('argon2')
-})()
+  return require(name)
+}
+
+const peerArgon2 = nativePeer(
+  'argon2',
+  "require('argon2').hash('x', { memoryCost: 1024 }).then(() => process.exit(0), () => process.exit(1))",
+  'Argon2 is checked by its own round trips only',
+)
 const ARGON2_TYPES = { d: 0, i: 1, id: 2, argon2d: 0, argon2i: 1, argon2id: 2 }
 
 property(
@@ -888,11 +897,11 @@ property(
 )
 
 property(
-  'kdf.bcrypt: rounds 4..5, passwords 0..72 bytes (strings or their UTF-8 bytes), given or random salt: bcryptjs computes the same hash from our salt and verifies ours; ours verifies bcryptjs ($2b$, $2a$, $2y$); a wrong password does not verify; async forms agree',
+  'kdf.bcrypt: rounds 4..6, passwords 0..72 bytes (strings or their UTF-8 bytes), given or random salt: bcryptjs computes the same hash from our salt and verifies ours; ours verifies bcryptjs ($2b$, $2a$, $2y$); a wrong password does not verify; async forms agree',
   30,
   fc.record({
     password: bytesArb({ max: 72 }),
-    rounds: fc.constantFrom(4, 5),
+    rounds: fc.constantFrom(4, 5, 6),
     salt: optionalArb(bytesArb({ n: 16, kinds: VIEW_KINDS })),
     asNumber: fc.boolean(),
   }),
@@ -905,7 +914,7 @@ property(
     const input = v.password.kind === 'string' ? text : wrap(Buffer.from(text), v.password.kind, v.password.offset)
     const options = v.salt ? { rounds: v.rounds, salt: make(v.salt).input } : v.asNumber ? v.rounds : { rounds: v.rounds }
     const ours = kdf.bcrypt.hash(input, options)
-    assert.match(ours, /^\$2b\$0[45]\$[./A-Za-z0-9]{53}$/)
+    assert.match(ours, /^\$2b\$0[4-6]\$[./A-Za-z0-9]{53}$/)
     assert.equal(kdf.bcrypt.rounds(ours), v.rounds)
     assert.equal(bcryptjs.hashSync(text, ours.slice(0, 29)), ours, 'bcryptjs, same salt')
     assert.equal(bcryptjs.compareSync(text, ours), true, 'bcryptjs verifies ours')
@@ -920,6 +929,28 @@ property(
     wrong[0] ^= text.length ? 2 : 0
     assert.equal(kdf.bcrypt.verify(wrong, ours), false, 'wrong password')
     assert.equal(await kdf.bcrypt.verifyAsync(wrong, theirs), false, 'wrong password (async)')
+  },
+)
+
+const peerBcrypt = nativePeer('bcrypt', "require('bcrypt').hashSync('x', 4); process.exit(0)", 'bcrypt is not compared with C code')
+const bcryptC = 'kdf.bcrypt: rounds 4..6, binary passwords 0..100 bytes (NUL, invalid UTF-8; over 72 with truncate) and salts: the same string as the `bcrypt` npm package (C, OpenBSD code) from our salt; ours verifies its hashes, not with a changed byte'
+;(peerBcrypt ? property : test.skip)(
+  bcryptC,
+  40,
+  fc.record({
+    password: bytesArb({ max: 100, kinds: VIEW_KINDS }),
+    salt: bytesArb({ n: 16, kinds: VIEW_KINDS }),
+    rounds: fc.constantFrom(4, 5, 6),
+  }),
+  (v) => {
+    const pw = make(v.password)
+    const ours = kdf.bcrypt.hash(pw.input, { rounds: v.rounds, salt: make(v.salt).input, truncate: true })
+    assert.equal(peerBcrypt.hashSync(Buffer.from(pw.bytes), ours.slice(0, 29)), ours, 'C bcrypt, same salt')
+    const theirs = peerBcrypt.hashSync(Buffer.from(pw.bytes), v.rounds)
+    assert.equal(kdf.bcrypt.verify(pw.input, theirs), true, 'ours verifies C bcrypt')
+    const wrong = Buffer.concat([pw.bytes.subarray(0, 72), Buffer.from('x')])
+    wrong[0] ^= 1
+    assert.equal(kdf.bcrypt.verify(wrong, theirs), false, 'a changed first byte does not verify')
   },
 )
 

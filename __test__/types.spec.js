@@ -1,6 +1,6 @@
 'use strict'
 // index.d.ts against the native tables it describes: the hash names, which hashes have HMAC, and
-// the AES and DES modes. The types are written by hand, so a row added to src/algorithms.rs or to
+// the AES and DES modes. The types are written by hand, so a row added to src/hash/list.rs or to
 // the cipher mode table without its line in index.d.ts fails here.
 const test = require('ava')
 const path = require('path')

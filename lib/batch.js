@@ -1,7 +1,8 @@
 'use strict'
 // Batch calls: an array of inputs in, an array of results out, through one native call
-// (src/batch.rs). `addBatch` gives every hash and HMAC function its `batch` and `batchAsync`;
-// cipher.js uses `checkList`, `joinParts` and `isSmallBatch` for encryptBatch/decryptBatch.
+// (src/batch.rs; the hash ones in src/hash/batch.rs). `addBatch` gives every hash and HMAC
+// function its `batch` and `batchAsync`; cipher.js uses `checkList`, `joinParts` and
+// `isSmallBatch` for encryptBatch/decryptBatch.
 const { invalidArgType, invalidArgValue } = require('./errors')
 const { runAsync } = require('./abort')
 

@@ -22,6 +22,10 @@ const { checkPath, checkProgress, fileAsync, fsError, isBytes } = require('./has
 
 const { aeadStreamNewAsync, aeadStreamUpdate, aeadStreamFinal, aeadStreamFile } = native
 const ALGORITHMS = native.streamAlgorithms()
+// An option only other modules of the library can pass (a Symbol key): bytes of an enclosing
+// format before the stream header (crypto.hybrid's envelope head), written first when sealing,
+// required and skipped when opening.
+const LEAD = Symbol('lead')
 const EMPTY = Buffer.alloc(0)
 const U32 = 2 ** 32 - 1
 
@@ -70,6 +74,7 @@ function read(alg, what, options) {
   const nativeOptions = {
     aad: o.aad ?? undefined,
     segmentSize: checkInt(o.segmentSize, 'options.segmentSize', alg.minSegmentSize, alg.maxSegmentSize),
+    lead: options[LEAD],
   }
   for (const k of ['memoryCost', 'timeCost', 'parallelism', ...OPEN]) {
     nativeOptions[k] = checkInt(o[k], `options.${k}`, 0, U32)
@@ -215,4 +220,4 @@ function streamMethods(name) {
   }
 }
 
-module.exports = { streamMethods, runFile, AeadStream, STREAM_ALGORITHMS: ALGORITHMS, AbortError }
+module.exports = { streamMethods, runFile, AeadStream, STREAM_ALGORITHMS: ALGORITHMS, AbortError, LEAD }

@@ -1,7 +1,7 @@
 'use strict'
 // crypto.cipher: AES (every common mode), ChaCha20-Poly1305 / XChaCha20-Poly1305, DES / 3DES;
 // the streaming AEAD's streams and files on aes and xchacha20 come from ./cipher-stream.js.
-// Built from the native mode table (src/cipher/mod.rs, `cipherModes()`): one factory per
+// Built from the native mode table (src/cipher/modes.rs, `cipherModes()`): one factory per
 // namespace, nothing per mode. The native side checks key/IV/tag lengths and does all the work;
 // this layer reads options, sizes the output buffer and formats the result.
 const native = require('./native')

@@ -7,7 +7,7 @@
 //   chunks are never copied), and the digest is the one chunk pushed when the input ends.
 // - async(iterable) pulls chunks with the iterator's next() and feeds the same hasher; an abort
 //   rejects at once, even while the source is waiting for data, and closes the source.
-// - file() and fileSync() hand the path to native code (src/hash_file.rs), which opens, reads
+// - file() and fileSync() hand the path to native code (src/hash/file.rs), which opens, reads
 //   and hashes the file on the libuv pool: no byte of it passes through JavaScript.
 //
 // File progress is polled: the native job adds to an atomic counter (`FileProgress`) and a

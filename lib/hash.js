@@ -1,6 +1,6 @@
 'use strict'
 // crypto.sha / crypto.hash and crypto.hmac, built from the native algorithm list
-// (src/algorithms.rs): one factory per kind of API, nothing per algorithm.
+// (src/hash/list.rs): one factory per kind of API, nothing per algorithm.
 const native = require('./native')
 const { checkFormat, encode } = require('./output')
 const { checkOptions, checkInt } = require('./options')

@@ -16,7 +16,7 @@ use std::ptr::{self, NonNull};
 use aws_lc_sys as sys;
 use zeroize::Zeroizing;
 
-use crate::algorithms::Alg;
+use crate::hash::list::Alg;
 
 fn clear_errors() {
   // SAFETY: no arguments; clears this thread's AWS-LC error queue.

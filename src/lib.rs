@@ -4,13 +4,14 @@
 //! handles to native state, errors into JS): the only module with `unsafe` for N-API, beside
 //! `arch.rs` (SIMD kernels and CPU checks); the rest of the crate denies `unsafe_code`.
 //! Algorithms are listed once per family, and everything else is generic over that list:
-//! - a hash: one row in `hash_algorithms!` (`algorithms.rs`, about 1 line, plus a `HashCore`
-//!   impl of ~20 lines if its backend is not a RustCrypto `Digest`) gives the one-shot,
-//!   incremental, async, HMAC, PBKDF2 and HKDF forms (`hash.rs`, `kdf/`), and the JS API
-//!   (`lib/hash.js`) reads the list through `algorithms()`; files are read (`file_io.rs`) and
-//!   hashed natively by `hash_file.rs` (BLAKE3 on several cores: `blake3_tree.rs`), streams and
-//!   async iterables feed the incremental form from `lib/hash-stream.js`;
-//! - a cipher mode: one row in `MODES` (`cipher/mod.rs`) and one arm in `ModeKey`
+//! - a hash: one row in `hash_algorithms!` (`hash/list.rs`, about 1 line, plus a `HashCore`
+//!   impl of ~20 lines in `hash/backends.rs` if its backend is not a RustCrypto `Digest`) gives
+//!   the one-shot, incremental, async, HMAC, PBKDF2 and HKDF forms (`hash/api.rs`, `kdf/`), and
+//!   the JS API (`lib/hash.js`) reads the list through `algorithms()`; files are read
+//!   (`file_io.rs`) and hashed natively by `hash/file.rs` (BLAKE3 on several cores:
+//!   `hash/blake3_tree.rs`), streams and async iterables feed the incremental form from
+//!   `lib/hash-stream.js`. `hash/mod.rs` lists the family's files floor by floor;
+//! - a cipher mode: one row in `MODES` (`cipher/modes.rs`) and one arm in `ModeKey`
 //!   (`cipher/keys.rs`); an AEAD implements `DetachedAead` (`cipher/aead.rs`: one framing, tag
 //!   checked before release, output wiped on failure); `cipher/api.rs` and `lib/cipher.js` read
 //!   the table through `cipherModes()`; the streaming AEAD format (`cipher/stream_format.rs`,
@@ -22,45 +23,42 @@
 //!   for an elliptic curve (the generic ECDSA/ECDH of `pk/ec.rs` then covers it), and its OIDs /
 //!   JWK names in the key layer (`lib/keys.js`, the one parser of every key form);
 //! - batch calls (many inputs, one crossing; the async form split across the libuv pool): one
-//!   loop over any per-item work in `batch.rs`, which also holds the hash and HMAC entry points;
-//!   the cipher ones are in `cipher/batch.rs`;
+//!   loop over any per-item work in `batch.rs`; the hash and HMAC entry points are in
+//!   `hash/batch.rs`, the cipher ones in `cipher/batch.rs`;
 //! - a key type (kept native state): a type implementing `js::Kept` (a tag and a name), held by
 //!   JavaScript through `Cx::keep`/`Cx::kept`.
 //!
 //! Shared pieces, one copy each: `error.rs` (codes and messages), `task.rs` (async work and
 //! cancellation), `staging.rs` and `pool.rs` (copies of async inputs, reusable buffers),
-//! `random.rs` (the CSPRNG), `ct.rs` (constant-time comparison), `md.rs` (one Merkle–Damgård
-//! layer over any block function: MD4, RIPEMD-160 in `rmd160.rs`, and PBKDF2's fast SHA PRF, which
-//! a hash gets by naming its block function in its `hash_algorithms!` row).
+//! `random.rs` (the CSPRNG), `ct.rs` (constant-time comparison), `hash/core.rs` (the `HashCore`
+//! trait and the generic HMAC over it), `hash/md.rs` (one Merkle–Damgård layer over any block
+//! function: MD4, RIPEMD-160 in `hash/rmd160.rs`, and PBKDF2's fast SHA PRF, which a hash gets by
+//! naming its block function in its `hash_algorithms!` row).
 #![deny(clippy::all)]
 #![deny(unsafe_code)]
 // Test builds do not register the `#[napi]` entry points, which then look unused.
 #![cfg_attr(test, allow(dead_code))]
 
-mod algorithms;
 #[allow(unsafe_code)]
 mod arch;
 #[allow(unsafe_code)]
 mod awslc;
 mod batch;
-mod blake2;
-mod blake3_tree;
 mod cipher;
 mod ct;
 mod error;
 mod file_io;
 mod hash;
-mod hash_file;
 #[allow(unsafe_code)]
 mod js;
 mod kdf;
-mod md;
+#[cfg(test)]
+mod layers;
 mod pk;
 mod pool;
 #[cfg(test)]
 mod proptests;
 mod random;
-mod rmd160;
 mod staging;
 mod stream_file;
 mod task;
@@ -71,15 +69,15 @@ use napi_derive::napi;
 
 /// Entry points written directly against N-API (the hot synchronous paths), by JS name.
 static RAW_EXPORTS: [(&std::ffi::CStr, js::Entry); 13] = [
-  (c"hash", hash::hash),
-  (c"hashWith", hash::hash_with),
-  (c"hmac", hash::hmac),
-  (c"hasherNew", hash::hasher_new),
-  (c"hmacNew", hash::hmac_new),
-  (c"hasherUpdate", hash::hasher_update),
-  (c"hasherDigest", hash::hasher_digest),
-  (c"hasherCopy", hash::hasher_copy),
-  (c"hasherReset", hash::hasher_reset),
+  (c"hash", hash::api::hash),
+  (c"hashWith", hash::api::hash_with),
+  (c"hmac", hash::api::hmac),
+  (c"hasherNew", hash::api::hasher_new),
+  (c"hmacNew", hash::api::hmac_new),
+  (c"hasherUpdate", hash::api::hasher_update),
+  (c"hasherDigest", hash::api::hasher_digest),
+  (c"hasherCopy", hash::api::hasher_copy),
+  (c"hasherReset", hash::api::hasher_reset),
   (c"cipher", cipher::api::cipher),
   (c"cipherKey", cipher::api::cipher_key),
   (c"pkPrepare", pk::pk_prepare),
@@ -88,7 +86,7 @@ static RAW_EXPORTS: [(&std::ffi::CStr, js::Entry); 13] = [
 
 /// Raw entry points taking all of their arguments (the batch calls: the items are arguments).
 static RAW_REST_EXPORTS: [(&std::ffi::CStr, js::RestEntry); 1] =
-  [(c"hashBatch", batch::hash_batch)];
+  [(c"hashBatch", hash::batch::hash_batch)];
 
 #[napi(module_exports)]
 pub fn register_raw(exports: Object, env: Env) -> Result<()> {

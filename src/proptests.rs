@@ -1,8 +1,9 @@
 //! Property tests (proptest) for the algorithms implemented in this crate rather than taken
-//! from a crate: MD4 and RIPEMD-160 (`md.rs`, `rmd160.rs`), the scalar BLAKE2b/2s (`blake2.rs`),
-//! scrypt and its Salsa20/8 cores (`kdf/scrypt.rs`) and the PBKDF2 fast path (`kdf/pbkdf2.rs`),
+//! from a crate: MD4 and RIPEMD-160 (`hash/md.rs`, `hash/rmd160.rs`), the scalar BLAKE2b/2s
+//! (`hash/blake2.rs`), scrypt and its Salsa20/8 cores (`kdf/scrypt.rs`), the PBKDF2 fast path
+//! (`kdf/pbkdf2.rs`) and Blowfish with bcrypt's EksBlowfish (`kdf/blowfish.rs`, `kdf/bcrypt.rs`),
 //! each against an independent implementation: the RustCrypto crates (`md4`, `ripemd`, `blake2`,
-//! `scrypt`, `pbkdf2` + `hmac`), `blake2b_simd`/`blake2s_simd`, and a Salsa20/8 written here from
+//! `scrypt`, `pbkdf2` + `hmac`, `blowfish`), `blake2b_simd`/`blake2s_simd`, and a Salsa20/8 written here from
 //! RFC 7914 §3. Random inputs cross block boundaries; incremental updates at random split points
 //! must equal one-shot hashing.
 //!
@@ -15,9 +16,10 @@ use digest::block_api::{Buffer, UpdateCore, VariableOutputCore};
 use digest::Digest;
 use proptest::prelude::*;
 
-use crate::algorithms::{Alg, HashCore};
-use crate::arch::{Avx512Vl, Baseline, Salsa20Core};
-use crate::blake2::{Blake2bScalar, Blake2sScalar};
+use crate::arch::{Avx512Vl, Baseline, BlowfishIndex, Bmi1, Salsa20Core};
+use crate::hash::blake2::{Blake2bScalar, Blake2sScalar};
+use crate::hash::core::HashCore;
+use crate::hash::list::Alg;
 use crate::kdf::scrypt::{salsa20_8_scalar, LAYOUT};
 use crate::task::Cancel;
 
@@ -70,17 +72,17 @@ fn ours<H: HashCore + Default>(parts: &[&[u8]], out_len: usize) -> Vec<u8> {
 proptest! {
   #![proptest_config(cases(1024))]
 
-  /// MD4 (`md.rs`) in random pieces equals the `md4` crate in one shot.
+  /// MD4 (`hash/md.rs`) in random pieces equals the `md4` crate in one shot.
   #[test]
   fn md4_equals_rustcrypto(msg in message(64, 8), cuts in proptest::collection::vec(any::<usize>(), 0..6)) {
-    let got = ours::<crate::md::Md4>(&split(&msg, &cuts), 16);
+    let got = ours::<crate::hash::md::Md4>(&split(&msg, &cuts), 16);
     prop_assert_eq!(got, md4::Md4::digest(&msg).to_vec());
   }
 
-  /// RIPEMD-160 (`rmd160.rs`) in random pieces equals the `ripemd` crate in one shot.
+  /// RIPEMD-160 (`hash/rmd160.rs`) in random pieces equals the `ripemd` crate in one shot.
   #[test]
   fn ripemd160_equals_rustcrypto(msg in message(64, 8), cuts in proptest::collection::vec(any::<usize>(), 0..6)) {
-    let got = ours::<crate::rmd160::Ripemd160>(&split(&msg, &cuts), 20);
+    let got = ours::<crate::hash::rmd160::Ripemd160>(&split(&msg, &cuts), 20);
     prop_assert_eq!(got, ripemd::Ripemd160::digest(&msg).to_vec());
   }
 }
@@ -124,7 +126,7 @@ fn blake2_params(block: usize) -> impl Strategy<Value = (usize, Vec<u8>, Vec<u8>
 proptest! {
   #![proptest_config(cases(1024))]
 
-  /// The scalar BLAKE2b (`blake2.rs`, the backend on AMD CPUs) in random pieces, with random
+  /// The scalar BLAKE2b (`hash/blake2.rs`, the backend on AMD CPUs) in random pieces, with random
   /// key, salt, personalization and output length, equals the `blake2` crate and `blake2b_simd`.
   #[test]
   fn blake2b_scalar_equals_rustcrypto_and_simd(
@@ -319,5 +321,90 @@ proptest! {
       _ => pbkdf2::pbkdf2_hmac::<sha2::Sha512>(&password, &salt, iterations, &mut want),
     }
     prop_assert_eq!(got, want, "{:?}", alg);
+  }
+}
+
+// ---- Blowfish and bcrypt ----------------------------------------------------------------------
+
+/// One block under Blowfish's own key schedule of `key`, by `kdf/blowfish.rs` with index `ix`.
+fn blowfish_ours<I: BlowfishIndex>(ix: I, key: &[u8], block: [u8; 8]) -> [u8; 8] {
+  use crate::kdf::blowfish::{cyclic_words, Blowfish};
+  let mut bf = Blowfish::new();
+  bf.expand(ix, &cyclic_words(key), None);
+  bf.encrypt_block(ix, block)
+}
+
+/// bcrypt's 24 output bytes over the `blowfish` crate's primitives (the EksBlowfish loop of the
+/// paper, as the `bcrypt` crate writes it).
+fn bcrypt_blowfish_crate(cost: u32, salt: &[u8; 16], key: &[u8]) -> [u8; 24] {
+  let mut state = blowfish::Blowfish::bc_init_state();
+  state.salted_expand_key(salt, key);
+  for _ in 0..1u64 << cost {
+    state.bc_expand_key(key);
+    state.bc_expand_key(salt);
+  }
+  let mut out = [0u8; 24];
+  for (src, dst) in b"OrpheanBeholderScryDoubt"
+    .chunks_exact(8)
+    .zip(out.chunks_exact_mut(8))
+  {
+    let mut lr = [0, 4].map(|i| u32::from_be_bytes(src[i..i + 4].try_into().unwrap()));
+    for _ in 0..64 {
+      lr = state.bc_encrypt(lr);
+    }
+    dst[..4].copy_from_slice(&lr[0].to_be_bytes());
+    dst[4..].copy_from_slice(&lr[1].to_be_bytes());
+  }
+  out
+}
+
+proptest! {
+  #![proptest_config(cases(2048))]
+
+  /// Blowfish (`kdf/blowfish.rs`, with every round index this CPU has) equals the `blowfish`
+  /// crate for random keys of 4..56 bytes (the lengths it accepts) and blocks.
+  #[test]
+  fn blowfish_equals_rustcrypto(
+    key in proptest::collection::vec(any::<u8>(), 4..=56),
+    block in proptest::array::uniform8(any::<u8>()),
+  ) {
+    use cipher::{BlockCipherEncrypt, KeyInit};
+    let mut want = cipher::Block::<blowfish::Blowfish>::from(block);
+    <blowfish::Blowfish as KeyInit>::new_from_slice(&key).unwrap().encrypt_block(&mut want);
+    prop_assert_eq!(&blowfish_ours(Baseline, &key, block)[..], &want[..], "baseline index");
+    if let Some(ix) = Bmi1::detect() {
+      prop_assert_eq!(&blowfish_ours(ix, &key, block)[..], &want[..], "bextr index");
+    }
+  }
+}
+
+proptest! {
+  #![proptest_config(cases(48))]
+
+  /// bcrypt's EksBlowfish and output encryption (`kdf/bcrypt.rs` `raw_with`, each round index,
+  /// and the dispatched `arch::bcrypt`) equal the same steps over the `blowfish` crate, for
+  /// random keys of 1..72 bytes (bcrypt's: the password and its NUL, cut at 72), salts, cost 4-5.
+  #[test]
+  fn bcrypt_equals_blowfish_crate(
+    key in proptest::collection::vec(any::<u8>(), 1..=72),
+    salt in proptest::array::uniform16(any::<u8>()),
+    cost in 4u32..=5,
+  ) {
+    let want = bcrypt_blowfish_crate(cost, &salt, &key);
+    use crate::kdf::bcrypt::raw_with;
+    let never = &Cancel::NEVER;
+    prop_assert_eq!(raw_with(Baseline, cost, &salt, &key, never).unwrap(), want, "baseline index");
+    if let Some(ix) = Bmi1::detect() {
+      prop_assert_eq!(raw_with(ix, cost, &salt, &key, never).unwrap(), want, "bextr index");
+    }
+    prop_assert_eq!(crate::arch::bcrypt(cost, &salt, &key, never).unwrap(), want, "dispatched");
+  }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn blowfish_bextr_index_is_tested_here() {
+  if Bmi1::detect().is_none() {
+    eprintln!("not an AMD CPU with BMI1: the Blowfish properties check the baseline index only");
   }
 }

@@ -1,6 +1,7 @@
 'use strict'
-// Password hashing and key derivation: the seed's KDF tables (same parameters), each output
-// checked equal before timing, against node:crypto, argon2, @node-rs/argon2, bcrypt,
+// Password hashing and key derivation: the seed's KDF tables (same parameters; bcrypt also
+// sync, on the JS thread, where no thread-pool hop is in the time), each output checked equal
+// before timing, against node:crypto, argon2, @node-rs/argon2, bcrypt,
 // @node-rs/bcrypt, bcryptjs, hash-wasm and crypto-js where they have the algorithm; then the
 // event-loop delay while 8 Argon2 hashes run (vs 8 node:crypto async PBKDF2 calls of similar
 // length), the throughput of 8 concurrent calls, and RSS over 100 Argon2 calls; seed 001's PBKDF2
@@ -69,23 +70,24 @@ function argon2Contestants(h, variant) {
   return list
 }
 
-function bcryptContestants(h, rounds) {
-  const bcrypt = h.peer('bcrypt')
-  const noders = h.peer('@node-rs/bcrypt')
-  const bcryptjs = h.peer('bcryptjs')
-  const wasm = h.peer('hash-wasm')
+/** bcrypt hashes at cost `rounds`: the async calls (thread pool), or with `sync` the sync ones. */
+function bcryptContestants(h, rounds, { sync = false } = {}) {
   const saltString = bcryptSaltString(rounds)
+  const wasmOptions = { password: PASSWORD, salt: SALT, costFactor: rounds, outputType: 'encoded' }
+  // [name, module, async call, sync call (null: none)]
+  const peers = [
+    ['@node-rs/bcrypt', h.peer('@node-rs/bcrypt'), (p) => p.hash(PASSWORD, rounds, SALT), (p) => p.hashSync(PASSWORD, rounds, SALT)],
+    ['bcrypt', h.peer('bcrypt'), (p) => p.hash(PASSWORD, saltString), (p) => p.hashSync(PASSWORD, saltString)],
+    ['bcryptjs', h.peer('bcryptjs'), (p) => p.hash(PASSWORD, saltString), (p) => p.hashSync(PASSWORD, saltString)],
+    ['hash-wasm', h.peer('hash-wasm'), (p) => p.bcrypt(wasmOptions), null],
+  ]
   const out = bcryptBody
-  const list = [{ name: 'cryptographer.js', fn: () => kdf.bcrypt.hashAsync(PASSWORD, { rounds, salt: SALT }), out }]
-  if (noders) list.push({ name: '@node-rs/bcrypt', fn: () => noders.hash(PASSWORD, rounds, SALT), out })
-  if (bcrypt) list.push({ name: 'bcrypt', fn: () => bcrypt.hash(PASSWORD, saltString), out })
-  if (bcryptjs) list.push({ name: 'bcryptjs', fn: () => bcryptjs.hash(PASSWORD, saltString), out })
-  if (wasm) {
-    list.push({
-      name: 'hash-wasm',
-      fn: () => wasm.bcrypt({ password: PASSWORD, salt: SALT, costFactor: rounds, outputType: 'encoded' }),
-      out,
-    })
+  const options = { rounds, salt: SALT }
+  const ours = sync ? () => kdf.bcrypt.hash(PASSWORD, options) : () => kdf.bcrypt.hashAsync(PASSWORD, options)
+  const list = [{ name: 'cryptographer.js', fn: ours, out }]
+  for (const [name, lib, hashAsync, hashSync] of peers) {
+    const call = sync ? hashSync : hashAsync
+    if (lib && call) list.push({ name, fn: () => call(lib), out })
   }
   return list
 }
@@ -267,6 +269,8 @@ module.exports = {
     }
     for (const rounds of h.quick ? [10] : [10, 12]) {
       await h.compare({ table: 'Password hashing', row: `bcrypt rounds=${rounds}` }, bcryptContestants(h, rounds), async)
+      const row = `bcrypt rounds=${rounds} sync`
+      await h.compare({ table: 'Password hashing', row }, bcryptContestants(h, rounds, { sync: true }))
     }
     for (const hash of ['sha1', 'sha256', 'sha512']) {
       const name = { sha1: 'SHA-1', sha256: 'SHA-256', sha512: 'SHA-512' }[hash]

@@ -18,7 +18,7 @@ use ring::aead::{Aad, LessSafeKey, Nonce};
 use zeroize::Zeroizing;
 
 use super::keys::{chacha_key, SivKey};
-use super::{decrypt_failed, internal, length_error, list, too_long, Op};
+use super::modes::{decrypt_failed, internal, length_error, list, too_long, Op};
 use crate::error::{Code, CryptoError, CryptoResult};
 
 /// Where the tag stands in the sealed output.

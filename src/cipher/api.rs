@@ -16,7 +16,10 @@ use napi::{Env, Result};
 use napi_derive::napi;
 use zeroize::Zeroizing;
 
-use super::{openssl, run, KeyFamily, Mode, ModeKey, Op, MODES};
+use super::dispatch::run;
+use super::keys::ModeKey;
+use super::modes::{check_passphrase, KeyFamily, Mode, Op, MODES};
+use super::openssl;
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
 use crate::js::{self, Args, Bytes, Cx, Kept, Tag, Value};
 use crate::staging::Staged;
@@ -175,7 +178,7 @@ pub fn cipher_key<'js>(cx: Cx<'js>, [family, key, ..]: Args<'js>) -> CryptoResul
       format!(
         "Invalid key length for {}: it must be {} bytes. Received {len}",
         family.name(),
-        super::list(&accepted)
+        super::modes::list(&accepted)
       ),
     ));
   }
@@ -341,18 +344,6 @@ fn passphrase_run(decrypt: bool, passphrase: &[u8], data: &[u8]) -> CryptoResult
   } else {
     openssl::encrypt(passphrase, data)
   }
-}
-
-/// Refuses an empty passphrase (here, in `age/scrypt.rs` and in the stream format).
-pub(crate) fn check_passphrase(passphrase: &[u8]) -> CryptoResult<()> {
-  if passphrase.is_empty() {
-    return Err(CryptoError::invalid_value(
-      "options.passphrase",
-      "a non-empty passphrase",
-      "an empty one",
-    ));
-  }
-  Ok(())
 }
 
 /// `passphraseCipher(decrypt, data, passphrase)`: the crypto-js format, synchronously (inputs

@@ -21,7 +21,9 @@ use napi_derive::napi;
 use zeroize::Zeroizing;
 
 use super::api::decode_op;
-use super::{check_iv, check_key, run, IvRule, Mode, ModeKey, Op};
+use super::dispatch::run;
+use super::keys::ModeKey;
+use super::modes::{check_iv, check_key, IvRule, Mode, Op};
 use crate::batch::{at_item, parts, run_sync, ItemWork, Parts};
 use crate::error::{CryptoError, CryptoResult, OrThrow};
 use crate::js::{self, Args, Bytes, Cx, Value};

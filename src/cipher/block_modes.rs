@@ -9,7 +9,7 @@ use cipher::{
   InnerIvInit, StreamCipher,
 };
 
-use super::{decrypt_failed, internal, IvRule, Mode, Op};
+use super::modes::{decrypt_failed, internal, IvRule, Mode, Op};
 use crate::error::{Code, CryptoError, CryptoResult};
 
 /// ECB (a mode without IV) or CBC, with PKCS#7 padding when `op.padding`.

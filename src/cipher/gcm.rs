@@ -11,7 +11,7 @@ use ghash::universal_hash::UniversalHash;
 use ghash::GHash;
 
 use super::aead::{put_tag, DetachedAead};
-use super::{decrypt_failed, internal, too_long};
+use super::modes::{decrypt_failed, internal, too_long};
 use crate::error::CryptoResult;
 
 type Block = Array<u8, U16>;

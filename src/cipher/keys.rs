@@ -7,7 +7,7 @@ use cipher::KeyInit;
 use ring::aead::{LessSafeKey, UnboundKey};
 use zeroize::Zeroizing;
 
-use super::{check_key, internal, length_error, list, Mode};
+use super::modes::{check_key, internal, length_error, list, Mode};
 use crate::error::CryptoResult;
 
 /// An expanded AES key of any of the three sizes.

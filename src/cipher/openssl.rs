@@ -7,7 +7,9 @@ use digest::Digest;
 use md5::Md5;
 use zeroize::Zeroizing;
 
-use super::{decrypt_failed, run, Mode, ModeKey, Op};
+use super::dispatch::run;
+use super::keys::ModeKey;
+use super::modes::{decrypt_failed, Mode, Op};
 use crate::error::{CryptoError, CryptoResult};
 
 const MAGIC: &[u8; 8] = b"Salted__";

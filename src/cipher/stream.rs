@@ -18,7 +18,7 @@ use cipher::array::Array;
 use ring::aead::{Aad, LessSafeKey, Nonce, Tag, UnboundKey};
 use zeroize::Zeroizing;
 
-use super::{decrypt_failed, internal, too_long};
+use super::modes::{decrypt_failed, internal, too_long};
 use crate::error::CryptoResult;
 
 /// Bytes of every segment's tag.
@@ -387,7 +387,9 @@ mod tests {
   fn xchacha_segments_equal_the_one_shot_xchacha() {
     // The once-per-stream subkey gives what the one-shot XChaCha20-Poly1305 (checked against the
     // draft's vectors) gives under the full 24-byte nonce prefix ‖ counter ‖ flag.
-    use crate::cipher::{run, Mode, ModeKey, Op};
+    use crate::cipher::dispatch::run;
+    use crate::cipher::keys::ModeKey;
+    use crate::cipher::modes::{Mode, Op};
     let key = [5u8; 32];
     let prefix: Vec<u8> = (0..19).collect();
     let mut s = Segments::new(SegmentAead::XChaCha20Poly1305, &key, &prefix).unwrap();

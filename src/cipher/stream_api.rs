@@ -11,7 +11,9 @@
 //!
 //! Options (one object, every field read before any is used): `aad`, `segmentSize`,
 //! `memoryCost`/`timeCost`/`parallelism` (Argon2id's cost when sealing with a passphrase),
-//! `maxMemoryCost`/`maxTimeCost`/`maxParallelism` (ceilings on a header's, when opening).
+//! `maxMemoryCost`/`maxTimeCost`/`maxParallelism` (ceilings on a header's, when opening), and
+//! `lead` (internal, for `crypto.hybrid`: bytes written before the header when sealing, and
+//! required and skipped before it when opening).
 
 use napi::bindgen_prelude::{AsyncTask, BufferSlice, JsValue, Unknown};
 use napi::Env;
@@ -61,6 +63,9 @@ pub fn stream_algorithms() -> Vec<StreamAlgorithmInfo> {
     .collect()
 }
 
+/// The longest `lead` (bytes of an enclosing format before the stream header) a call takes.
+const MAX_LEAD: usize = 16 * 1024;
+
 /// The request of one call, its inputs copied (for the pool).
 fn spec<'js>(
   env: &'js Env,
@@ -73,7 +78,7 @@ fn spec<'js>(
   let cx = Cx::from(env);
   let alg = StreamAlg::from_id(alg)
     .ok_or_else(|| CryptoError::invalid_value("algorithm", "a known stream algorithm id", alg))?;
-  let [aad, size, m, t, p, max_m, max_t, max_p] = js::Object::new(env, options)?.values([
+  let [aad, size, m, t, p, max_m, max_t, max_p, lead] = js::Object::new(env, options)?.values([
     c"aad",
     c"segmentSize",
     c"memoryCost",
@@ -82,6 +87,7 @@ fn spec<'js>(
     c"maxMemoryCost",
     c"maxTimeCost",
     c"maxParallelism",
+    c"lead",
   ])?;
   let num = |v, name| cx.opt_u32(v, name);
   let segment_size = num(size, "options.segmentSize")?.unwrap_or(DEFAULT_SEGMENT);
@@ -105,11 +111,21 @@ fn spec<'js>(
   let aad = cx
     .opt_bytes(aad, "options.aad")?
     .map_or_else(Vec::new, |b| b.as_slice().to_vec());
+  let lead = cx
+    .opt_bytes(lead, "options.lead")?
+    .map_or_else(Vec::new, |b| b.as_slice().to_vec());
+  if lead.len() > MAX_LEAD {
+    return Err(CryptoError::out_of_range(
+      "options.lead.length",
+      format!("<= {MAX_LEAD}"),
+      lead.len(),
+    ));
+  }
   let secret = if passphrase {
     let s = cx
       .bytes(Value::from(secret), "options.passphrase")?
       .into_owned();
-    super::api::check_passphrase(&s)?;
+    super::modes::check_passphrase(&s)?;
     s
   } else {
     let k = cx.bytes(Value::from(secret), "options.key")?.into_owned();
@@ -134,6 +150,7 @@ fn spec<'js>(
     segment_size,
     cost,
     limits,
+    lead,
   };
   if passphrase && !decrypt {
     spec.check_cost()?;

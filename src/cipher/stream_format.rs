@@ -25,8 +25,8 @@ use argon2_rust::{Algorithm, Version};
 use zeroize::Zeroizing;
 
 use super::stream::{Opener, Sealer, SegmentAead, Segments, TAG_LEN};
-use crate::algorithms::Alg;
 use crate::error::{Code, CryptoError, CryptoResult};
+use crate::hash::list::Alg;
 use crate::js::{Kept, Tag};
 use crate::kdf::argon2::{self, Argon2Limits, Load};
 use crate::kdf::hkdf;
@@ -287,6 +287,10 @@ pub struct Spec {
   pub cost: Cost,
   /// Decryption: the ceilings on the Argon2id parameters a header may ask for.
   pub limits: Argon2Limits,
+  /// Bytes of an enclosing format before the stream header (a hybrid envelope's KEM
+  /// ciphertexts): written first when sealing; when opening, the input must start with exactly
+  /// these bytes, which are skipped. Empty for a plain stream.
+  pub lead: Vec<u8>,
 }
 
 impl Spec {
@@ -341,7 +345,7 @@ impl Spec {
     )?;
     let segments = Segments::new(self.alg.aead, &key, &header.prefix)?;
     Ok(Begun {
-      lead: encoded,
+      lead: [&self.lead[..], &encoded].concat(),
       consumed: 0,
       body: Codec::Seal(
         Sealer::new(segments, header.segment_size as usize),
@@ -351,6 +355,9 @@ impl Spec {
   }
 
   fn open(self, head: &[u8], cancel: &Cancel) -> CryptoResult<Begun<Codec>> {
+    let head = head
+      .strip_prefix(&self.lead[..])
+      .ok_or_else(|| bad_header("it does not start with the expected envelope bytes"))?;
     let (header, n) = Header::parse(head)?;
     if header.alg.id != self.alg.id {
       return Err(bad_header(format_args!(
@@ -384,7 +391,7 @@ impl Spec {
     let segments = Segments::new(self.alg.aead, &key, &header.prefix)?;
     Ok(Begun {
       lead: Vec::new(),
-      consumed: n,
+      consumed: self.lead.len() + n,
       body: Codec::Open(
         Opener::new(segments, header.segment_size as usize),
         header.segment_size,
@@ -398,7 +405,7 @@ impl StreamFormat for Spec {
 
   fn head_len(&self) -> usize {
     if self.decrypt {
-      max_header_len()
+      self.lead.len() + max_header_len()
     } else {
       0
     }
@@ -531,6 +538,7 @@ mod tests {
         max_time_cost: Some(4),
         max_parallelism: Some(8),
       },
+      lead: Vec::new(),
     }
   }
 

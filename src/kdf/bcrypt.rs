@@ -1,20 +1,20 @@
 //! bcrypt (Provos–Mazières), producing `$2b$` strings and verifying `$2a$`, `$2b$`, `$2y$`.
 //!
-//! The EksBlowfish loop runs on the `blowfish` crate's bcrypt primitives (the same ones the
-//! `bcrypt` crate uses); it is written here so a running hash can be cancelled (checked every
-//! 2^7 rounds) and so parsing is ours: a malformed hash string is a `TypeError`
-//! (`ERR_INVALID_ARG_VALUE`), a wrong password is `false`.
+//! EksBlowfish runs on the Blowfish written in `super::blowfish` (faster than the `blowfish`
+//! crate's, which the tests compare it with); the loop is here so a running hash can be
+//! cancelled (checked every 2^7 rounds), and parsing is ours: a malformed hash string is a
+//! `TypeError` (`ERR_INVALID_ARG_VALUE`), a wrong password is `false`.
 //!
 //! Passwords: the key is the password bytes plus a NUL, cut at 72 bytes (the standard rule,
 //! used by `verify` so hashes made elsewhere verify). `hash` refuses passwords longer than 72
 //! bytes unless `truncate` is set: bcrypt would silently ignore the rest.
 
-use blowfish::Blowfish;
 use napi::bindgen_prelude::{AsyncTask, Unknown};
 use napi::Env;
 use napi_derive::napi;
 use zeroize::Zeroizing;
 
+use super::blowfish::{cyclic_words, Blowfish, BlowfishIndex};
 use super::{opt_secret, secret, Secret, BCRYPT_B64};
 use crate::ct;
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
@@ -32,41 +32,47 @@ fn raw(cost: u32, salt: &[u8; 16], password: &[u8], cancel: &Cancel) -> CryptoRe
   let n = password.len().min(MAX_PASSWORD);
   key[..n].copy_from_slice(&password[..n]);
   let key = &key[..(n + 1).min(MAX_PASSWORD)];
+  let out = crate::arch::bcrypt(cost, salt, key, cancel)?;
+  let mut tag = [0u8; 23];
+  tag.copy_from_slice(&out[..23]);
+  Ok(tag)
+}
 
-  let mut state = Blowfish::bc_init_state();
-  state.salted_expand_key(salt, key);
+/// EksBlowfishSetup(cost, salt, key), then "OrpheanBeholderScryDoubt" encrypted 64 times: the 24
+/// bytes of bcrypt's output, with the round index `ix` (`crate::arch::bcrypt` picks it). Checks
+/// `cancel` every 128 rounds.
+#[inline(always)]
+pub fn raw_with<I: BlowfishIndex>(
+  ix: I,
+  cost: u32,
+  salt: &[u8; 16],
+  key: &[u8],
+  cancel: &Cancel,
+) -> CryptoResult<[u8; 24]> {
+  let key_words = Zeroizing::new(cyclic_words(key));
+  let salt_words = cyclic_words(salt);
+  let salt_pairs: [u32; 4] = std::array::from_fn(|i| salt_words[i]);
+  let mut state = Blowfish::new();
+  state.expand(ix, &key_words, Some(&salt_pairs));
   let rounds = 1u64 << cost;
   let mut i = 0u64;
   while i < rounds {
-    state.bc_expand_key(key);
-    state.bc_expand_key(salt);
+    state.expand(ix, &key_words, None);
+    state.expand(ix, &salt_words, None);
     i += 1;
     if i.is_multiple_of(128) {
       cancel.check()?;
     }
   }
-  // "OrpheanBeholderScryDoubt"
-  let mut ctext = [
-    0x4f727068u32,
-    0x65616e42,
-    0x65686f6c,
-    0x64657253,
-    0x63727944,
-    0x6f756274,
-  ];
   let mut out = [0u8; 24];
-  for (pair, dst) in ctext.chunks_exact_mut(2).zip(out.chunks_exact_mut(8)) {
-    let mut lr = [pair[0], pair[1]];
+  let text = [*b"OrpheanB", *b"eholderS", *b"cryDoubt"];
+  for (mut block, dst) in text.into_iter().zip(out.chunks_exact_mut(8)) {
     for _ in 0..64 {
-      lr = state.bc_encrypt(lr);
+      block = state.encrypt_block(ix, block);
     }
-    dst[..4].copy_from_slice(&lr[0].to_be_bytes());
-    dst[4..].copy_from_slice(&lr[1].to_be_bytes());
+    dst.copy_from_slice(&block);
   }
-  ctext.iter_mut().for_each(|w| *w = 0);
-  let mut tag = [0u8; 23];
-  tag.copy_from_slice(&out[..23]);
-  Ok(tag)
+  Ok(out)
 }
 
 /// A parsed `$2?$cc$<22 salt><31 hash>` string.

@@ -1,4 +1,4 @@
-//! HKDF (RFC 5869) with HMAC over any block hash in `src/algorithms.rs`.
+//! HKDF (RFC 5869) with HMAC over any block hash in `src/hash/list.rs`.
 
 use napi::bindgen_prelude::{AsyncTask, Unknown};
 use napi::Env;
@@ -6,8 +6,9 @@ use napi_derive::napi;
 use zeroize::Zeroizing;
 
 use super::{hmac_alg, opt_secret, secret, Secret};
-use crate::algorithms::{Alg, HashCore, Hmac, State};
 use crate::error::{CryptoError, CryptoResult, OrThrow};
+use crate::hash::core::{HashCore, Hmac};
+use crate::hash::list::{Alg, State};
 use crate::task::{run_sync, Cancel, CancelToken, Job, Output, Work};
 
 /// Extract-then-expand into `out` (1..=255·HashLen bytes). An absent salt is HashLen zero bytes.

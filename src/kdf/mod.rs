@@ -2,11 +2,12 @@
 //!
 //! Each algorithm lives in its own file with its napi entry points; every async form is a
 //! [`crate::task::Job`] run by the shared helper in `src/task.rs`. PBKDF2 and HKDF are generic
-//! over the hash list in `src/algorithms.rs`. Inputs of async calls are copied (and wiped when
+//! over the hash list in `src/hash/list.rs`. Inputs of async calls are copied (and wiped when
 //! dropped) before the work leaves the JS thread.
 
 pub mod argon2;
 pub mod bcrypt;
+pub mod blowfish;
 pub mod hkdf;
 pub mod pbkdf2;
 pub mod scrypt;
@@ -15,8 +16,8 @@ use napi::bindgen_prelude::Unknown;
 use napi::Env;
 use zeroize::Zeroizing;
 
-use crate::algorithms::{Alg, Family};
 use crate::error::{CryptoError, CryptoResult};
+use crate::hash::list::{Alg, Family};
 use crate::js::{self, Cx, Value};
 
 /// An owned copy of secret input bytes, wiped on drop.

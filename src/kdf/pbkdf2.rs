@@ -1,7 +1,7 @@
-//! PBKDF2 (RFC 8018) with HMAC over any block hash in `src/algorithms.rs`.
+//! PBKDF2 (RFC 8018) with HMAC over any block hash in `src/hash/list.rs`.
 //!
 //! One driver, generic over a [`Prf`]. The generic PRF is HMAC through [`State`] (every hash in
-//! the list). A hash whose row in the list names a raw block function (`src/md.rs`: SHA-1,
+//! the list). A hash whose row in the list names a raw block function (`src/hash/md.rs`: SHA-1,
 //! SHA-224/256/384/512 through the `sha1`/`sha2` crates, with SHA-NI for SHA-1/256 and AVX2 for
 //! SHA-512; our MD4 and RIPEMD-160) gets [`Fast`]: the HMAC pads compressed once and the padding
 //! block prebuilt, so an iteration is 2 compressions and nothing else (measured in
@@ -16,9 +16,10 @@ use napi_derive::napi;
 use zeroize::{Zeroize, Zeroizing};
 
 use super::{check_range, hmac_alg, secret, Secret, MAX_KEY_LEN};
-use crate::algorithms::{Alg, BlockFnVisitor, HashCore, Hmac, State};
 use crate::error::{CryptoError, CryptoResult, OrThrow};
-use crate::md::{self, Block, BlockFn, Word};
+use crate::hash::core::{HashCore, Hmac};
+use crate::hash::list::{Alg, BlockFnVisitor, State};
+use crate::hash::md::{self, Block, BlockFn, Word};
 use crate::task::{run_sync, Cancel, CancelToken, Job, Output, Work};
 
 /// Iterations between two cancellation checks: about 0.2 ms for SHA-256, 1 ms for SHA-512 and

@@ -8,9 +8,9 @@ use napi_derive::napi;
 use zeroize::{Zeroize, Zeroizing};
 
 use super::{check_range, secret, Secret, MAX_KEY_LEN};
-use crate::algorithms::Alg;
 use crate::arch::Salsa20Core;
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
+use crate::hash::list::Alg;
 use crate::task::{run_sync, Cancel, CancelToken, Job, Output, Work};
 
 /// BlockMix calls between two cancellation checks (about 0.3 ms at r = 8).

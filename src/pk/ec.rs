@@ -28,8 +28,8 @@ use elliptic_curve::{
 use zeroize::Zeroizing;
 
 use super::rfc6979::{bits2int, Nonces};
-use crate::algorithms::Alg;
 use crate::error::{Code, CryptoError, CryptoResult};
+use crate::hash::list::Alg;
 use elliptic_curve::ops::Invert;
 
 /// A RustCrypto curve with the arithmetic and SEC1 encoding this module needs.

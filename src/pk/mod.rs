@@ -25,8 +25,9 @@ use napi::{Env, Result};
 use napi_derive::napi;
 use zeroize::Zeroizing;
 
-use crate::algorithms::{oneshot, Alg, Family, HashCore, Params, State};
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
+use crate::hash::core::{oneshot, HashCore, Params};
+use crate::hash::list::{Alg, Family, State};
 use crate::js::{self, Cx, Kept, Tag, Value};
 
 /// The algorithms, by id (the JS layer passes ids from `pkAlgorithms()`).

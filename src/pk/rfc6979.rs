@@ -1,5 +1,5 @@
 //! RFC 6979 deterministic ECDSA nonces (§3.2), over the HMAC of any hash in
-//! `src/algorithms.rs`: one HMAC_DRBG for every curve and every hash.
+//! `src/hash/list.rs`: one HMAC_DRBG for every curve and every hash.
 //!
 //! The HMAC is the message hash's own (RFC 6979 §3.2 uses the hash `H` that hashed the message).
 //! A hash without HMAC (SHAKE, BLAKE3: no block length) uses HMAC-SHA-256 for digests up to 32
@@ -8,8 +8,9 @@
 
 use zeroize::Zeroizing;
 
-use crate::algorithms::{Alg, HashCore, Hmac, State};
 use crate::error::CryptoResult;
+use crate::hash::core::{HashCore, Hmac};
+use crate::hash::list::{Alg, State};
 
 /// The HMAC the nonces of a message hashed with `hash` are drawn with.
 pub fn hmac_for(hash: Alg) -> Alg {

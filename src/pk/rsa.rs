@@ -24,9 +24,10 @@ use napi::{Env, Result};
 use napi_derive::napi;
 use zeroize::Zeroizing;
 
-use crate::algorithms::{oneshot, Alg, HashCore, State};
 use crate::awslc::{Md, Rsa};
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
+use crate::hash::core::{oneshot, HashCore};
+use crate::hash::list::{Alg, State};
 use crate::js;
 use crate::task::{aborted, run_sync, Cancel, CancelToken, Job, Output, Work};
 

@@ -33,10 +33,13 @@ mod x25519;
 
 use zeroize::Zeroizing;
 
+use super::dispatch::run;
+use super::keys::ModeKey;
+use super::modes::{decrypt_failed, Mode, Op};
 use super::stream::{Opener, Sealer, SegmentAead, Segments};
-use super::{decrypt_failed, run, Mode, ModeKey, Op};
-use crate::algorithms::{Alg, HashCore, Hmac, State};
 use crate::error::{Code, CryptoError, CryptoResult};
+use crate::hash::core::{HashCore, Hmac};
+use crate::hash::list::{Alg, State};
 use crate::task::Cancel;
 pub use header::Stanza;
 
@@ -146,7 +149,7 @@ pub fn begin_encrypt(
   cancel: &Cancel,
 ) -> CryptoResult<(Vec<u8>, Sealer)> {
   if recipients.is_empty() {
-    return Err(super::internal("no recipient"));
+    return Err(super::modes::internal("no recipient"));
   }
   if recipients.len() > 1 && recipients.iter().any(|r| r.alone()) {
     return Err(CryptoError::invalid_value(

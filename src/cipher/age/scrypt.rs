@@ -17,7 +17,7 @@ use zeroize::Zeroizing;
 
 use super::header::{decode_b64, malformed, Stanza};
 use super::{open_file_key, seal_file_key, FileKey, Identity, Recipient};
-use crate::cipher::api::check_passphrase;
+use crate::cipher::modes::check_passphrase;
 use crate::error::{CryptoError, CryptoResult};
 use crate::kdf::scrypt::{derive, Params};
 use crate::kdf::PHC_B64;

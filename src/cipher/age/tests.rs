@@ -4,7 +4,7 @@ use super::header::{self, Stanza};
 use super::scrypt::{ScryptIdentity, ScryptRecipient};
 use super::x25519::{self, X25519Identity, X25519Recipient};
 use super::*;
-use crate::algorithms::oneshot;
+use crate::hash::core::oneshot;
 
 fn hex(b: &[u8]) -> String {
   b.iter().map(|x| format!("{x:02x}")).collect()
@@ -517,11 +517,11 @@ fn x25519_key_strings_are_strict() {
     .recipients()
     .remove(0);
   let bad = [
-    id.to_ascii_lowercase(),               // identities are upper case
-    rec.to_ascii_uppercase(),              // recipients lower case
-    rec.replacen("age1", "agf1", 1),       // checksum
-    flip_last(&rec),                       // checksum
-    rec[..rec.len() - 1].to_string(),      // length
+    id.to_ascii_lowercase(),          // identities are upper case
+    rec.to_ascii_uppercase(),         // recipients lower case
+    rec.replacen("age1", "agf1", 1),  // checksum
+    flip_last(&rec),                  // checksum
+    rec[..rec.len() - 1].to_string(), // length
     String::new(),
   ];
   for b in &bad {

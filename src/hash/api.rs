@@ -1,6 +1,6 @@
 //! Hash and HMAC entry points: one-shot (raw N-API, one crossing, no copy of the input),
 //! incremental (the JS `Hasher` over a native state) and async one-shot (a copy of the input,
-//! made at call time, hashed on the libuv pool). All generic over the list in `algorithms.rs`.
+//! made at call time, hashed on the libuv pool). All generic over the list in `list.rs`.
 
 use std::cell::RefCell;
 
@@ -9,7 +9,8 @@ use napi::Env;
 use napi_derive::napi;
 use zeroize::Zeroizing;
 
-use crate::algorithms::{oneshot, Alg, Family, HashCore, Hmac, Params, State, MAX_XOF_LEN};
+use super::core::{oneshot, HashCore, Hmac, Params};
+use super::list::{Alg, Family, State, MAX_XOF_LEN};
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
 use crate::js::{self, Args, Bytes, Cx, Kept, Tag, Value};
 use crate::staging::Staged;
@@ -30,7 +31,7 @@ pub struct AlgorithmInfo {
   pub options: Vec<String>,
 }
 
-/// The hash list (`src/algorithms.rs`), in id order.
+/// The hash list (`src/hash/list.rs`), in id order.
 #[napi]
 pub fn algorithms() -> Vec<AlgorithmInfo> {
   Alg::ALL

@@ -26,10 +26,10 @@ use blake3::hazmat::{self, ChainingValue, ContextKey, HasherExt, Mode};
 use rayon_core::ThreadPool;
 use zeroize::Zeroizing;
 
-use crate::algorithms::Params;
+use super::api::digest_with;
+use super::core::Params;
 use crate::error::{Code, CryptoError, CryptoResult};
 use crate::file_io::{sys_error, Counters, ReadBuf};
-use crate::hash::digest_with;
 use crate::task::{Cancel, Output};
 
 /// The largest subtree one thread reads and hashes (files up to twice this are read on one

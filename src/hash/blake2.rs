@@ -17,6 +17,9 @@ use std::sync::OnceLock;
 
 use zeroize::Zeroize;
 
+use super::core::{check_len, check_max, HashCore, Params};
+use crate::error::CryptoResult;
+
 /// True when the scalar code below is the faster backend on this CPU.
 pub fn prefer_scalar() -> bool {
   static SCALAR: OnceLock<bool> = OnceLock::new();
@@ -202,6 +205,95 @@ blake2!(
   ],
   rounds: 0 1 2 3 4 5 6 7 8 9
 );
+
+/// BLAKE2b/BLAKE2s as the hash list drives them: the `*_simd` crates (run-time AVX2/SSE4.1) or
+/// the scalar code above, whichever is faster on this CPU ([`prefer_scalar`]).
+#[derive(Clone)]
+pub enum Blake2b {
+  Simd {
+    state: blake2b_simd::State,
+    output_len: usize,
+  },
+  Scalar(Blake2bScalar),
+}
+#[derive(Clone)]
+pub enum Blake2s {
+  Simd {
+    state: blake2s_simd::State,
+    output_len: usize,
+  },
+  Scalar(Blake2sScalar),
+}
+
+/// `$block`: block size, `$max`: longest output and key, `$salt`: salt and personalization
+/// length (all in bytes).
+macro_rules! blake2_core {
+  ($t:ident, $simd:ident, $scalar:ident, block: $block:expr, max: $max:expr, salt: $salt:expr) => {
+    impl $t {
+      /// Output length, key, salt and personalization already checked against the limits.
+      fn with(len: usize, key: &[u8], salt: &[u8], personal: &[u8]) -> Self {
+        if prefer_scalar() {
+          $t::Scalar($scalar::new(len, key, salt, personal))
+        } else {
+          let mut params = $simd::Params::new();
+          params
+            .hash_length(len)
+            .key(key)
+            .salt(salt)
+            .personal(personal);
+          $t::Simd {
+            state: params.to_state(),
+            output_len: len,
+          }
+        }
+      }
+
+      pub fn fresh() -> Self {
+        Self::with($max, &[], &[], &[])
+      }
+
+      pub fn from_params(p: &Params) -> CryptoResult<Self> {
+        let len = check_len("outputLength", p.output_len, 1, $max as u32, $max as u32)?;
+        Ok(Self::with(
+          len,
+          check_max("key", p.key, $max)?,
+          check_max("salt", p.salt, $salt)?,
+          check_max("personalization", p.personalization, $salt)?,
+        ))
+      }
+    }
+
+    impl HashCore for $t {
+      #[inline]
+      fn update(&mut self, data: &[u8]) {
+        match self {
+          $t::Simd { state, .. } => {
+            state.update(data);
+          }
+          $t::Scalar(s) => s.update(data),
+        }
+      }
+      #[inline]
+      fn finalize_into(self, out: &mut [u8]) {
+        match self {
+          $t::Simd { state, .. } => out.copy_from_slice(state.finalize().as_bytes()),
+          $t::Scalar(s) => s.finalize_into(out),
+        }
+      }
+      fn output_len(&self) -> usize {
+        match self {
+          $t::Simd { output_len, .. } => *output_len,
+          $t::Scalar(s) => s.output_len(),
+        }
+      }
+      fn block_len(&self) -> usize {
+        $block
+      }
+    }
+  };
+}
+blake2_core!(Blake2b, blake2b_simd, Blake2bScalar, block: 128, max: 64, salt: 16);
+blake2_core!(Blake2s, blake2s_simd, Blake2sScalar, block: 64, max: 32, salt: 8);
 
 #[cfg(test)]
 mod tests {

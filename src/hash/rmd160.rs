@@ -5,9 +5,9 @@
 //! lines advance together, step by step, so each step of one line fills the other's latency
 //! (the same scheduling the fast C implementations use). Measured in `docs/backends.md`;
 //! checked against the designers' vectors (`__test__/vectors/rfc/ripemd160_bosselaers.json`),
-//! node:crypto, and the `ripemd` crate (`src/md.rs` tests).
+//! node:crypto, and the `ripemd` crate (the tests below).
 
-use crate::md::{BlockFn, Endian, Md};
+use super::md::{BlockFn, Endian, Md};
 
 // Message word order (r, r') and rotations (s, s') of the left and right lines, per step.
 const R: [usize; 80] = [
@@ -131,3 +131,26 @@ impl BlockFn for Ripemd160Compress {
 
 /// Incremental RIPEMD-160.
 pub type Ripemd160 = Md<Ripemd160Compress>;
+
+#[cfg(test)]
+mod tests {
+  use super::Ripemd160Compress;
+  use crate::hash::md::tests::{check_data, equals_crate, speed};
+
+  /// Every length across several blocks, with split updates, equals the `ripemd` crate.
+  #[test]
+  fn equals_rustcrypto() {
+    equals_crate::<Ripemd160Compress, ::ripemd::Ripemd160>("ripemd160", &check_data());
+  }
+
+  /// `cargo test --release rmd160_speed -- --ignored --nocapture`: MB/s against the crate, 16 MiB.
+  #[test]
+  #[ignore]
+  fn rmd160_speed() {
+    let data = vec![7u8; 16 << 20];
+    for _ in 0..3 {
+      let (c, d) = speed::<Ripemd160Compress, ::ripemd::Ripemd160>(&data);
+      println!("ripemd160 ours {c:.0} crate {d:.0} MB/s");
+    }
+  }
+}

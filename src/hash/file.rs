@@ -13,11 +13,12 @@ use napi::bindgen_prelude::{AsyncTask, Unknown};
 use napi::Env;
 use napi_derive::napi;
 
-use crate::algorithms::{Alg, HashCore, Hmac, State};
-use crate::blake3_tree::{self, TreeMode};
+use super::api::{digest_output, known_alg, Engine, HashOptions};
+use super::blake3_tree::{self, TreeMode};
+use super::core::{HashCore, Hmac};
+use super::list::{Alg, State};
 use crate::error::{CryptoError, CryptoResult, OrThrow};
 use crate::file_io::{open_error, path_arg, read_chunks, Counters, FileProgress};
-use crate::hash::{digest_output, known_alg, Engine, HashOptions};
 use crate::js::{self, Cx};
 use crate::task::{run_sync, Cancel, CancelToken, Job, Output, Work};
 

@@ -1,0 +1,162 @@
+//! The hash backends from other crates, each behind [`HashCore`]: RustCrypto digests and XOFs,
+//! `ring`'s digests, and BLAKE3 (on every core for large inputs). The own implementations they
+//! compete with are `md.rs` (MD4, MD5, the SHA block functions), `rmd160.rs` and `blake2.rs`; why
+//! each backend was chosen is in `docs/backends.md`.
+
+use digest::{common::BlockSizeUser, Digest, ExtendableOutput, Update};
+use zeroize::Zeroizing;
+
+use super::core::HashCore;
+
+/// Any RustCrypto fixed-output `Digest`.
+#[derive(Clone, Default)]
+pub struct RustCrypto<D>(D);
+
+impl<D: Digest + BlockSizeUser + Clone> HashCore for RustCrypto<D> {
+  #[inline]
+  fn update(&mut self, data: &[u8]) {
+    Digest::update(&mut self.0, data);
+  }
+  #[inline]
+  fn finalize_into(self, out: &mut [u8]) {
+    out.copy_from_slice(&self.0.finalize());
+  }
+  #[inline]
+  fn output_len(&self) -> usize {
+    <D as Digest>::output_size()
+  }
+  #[inline]
+  fn block_len(&self) -> usize {
+    <D as BlockSizeUser>::block_size()
+  }
+}
+
+/// A RustCrypto extendable-output function (SHAKE) with a chosen output length.
+#[derive(Clone)]
+pub struct Xof<X> {
+  state: X,
+  len: usize,
+}
+
+impl<X: Default> Xof<X> {
+  pub fn new(len: usize) -> Self {
+    Xof {
+      state: X::default(),
+      len,
+    }
+  }
+}
+
+impl<X: Update + ExtendableOutput + Clone> HashCore for Xof<X> {
+  #[inline]
+  fn update(&mut self, data: &[u8]) {
+    self.state.update(data);
+  }
+  #[inline]
+  fn finalize_into(self, out: &mut [u8]) {
+    self.state.finalize_xof_into(out);
+  }
+  fn output_len(&self) -> usize {
+    self.len
+  }
+  fn block_len(&self) -> usize {
+    0
+  }
+}
+
+/// `ring`'s digests (its SHA-384/512 assembly beats the RustCrypto code on x86-64).
+#[derive(Clone)]
+pub struct Ring(ring::digest::Context);
+
+impl Ring {
+  pub fn new(alg: &'static ring::digest::Algorithm) -> Self {
+    Ring(ring::digest::Context::new(alg))
+  }
+}
+
+impl HashCore for Ring {
+  #[inline]
+  fn update(&mut self, data: &[u8]) {
+    self.0.update(data);
+  }
+  #[inline]
+  fn finalize_into(self, out: &mut [u8]) {
+    out.copy_from_slice(self.0.finish().as_ref());
+  }
+  fn output_len(&self) -> usize {
+    self.0.algorithm().output_len()
+  }
+  fn block_len(&self) -> usize {
+    self.0.algorithm().block_len()
+  }
+}
+
+/// BLAKE3 (any output length). Inputs from 1 MiB up are hashed on the rayon pool, on every core.
+/// So are streams: once a hasher has taken 1 MiB in smaller pieces (a stream's 64 KiB chunks), it
+/// gathers further pieces into 1 MiB runs and hashes each run on the pool; hashing them one by
+/// one as they come would use one core.
+#[derive(Clone)]
+pub struct Blake3 {
+  hasher: Box<blake3::Hasher>,
+  output_len: usize,
+  /// Pieces gathered for the next parallel run (empty until the hasher has seen 1 MiB).
+  run: Zeroizing<Vec<u8>>,
+}
+
+impl Blake3 {
+  pub fn new(hasher: blake3::Hasher, output_len: usize) -> Self {
+    Blake3 {
+      hasher: Box::new(hasher),
+      output_len,
+      run: Zeroizing::new(Vec::new()),
+    }
+  }
+
+  fn flush(&mut self) {
+    if !self.run.is_empty() {
+      self.hasher.update_rayon(&self.run);
+      self.run.clear();
+    }
+  }
+}
+
+/// The input size from which hashing on every core pays (the blake3 crate says 128 KiB; 1 MiB
+/// measured better here, where the pool's start-up is paid per call).
+const BLAKE3_RAYON_MIN: usize = 1 << 20;
+
+impl HashCore for Blake3 {
+  #[inline]
+  fn update(&mut self, data: &[u8]) {
+    if data.len() >= BLAKE3_RAYON_MIN {
+      self.flush();
+      self.hasher.update_rayon(data);
+    } else if self.hasher.count() < BLAKE3_RAYON_MIN as u64 {
+      self.hasher.update(data);
+    } else {
+      // Filled to exactly its capacity, never beyond: a reallocation would leave a copy unwiped.
+      if self.run.capacity() == 0 {
+        self.run.reserve_exact(BLAKE3_RAYON_MIN);
+      }
+      let mut data = data;
+      while !data.is_empty() {
+        let take = (BLAKE3_RAYON_MIN - self.run.len()).min(data.len());
+        self.run.extend_from_slice(&data[..take]);
+        data = &data[take..];
+        if self.run.len() == BLAKE3_RAYON_MIN {
+          self.flush();
+        }
+      }
+    }
+  }
+  #[inline]
+  fn finalize_into(mut self, out: &mut [u8]) {
+    self.flush();
+    self.hasher.finalize_xof().fill(out);
+  }
+  fn output_len(&self) -> usize {
+    self.output_len
+  }
+  fn block_len(&self) -> usize {
+    0
+  }
+}
