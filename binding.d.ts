@@ -261,6 +261,19 @@ export declare function hkdfAsync(ikm: unknown, salt: unknown | undefined | null
 export declare function hmacAsync(alg: number, key: unknown, data: unknown, token?: CancelToken | undefined | null): Promise<Buffer>
 
 /**
+ * `mldsa(params, [key, message, signature, context])`: the signature (sign; `signature` is not
+ * read), or whether it is valid (verify: false for any invalid signature, and for a context over
+ * 255 bytes).
+ */
+export declare function mldsa(params: MlDsaParams, args: Array<unknown>): unknown
+
+/**
+ * `mldsaAsync(params, [key, message, signature, context], token?)`: the same on the libuv pool,
+ * inputs copied first.
+ */
+export declare function mldsaAsync(params: MlDsaParams, args: Array<unknown>, token?: CancelToken | undefined | null): Promise<unknown>
+
+/**
  * `mldsaKeys(set, privateKey?)`: the seed (a new random one when `privateKey` is undefined),
  * expanded key and public key of a private key given as its seed or expanded key (checked:
  * s1/s2 in range and tr = H(pk)).
@@ -275,6 +288,16 @@ export interface MlDsaKeys {
   publicKey: Buffer
 }
 
+/**
+ * What an `mldsa` / `mldsaAsync` call does: sign (`verify` false; `deterministic`: rnd = 0) or
+ * verify, with the parameter set of id `set`.
+ */
+export interface MlDsaParams {
+  set: number
+  verify: boolean
+  deterministic: boolean
+}
+
 /** One parameter set as the JS layer sees it. */
 export interface MlDsaSet {
   id: number
@@ -287,21 +310,6 @@ export interface MlDsaSet {
 }
 
 export declare function mldsaSets(): Array<MlDsaSet>
-
-/** `mldsaSign(set, privateKey, message, context, deterministic)`: the signature. */
-export declare function mldsaSign(set: number, key: unknown, msg: unknown, ctx: unknown, deterministic: boolean): unknown
-
-/** `mldsaSignAsync(set, privateKey, message, context, deterministic, token?)`: on the pool. */
-export declare function mldsaSignAsync(set: number, key: unknown, msg: unknown, ctx: unknown, deterministic: boolean, token?: CancelToken | undefined | null): Promise<unknown>
-
-/**
- * `mldsaVerify(set, publicKey, message, signature, context)`: false for any invalid signature
- * (and for a context over 255 bytes).
- */
-export declare function mldsaVerify(set: number, key: unknown, msg: unknown, sig: unknown, ctx: unknown): unknown
-
-/** `mldsaVerifyAsync(set, publicKey, message, signature, context, token?)`: on the pool. */
-export declare function mldsaVerifyAsync(set: number, key: unknown, msg: unknown, sig: unknown, ctx: unknown, token?: CancelToken | undefined | null): Promise<unknown>
 
 /**
  * `passphraseCipher(decrypt, data, passphrase)`: the crypto-js format, synchronously (inputs
