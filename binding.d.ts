@@ -300,6 +300,57 @@ export declare function kemGenerate(alg: number, seed: unknown, expanded: boolea
 export declare function kemPublic(alg: number, private: unknown): Buffer
 
 /**
+ * `mldsa(params, [key, message, signature, context])`: the signature (sign; `signature` is not
+ * read), or whether it is valid (verify: false for any invalid signature, and for a context over
+ * 255 bytes).
+ */
+export declare function mldsa(params: MlDsaParams, args: Array<unknown>): unknown
+
+/**
+ * `mldsaAsync(params, [key, message, signature, context], token?)`: the same on the libuv pool,
+ * inputs copied first.
+ */
+export declare function mldsaAsync(params: MlDsaParams, args: Array<unknown>, token?: CancelToken | undefined | null): Promise<unknown>
+
+/**
+ * `mldsaKeys(set, privateKey?)`: the seed (a new random one when `privateKey` is undefined),
+ * expanded key and public key of a private key given as its seed or expanded key (checked:
+ * s1/s2 in range and tr = H(pk)).
+ */
+export declare function mldsaKeys(set: number, key?: unknown | undefined | null): MlDsaKeys
+
+/** The forms of a private key, for the key layer. */
+export interface MlDsaKeys {
+  /** Absent for a key given in its expanded form only. */
+  seed?: Buffer
+  expanded: Buffer
+  publicKey: Buffer
+}
+
+/**
+ * What an `mldsa` / `mldsaAsync` call does: sign (`verify` false; `deterministic`: rnd = 0) or
+ * verify, with the parameter set of id `set`.
+ */
+export interface MlDsaParams {
+  set: number
+  verify: boolean
+  deterministic: boolean
+}
+
+/** One parameter set as the JS layer sees it. */
+export interface MlDsaSet {
+  id: number
+  /** `'ml-dsa-44'`, `'ml-dsa-65'`, `'ml-dsa-87'`. */
+  name: string
+  seedLength: number
+  publicLength: number
+  expandedLength: number
+  signatureLength: number
+}
+
+export declare function mldsaSets(): Array<MlDsaSet>
+
+/**
  * `passphraseCipher(decrypt, data, passphrase)`: the crypto-js format, synchronously (inputs
  * read in place).
  */

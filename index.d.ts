@@ -716,10 +716,60 @@ export interface RsaOaepNamespace {
   decryptAsync(ciphertext: Input, privateKey: KeyInput, options?: RsaOaepOptions & AbortOptions): Promise<Buffer>
 }
 
+// ---- ML-DSA (FIPS 204) -------------------------------------------------------------------
+
+/** The ML-DSA parameter sets, as `crypto.keys` and node:crypto name them. */
+export type MlDsaAlgorithm = 'ml-dsa-44' | 'ml-dsa-65' | 'ml-dsa-87'
+
+export interface MlDsaKeyPairOptions<F extends KeyFormat = KeyFormat> extends KeyPairOptions<F> {
+  /** The 32-byte seed ξ: the same seed gives the same key pair (FIPS 204 ML-DSA.KeyGen_internal). Default: 32 random bytes. */
+  seed?: ArrayBufferView | ArrayBuffer
+  /** The raw private key: 'seed' (default, 32 bytes) or 'expanded' (the FIPS 204 private key: 2560 / 4032 / 4896 bytes; PKCS#8 `expandedKey`). */
+  privateKeyFormat?: 'seed' | 'expanded'
+}
+
+export interface MlDsaSignOptions {
+  /** 0..255 bytes (a string counts as its UTF-8) bound into the signature; default empty. Longer throws a `RangeError` (`ERR_OUT_OF_RANGE`). */
+  context?: Input
+  /** `true`: the FIPS 204 deterministic variant (rnd = 0^32). Default `false`: hedged, a fresh 32-byte rnd from the OS RNG. */
+  deterministic?: boolean
+}
+
+export interface MlDsaVerifyOptions {
+  /** The context the signature was made with (default empty); over 255 bytes makes `verify` return false. */
+  context?: Input
+}
+
+/**
+ * One ML-DSA parameter set (pure ML-DSA; HashML-DSA is not offered). Private keys are the 32-byte
+ * seed or the expanded key (told apart by length) in any key form; public keys raw (1312 / 1952 /
+ * 2592 bytes) or in any key form (SPKI per RFC 9881, PEM, JWK `AKP`, KeyObject).
+ */
+export interface MlDsaNamespace {
+  /** Sizes in bytes. */
+  readonly lengths: { readonly seed: 32; readonly expandedPrivateKey: number; readonly publicKey: number; readonly signature: number }
+  /** A new key pair: the 32-byte seed and the raw public key by default (or `options.format`). */
+  generateKeypair<F extends KeyFormat | undefined = undefined>(options?: MlDsaKeyPairOptions<F & KeyFormat>): KeyPair<F>
+  /** The signature (2420 / 3309 / 4627 bytes) of `message`. */
+  sign(privateKey: KeyInput, message: Input, options?: MlDsaSignOptions): Buffer
+  /** `sign` on the libuv thread pool (inputs copied first), cancellable while queued. */
+  signAsync(privateKey: KeyInput, message: Input, options?: MlDsaSignOptions & AbortOptions): Promise<Buffer>
+  /** False for any invalid signature (wrong length, key, message or context). Wrong argument types and key lengths throw. */
+  verify(publicKey: KeyInput, message: Input, signature: Input, options?: MlDsaVerifyOptions): boolean
+  /** `verify` on the libuv thread pool. */
+  verifyAsync(publicKey: KeyInput, message: Input, signature: Input, options?: MlDsaVerifyOptions & AbortOptions): Promise<boolean>
+}
+
 export interface DsaApi {
   ed25519: Ed25519Namespace
   ecdsa: EcdsaNamespace
   rsa: RsaNamespace
+  /** ML-DSA-44 (FIPS 204, NIST category 2). */
+  mldsa44: MlDsaNamespace
+  /** ML-DSA-65 (category 3). */
+  mldsa65: MlDsaNamespace
+  /** ML-DSA-87 (category 5). */
+  mldsa87: MlDsaNamespace
 }
 
 export interface X25519Namespace {
@@ -736,7 +786,8 @@ export interface EcdhNamespace {
 
 /** How raw key bytes are read by `keys.export` / `keys.import` (other forms say what they are). */
 export interface RawKeyHints {
-  algorithm?: 'ed25519' | 'x25519' | 'ec' | 'ecdsa' | 'ecdh' | 'rsa' | 'ml-kem-512' | 'ml-kem-768' | 'ml-kem-1024' | 'x-wing' | 'mlkem512' | 'mlkem768' | 'mlkem1024' | 'xwing'
+  /** ML-DSA: `'ml-dsa-65'` (or `'mldsa65'`); raw ML-DSA keys say by their length which kind they are. */
+  algorithm?: 'ed25519' | 'x25519' | 'ec' | 'ecdsa' | 'ecdh' | 'rsa' | 'ml-kem-512' | 'ml-kem-768' | 'ml-kem-1024' | 'x-wing' | 'mlkem512' | 'mlkem768' | 'mlkem1024' | 'xwing' | MlDsaAlgorithm | 'mldsa44' | 'mldsa65' | 'mldsa87'
   /** For EC keys. */
   curve?: EcCurve
   /** For 32-byte Ed25519/X25519 keys, which cannot be told apart. */

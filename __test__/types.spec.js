@@ -46,3 +46,10 @@ test('index.d.ts: KemApi names every KEM of the native list, and no other', (t) 
   t.deepEqual(keys(declared('KemApi')), Object.keys(kem).sort())
   t.deepEqual(keys(declared('KemNamespace')), Object.keys(kem.mlkem768).sort())
 })
+
+test('index.d.ts: DsaApi names every crypto.dsa member, MlDsaAlgorithm every native ML-DSA set', (t) => {
+  const { dsa } = require('..')
+  t.deepEqual(keys(declared('DsaApi')), Object.keys(dsa).sort())
+  t.deepEqual(literals(declared('MlDsaAlgorithm')), require('../lib/native').mldsaSets().map((s) => s.name).sort())
+  t.deepEqual(keys(declared('MlDsaNamespace')), Object.keys(dsa.mldsa65).sort())
+})

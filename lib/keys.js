@@ -430,7 +430,106 @@ const KEM_ROWS = KEMS.map((kem) =>
   }),
 )
 
-const ALGORITHMS = [OKP('ed25519', '2b6570', 'Ed25519'), OKP('x25519', '2b656e', 'X25519'), EC, RSA, ...KEM_ROWS]
+
+// ---- ML-DSA (FIPS 204) ---------------------------------------------------------------------
+// One row per parameter set of the native table (src/pk/mldsa.rs). RFC 9881: OIDs id-ml-dsa-44/65/87
+// (2.16.840.1.101.3.4.3.17/18/19), parameters absent; the SPKI subjectPublicKey is the raw public
+// key; the PKCS#8 privateKey is ML-DSA-PrivateKey ::= CHOICE { seed [0] IMPLICIT OCTET STRING (32),
+// expandedKey OCTET STRING, both SEQUENCE { seed, expandedKey } }, written as `seed` (or
+// `expandedKey` for a key known only expanded), all three read (`both` checked for consistency).
+// JWK: kty "AKP", alg "ML-DSA-65", pub, priv = the seed (draft-ietf-cose-dilithium, as node).
+// A parsed private key: { alg, private: true, key: the seed, or the expanded key when the seed is
+// unknown, seed?, forms? (native mldsaKeys: { seed, expanded, publicKey }, computed once) }.
+const MLDSA_SETS = native.mldsaSets()
+const MLDSA_SEED = 0x80 // [0] IMPLICIT OCTET STRING
+
+/** The seed / expanded / public forms of a parsed ML-DSA private key (native, once per key). */
+function mldsaForms(k) {
+  if (!k.forms) k.forms = native.mldsaKeys(NATIVE_MLDSA.get(k.alg).id, k.key)
+  return k.forms
+}
+
+/** The key native signing takes: the expanded key (expanded once for a seed). */
+const mldsaSigningKey = (k) => (k.seed ? mldsaForms(k).expanded : k.key)
+
+const MLDSA = (set, oidLast) => {
+  const alg = set.name
+  const oid = `6086480165030403${oidLast}`
+  const jwkAlg = alg.toUpperCase()
+  const privateKey = (key, seed) => ({ alg, private: true, key: Buffer.from(key), seed: seed && Buffer.from(seed) })
+  const row = {
+    alg,
+    oid,
+    jwkKty: 'AKP',
+    describe: () => `an ${jwkAlg} key`,
+    // Raw keys: the seed or the expanded key (private), the public key, told apart by length.
+    rawWhat: `a ${set.seedLength}-byte seed or ${set.expandedLength}-byte expanded ${jwkAlg} private key, a ${set.publicLength}-byte public key`,
+    fromRaw(buf) {
+      if (buf.length === set.seedLength) return privateKey(buf, buf)
+      if (buf.length === set.expandedLength) return privateKey(buf)
+      if (buf.length === set.publicLength) return { alg, private: false, key: Buffer.from(buf) }
+      return undefined
+    },
+    fromPkcs8(params, inner, r) {
+      if (params) r.fail('unexpected parameters')
+      const p = new DerReader(inner, r.name, r.what)
+      const tag = p.peek()
+      let k
+      if (tag === MLDSA_SEED || tag === TAG.SEQUENCE) {
+        const both = tag === TAG.SEQUENCE ? p.sub(TAG.SEQUENCE) : undefined
+        const seed = both ? both.read(TAG.OCTET_STRING) : p.read(MLDSA_SEED)
+        if (seed.length !== set.seedLength) r.fail(`${jwkAlg} seed is not ${set.seedLength} bytes`)
+        k = privateKey(seed, seed)
+        if (both) {
+          const expanded = both.read(TAG.OCTET_STRING)
+          both.end()
+          if (expanded.length !== set.expandedLength || !nodeCrypto.timingSafeEqual(expanded, mldsaForms(k).expanded)) {
+            r.fail('the seed and the expanded key disagree')
+          }
+        }
+      } else {
+        const expanded = p.read(TAG.OCTET_STRING)
+        if (expanded.length !== set.expandedLength) r.fail(`${jwkAlg} expanded key is not ${set.expandedLength} bytes`)
+        k = privateKey(expanded)
+        mldsaForms(k) // checks it: s1/s2 in range, tr = H(pk)
+      }
+      p.end()
+      return k
+    },
+    fromSpki(params, bits, r) {
+      if (params) r.fail('unexpected parameters')
+      if (bits.length !== set.publicLength) r.fail(`${jwkAlg} public key is not ${set.publicLength} bytes`)
+      return { alg, private: false, key: Buffer.from(bits) }
+    },
+    algorithmIdentifier: () => der(TAG.SEQUENCE, derOid(oid)),
+    pkcs8Inner: (k) => (k.seed ? der(MLDSA_SEED, k.seed) : derOctets(k.key)),
+    spkiBits: (k) => k.key,
+    publicOf: (k) => mldsaForms(k).publicKey,
+    fromJwk(jwk, name) {
+      if (jwk.alg !== jwkAlg) return undefined
+      const pub = jwkBytes(jwk, 'pub', set.publicLength, name)
+      if (jwk.priv === undefined) return { alg, private: false, key: pub }
+      const seed = jwkBytes(jwk, 'priv', set.seedLength, name)
+      const k = privateKey(seed, seed)
+      if (!publicOf(k).equals(pub)) throw invalidJwk(name, '"pub" is not the public key of "priv"')
+      return k
+    },
+    toJwk(k) {
+      if (k.private && !k.seed) throw invalidArgValue('options.format', `a form that holds expanded ${jwkAlg} keys (a JWK holds the seed)`, 'jwk')
+      const out = { kty: 'AKP', alg: jwkAlg, pub: b64u(publicOf(k)) }
+      if (k.private) out.priv = b64u(k.seed)
+      return out
+    },
+  }
+  return row
+}
+// The id-ml-dsa-* OIDs end in 0x11, 0x12, 0x13, in the order of the native table.
+const MLDSA_ROWS = MLDSA_SETS.map((set, i) => MLDSA(set, (0x11 + i).toString(16)))
+const NATIVE_MLDSA = new Map(MLDSA_SETS.map((s) => [s.name, s]))
+const [NODE_MAJOR, NODE_MINOR] = process.versions.node.split('.').map(Number)
+const NODE_HAS_MLDSA = NODE_MAJOR > 24 || (NODE_MAJOR === 24 && NODE_MINOR >= 7)
+
+const ALGORITHMS = [OKP('ed25519', '2b6570', 'Ed25519'), OKP('x25519', '2b656e', 'X25519'), EC, RSA, ...KEM_ROWS, ...MLDSA_ROWS]
 const BY_ALG = new Map(ALGORITHMS.map((a) => [a.alg, a]))
 const BY_OID = new Map(ALGORITHMS.map((a) => [a.oid, a]))
 
@@ -609,7 +708,8 @@ function parseJwk(jwk, name) {
   const alg = ALGORITHMS.find((a) => a.jwkKty === jwk.kty)
   if (!alg) throw invalidJwk(name, `unsupported "kty" ${JSON.stringify(jwk.kty)}`)
   const k = ALGORITHMS.filter((a) => a.jwkKty === jwk.kty).reduce((found, a) => found || a.fromJwk(jwk, name), undefined)
-  if (!k) throw invalidJwk(name, `unsupported "crv" ${JSON.stringify(jwk.crv)}`)
+  const by = jwk.kty === 'AKP' ? 'alg' : 'crv'
+  if (!k) throw invalidJwk(name, `unsupported "${by}" ${JSON.stringify(jwk[by])}`)
   return k
 }
 
@@ -641,8 +741,14 @@ function parseKeyObject(ko, name) {
  */
 function parseBytes(buf, want, name) {
   if (want.alg === 'rsa') return parseDer(buf, name)
-  const fixed = BY_ALG.get(want.alg)
-  if (fixed && fixed.privateLengths) return fixedBytes(fixed, buf, want, name)
+  const row = BY_ALG.get(want.alg)
+  if (row && row.privateLengths) return fixedBytes(row, buf, want, name)
+  if (row && row.fromRaw) {
+    const k = row.fromRaw(buf)
+    if (k) return k
+    if (buf[0] === TAG.SEQUENCE && buf.length > 32) return parseDer(buf, name)
+    throw invalidKey(name, `${row.rawWhat}, or a DER key`, `Received ${buf.length} bytes`)
+  }
   if (want.alg === 'ec' && want.curve) {
     const c = want.curve
     if (buf.length === c.size && want.private) return { alg: 'ec', curve: c, private: true, key: Buffer.from(buf) }
@@ -758,6 +864,9 @@ function encodeKey(k, format = 'raw', type, name = 'options.format') {
     case 'jwk':
       return BY_ALG.get(k.alg).toJwk(k)
     case 'keyobject': {
+      if (k.alg.startsWith('ml-dsa-') && !NODE_HAS_MLDSA) {
+        throw coded(Error, 'ERR_FEATURE_UNAVAILABLE_ON_PLATFORM', `node:crypto has ML-DSA KeyObjects from Node 24.7 (this is ${process.version})`)
+      }
       // Algorithms node may lack (`keyObjectType`): a KeyObject node cannot use is refused too
       // (Node 22 with OpenSSL 3.5 parses an ML-KEM key into a KeyObject of no known type).
       const type = BY_ALG.get(k.alg).keyObjectType
@@ -782,11 +891,14 @@ function encodeKey(k, format = 'raw', type, name = 'options.format') {
 const ALGORITHM_NAMES = { ed25519: 'ed25519', x25519: 'x25519', ec: 'ec', ecdsa: 'ec', ecdh: 'ec', rsa: 'rsa' }
 // Fixed-length algorithms by their node name ('ml-kem-768', 'x-wing') and API name ('mlkem768', 'xwing').
 for (const a of KEM_ROWS) ALGORITHM_NAMES[a.alg] = ALGORITHM_NAMES[a.alg.replace(/-/g, '')] = a.alg
+for (const { name } of MLDSA_SETS) ALGORITHM_NAMES[name] = ALGORITHM_NAMES[name.replace(/-/g, '')] = name
 
 /** What raw bytes mean, for keys.export / keys.import (other forms describe themselves). */
 function readWant(o) {
   const name = o.algorithm === undefined ? undefined : ALGORITHM_NAMES[String(o.algorithm).toLowerCase()]
-  if (o.algorithm !== undefined && !name) throw invalidArgValue('options.algorithm', `'ed25519', 'x25519', 'ec', 'rsa' or ${KEM_ROWS.map((a) => `'${a.alg}'`).join(', ')}`, o.algorithm)
+  if (o.algorithm !== undefined && !name) {
+    throw invalidArgValue('options.algorithm', `'ed25519', 'x25519', 'ec', 'rsa', ${[...KEM_ROWS.map((a) => a.alg), ...MLDSA_SETS.map((m) => m.name)].map((n) => `'${n}'`).join(', ')}`, o.algorithm)
+  }
   if (o.keyType !== undefined && o.keyType !== 'private' && o.keyType !== 'public') {
     throw invalidArgValue('options.keyType', "'private' or 'public'", o.keyType)
   }
@@ -802,6 +914,8 @@ function anyKey(key, o, name = 'key') {
   if (buf && fixed && [BY_ALG.get(alg).publicLength, ...fixed].includes(buf.length)) {
     return parseKey(buf, { alg, private: buf.length !== BY_ALG.get(alg).publicLength }, name)
   }
+  const own = buf && alg && BY_ALG.get(alg).fromRaw && BY_ALG.get(alg).fromRaw(buf)
+  if (own) return parseKey(buf, { alg, private: own.private }, name) // raw ML-DSA: told by length
   const rawLengths = alg === 'ec' ? [curve.size, 1 + curve.size, 1 + 2 * curve.size] : alg && alg !== 'rsa' ? [32] : []
   if (buf && rawLengths.includes(buf.length)) {
     if (alg !== 'ec' && o.keyType === undefined) {
@@ -869,6 +983,11 @@ module.exports = {
   NATIVE,
   CURVES,
   KEMS,
+  // ML-DSA (lib/mldsa.js)
+  MLDSA_SETS,
+  NODE_HAS_MLDSA,
+  mldsaForms,
+  mldsaSigningKey,
   FORMATS,
   BYTES,
   describe,
