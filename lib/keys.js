@@ -14,7 +14,8 @@
 //
 // One table (ALGORITHMS below) says what each key algorithm's encodings are: its OID, its JWK
 // fields, how its private and public keys sit in PKCS#8 / SPKI. RSA (part 2) is one more row: its
-// PKCS#8/SPKI/PKCS#1 framing and JWK fields plug into the same reader, writer and dispatch.
+// PKCS#8/SPKI/PKCS#1 framing and JWK fields plug into the same reader, writer and dispatch; ML-DSA
+// is one row per parameter set (with `fromRaw`: raw keys told apart by their length).
 const nodeCrypto = require('crypto')
 const native = require('./native')
 const { BYTES, coded, describe, invalidArgType, invalidArgValue } = require('./errors')
@@ -439,7 +440,8 @@ const KEM_ROWS = KEMS.map((kem) =>
 // `expandedKey` for a key known only expanded), all three read (`both` checked for consistency).
 // JWK: kty "AKP", alg "ML-DSA-65", pub, priv = the seed (draft-ietf-cose-dilithium, as node).
 // A parsed private key: { alg, private: true, key: the seed, or the expanded key when the seed is
-// unknown, seed?, forms? (native mldsaKeys: { seed, expanded, publicKey }, computed once) }.
+// unknown, seed? (= key), forms? (native mldsaKeys: { seed, expanded, publicKey }, computed once;
+// an expanded key is checked whole there) }.
 const MLDSA_SETS = native.mldsaSets()
 const MLDSA_SEED = 0x80 // [0] IMPLICIT OCTET STRING
 
@@ -456,7 +458,10 @@ const MLDSA = (set, oidLast) => {
   const alg = set.name
   const oid = `6086480165030403${oidLast}`
   const jwkAlg = alg.toUpperCase()
-  const privateKey = (key, seed) => ({ alg, private: true, key: Buffer.from(key), seed: seed && Buffer.from(seed) })
+  const privateKey = (bytes, isSeed) => {
+    const key = Buffer.from(bytes)
+    return { alg, private: true, key, seed: isSeed ? key : undefined }
+  }
   const row = {
     alg,
     oid,
@@ -465,8 +470,8 @@ const MLDSA = (set, oidLast) => {
     // Raw keys: the seed or the expanded key (private), the public key, told apart by length.
     rawWhat: `a ${set.seedLength}-byte seed or ${set.expandedLength}-byte expanded ${jwkAlg} private key, a ${set.publicLength}-byte public key`,
     fromRaw(buf) {
-      if (buf.length === set.seedLength) return privateKey(buf, buf)
-      if (buf.length === set.expandedLength) return privateKey(buf)
+      if (buf.length === set.seedLength) return privateKey(buf, true)
+      if (buf.length === set.expandedLength) return privateKey(buf, false)
       if (buf.length === set.publicLength) return { alg, private: false, key: Buffer.from(buf) }
       return undefined
     },
@@ -479,7 +484,7 @@ const MLDSA = (set, oidLast) => {
         const both = tag === TAG.SEQUENCE ? p.sub(TAG.SEQUENCE) : undefined
         const seed = both ? both.read(TAG.OCTET_STRING) : p.read(MLDSA_SEED)
         if (seed.length !== set.seedLength) r.fail(`${jwkAlg} seed is not ${set.seedLength} bytes`)
-        k = privateKey(seed, seed)
+        k = privateKey(seed, true)
         if (both) {
           const expanded = both.read(TAG.OCTET_STRING)
           both.end()
@@ -490,8 +495,8 @@ const MLDSA = (set, oidLast) => {
       } else {
         const expanded = p.read(TAG.OCTET_STRING)
         if (expanded.length !== set.expandedLength) r.fail(`${jwkAlg} expanded key is not ${set.expandedLength} bytes`)
-        k = privateKey(expanded)
-        mldsaForms(k) // checks it: s1/s2 in range, tr = H(pk)
+        k = privateKey(expanded, false)
+        mldsaForms(k) // checks it whole (AWS-LC: s1/s2 in range, t0 and tr consistent)
       }
       p.end()
       return k
@@ -510,7 +515,7 @@ const MLDSA = (set, oidLast) => {
       const pub = jwkBytes(jwk, 'pub', set.publicLength, name)
       if (jwk.priv === undefined) return { alg, private: false, key: pub }
       const seed = jwkBytes(jwk, 'priv', set.seedLength, name)
-      const k = privateKey(seed, seed)
+      const k = privateKey(seed, true)
       if (!publicOf(k).equals(pub)) throw invalidJwk(name, '"pub" is not the public key of "priv"')
       return k
     },
@@ -985,8 +990,6 @@ module.exports = {
   KEMS,
   // ML-DSA (lib/mldsa.js)
   MLDSA_SETS,
-  NODE_HAS_MLDSA,
-  mldsaForms,
   mldsaSigningKey,
   FORMATS,
   BYTES,
