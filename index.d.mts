@@ -15,6 +15,7 @@ export declare const password: typeof cjs.password
 export declare const cipher: typeof cjs.cipher
 export declare const dsa: typeof cjs.dsa
 export declare const kem: typeof cjs.kem
+export declare const hybrid: typeof cjs.hybrid
 export declare const keys: typeof cjs.keys
 export declare const randomBytes: typeof cjs.randomBytes
 export declare const timingSafeEqual: typeof cjs.timingSafeEqual
@@ -30,6 +31,7 @@ declare const crypto: {
   cipher: typeof cjs.cipher
   dsa: typeof cjs.dsa
   kem: typeof cjs.kem
+  hybrid: typeof cjs.hybrid
   keys: typeof cjs.keys
 }
 export default crypto

@@ -1217,6 +1217,75 @@ export interface PasswordNamespace {
 
 export declare const password: PasswordNamespace
 
+// ---- crypto.hybrid ------------------------------------------------------------------------
+
+/**
+ * A hybrid suite: `'x25519-mlkem768'` (X-Wing KEM; Ed25519 + ML-DSA-65 signatures) or
+ * `'rsa4096-mlkem1024'` (RSA-OAEP-4096 + ML-KEM-1024; RSA-PSS-4096 + ML-DSA-87).
+ */
+export type HybridSuite = 'x25519-mlkem768' | 'rsa4096-mlkem1024'
+
+/** A hybrid key: its documented byte string (docs/hybrid-format.md), or that as PEM. */
+export type HybridKey = Input | string
+
+export interface HybridKeyPairOptions<F extends 'raw' | 'pem' = 'raw'> {
+  /** Default `'x25519-mlkem768'`. */
+  suite?: HybridSuite
+  /** `'raw'` (Buffers, the default) or `'pem'` (strings). */
+  format?: F
+}
+
+export interface HybridKeyPair<F extends 'raw' | 'pem' = 'raw'> {
+  publicKey: F extends 'pem' ? string : Buffer
+  privateKey: F extends 'pem' ? string : Buffer
+}
+
+export interface HybridEncryptOptions {
+  /** Additional authenticated data: needed again, equal, to decrypt. */
+  aad?: Input
+}
+
+export interface HybridStreamOptions extends HybridEncryptOptions, AbortOptions {
+  /** Plaintext bytes per segment of the streaming format (encrypting only; default 65,536). */
+  segmentSize?: number
+}
+
+/**
+ * Public-key encryption and signatures that stay secure while EITHER the classical or the
+ * post-quantum component does: the payload key is derived from both KEM secrets together with
+ * both ciphertexts and the recipient's public key (never wrapped under each component
+ * separately), and a composite signature verifies only when both components do, each over a
+ * domain-separated message naming the whole public key. Formats: docs/hybrid-format.md.
+ */
+export interface HybridNamespace {
+  readonly suites: readonly HybridSuite[]
+  generateKeypair<F extends 'raw' | 'pem' = 'raw'>(options?: HybridKeyPairOptions<F>): HybridKeyPair<F>
+  /** The components generated on the libuv pool side by side (RSA-4096 key generation dominates). */
+  generateKeypairAsync<F extends 'raw' | 'pem' = 'raw'>(options?: HybridKeyPairOptions<F> & AbortOptions): Promise<HybridKeyPair<F>>
+  /** The public key of a private key. */
+  getPublicKey(privateKey: HybridKey, options?: { format?: 'raw' }): Buffer
+  getPublicKey(privateKey: HybridKey, options: { format: 'pem' }): string
+  /** The envelope: head, KEM ciphertexts, AES-256-GCM payload. */
+  encrypt(data: Input, recipientPublicKey: HybridKey, options?: HybridEncryptOptions): Buffer
+  encryptAsync(data: Input, recipientPublicKey: HybridKey, options?: HybridEncryptOptions & AbortOptions): Promise<Buffer>
+  /** Throws `ERR_CRYPTO_DECRYPT_FAILED` for any modified, truncated or misaddressed envelope, releasing nothing. */
+  decrypt(envelope: Input, privateKey: HybridKey, options?: HybridEncryptOptions): Buffer
+  decryptAsync(envelope: Input, privateKey: HybridKey, options?: HybridEncryptOptions & AbortOptions): Promise<Buffer>
+  /** A Transform from plaintext to a stream envelope (the streaming AEAD format after the KEM ciphertexts). */
+  encryptStream(recipientPublicKey: HybridKey, options?: HybridStreamOptions): import('node:stream').Transform
+  /** A Transform from a stream envelope to its plaintext, released segment by verified segment. */
+  decryptStream(privateKey: HybridKey, options?: HybridEncryptOptions & AbortOptions): import('node:stream').Transform
+  encryptFile(src: string, dst: string, recipientPublicKey: HybridKey, options?: HybridStreamOptions & FileOptions): Promise<{ bytes: number }>
+  decryptFile(src: string, dst: string, privateKey: HybridKey, options?: HybridEncryptOptions & AbortOptions & FileOptions): Promise<{ bytes: number }>
+  /** One composite signature (both components over the same domain-separated message). */
+  sign(data: Input, privateKey: HybridKey): Buffer
+  signAsync(data: Input, privateKey: HybridKey, options?: AbortOptions): Promise<Buffer>
+  /** True only when every component verifies; false for any other signature, key suite or data. */
+  verify(data: Input, signature: ArrayBufferView | ArrayBuffer, publicKey: HybridKey): boolean
+}
+
+export declare const hybrid: HybridNamespace
+
 declare const crypto: {
   sha: ShaNamespace
   hash: ShaNamespace
@@ -1229,5 +1298,6 @@ declare const crypto: {
   dsa: DsaApi
   kem: KemApi
   keys: KeysNamespace
+  hybrid: HybridNamespace
 }
 export default crypto
