@@ -1282,6 +1282,8 @@ export interface HybridNamespace {
   signAsync(data: Input, privateKey: HybridKey, options?: AbortOptions): Promise<Buffer>
   /** True only when every component verifies; false for any other signature, key suite or data. */
   verify(data: Input, signature: ArrayBufferView | ArrayBuffer, publicKey: HybridKey): boolean
+  /** `verify` with the components checked on the libuv pool, side by side. */
+  verifyAsync(data: Input, signature: ArrayBufferView | ArrayBuffer, publicKey: HybridKey, options?: AbortOptions): Promise<boolean>
 }
 
 export declare const hybrid: HybridNamespace

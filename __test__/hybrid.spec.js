@@ -170,10 +170,12 @@ for (const suite of SUITES) {
     t.true(await independentVerify(data, sig, publicKey))
     const sigAsync = await hybrid.signAsync(data, privateKey)
     t.true(hybrid.verify(data, sigAsync, publicKey))
+    t.true(await hybrid.verifyAsync(data, sig, publicKey))
     for (const p of [0, 1, 2, 40, 65, 66, 67, 513, 514, 1000, sig.length - 1]) {
       const bad = Buffer.from(sig)
       bad[p] ^= 0x10
       t.false(hybrid.verify(data, bad, publicKey), `byte ${p}`)
+      t.false(await hybrid.verifyAsync(data, bad, publicKey), `byte ${p}, async`)
     }
     for (const n of [0, 2, 66, sig.length - 1]) t.false(hybrid.verify(data, sig.subarray(0, n), publicKey))
     t.false(hybrid.verify(data, Buffer.concat([sig, Buffer.alloc(1)]), publicKey))

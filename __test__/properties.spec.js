@@ -1234,6 +1234,7 @@ arg('hybrid.signAsync(data, v)', (v) => crypto.hybrid.signAsync('x', v), { async
 arg('hybrid.verify(v, sig, pub)', (v) => crypto.hybrid.verify(v, HYB_SIG, HYB.publicKey))
 arg('hybrid.verify(data, v, pub)', (v) => crypto.hybrid.verify('x', v, HYB.publicKey))
 arg('hybrid.verify(data, sig, v)', (v) => crypto.hybrid.verify('x', HYB_SIG, v))
+arg('hybrid.verifyAsync(data, v, pub)', (v) => crypto.hybrid.verifyAsync('x', v, HYB.publicKey), { async: true })
 arg('hybrid.getPublicKey(v)', (v) => crypto.hybrid.getPublicKey(v))
 arg('hybrid.encryptStream(v)', (v) => crypto.hybrid.encryptStream(v))
 arg('hybrid.decryptStream(v)', (v) => crypto.hybrid.decryptStream(v))
@@ -1270,7 +1271,7 @@ test('the wrong-type property\'s list of byte arguments was written from this AP
   // The API surface the list was written from; a new public function must be added to it.
   t.deepEqual(Object.keys(crypto).sort(), ['cipher', 'default', 'dsa', 'hash', 'hmac', 'hybrid', 'kdf', 'kem', 'keys', 'password', 'randomBytes', 'sha', 'timingSafeEqual'])
   t.deepEqual(Object.keys(crypto.hybrid).sort(), ['decrypt', 'decryptAsync', 'decryptFile', 'decryptStream', 'encrypt', 'encryptAsync', 'encryptFile',
-    'encryptStream', 'generateKeypair', 'generateKeypairAsync', 'getPublicKey', 'sign', 'signAsync', 'suites', 'verify'])
+    'encryptStream', 'generateKeypair', 'generateKeypairAsync', 'getPublicKey', 'sign', 'signAsync', 'suites', 'verify', 'verifyAsync'])
   t.deepEqual(Object.keys(crypto.kem).sort(), ['mlkem1024', 'mlkem512', 'mlkem768', 'xwing'])
   for (const k of Object.values(crypto.kem)) t.deepEqual(Object.keys(k).sort(), ['decapsulate', 'encapsulate', 'generateKeypair', 'lengths'])
   t.deepEqual(Object.keys(crypto.password).sort(), ['algorithms', 'ceilings', 'createPolicy', 'hash', 'hashSync', 'needsRehash', 'parse',

@@ -98,6 +98,7 @@ function components(lib) {
     sign: (priv, m) => alg.sign(priv, m, { context: SIG_LABEL }),
     signAsync: (priv, m) => alg.signAsync(priv, m, { context: SIG_LABEL }),
     verify: (pub, m, sig) => alg.verify(pub, m, sig, { context: SIG_LABEL }),
+    verifyAsync: (pub, m, sig) => alg.verifyAsync(pub, m, sig, { context: SIG_LABEL }),
   })
   const ed25519 = {
     name: 'ed25519',
@@ -110,6 +111,7 @@ function components(lib) {
     sign: (priv, m) => dsa.ed25519.sign(priv, m),
     signAsync: async (priv, m) => dsa.ed25519.sign(priv, m),
     verify: (pub, m, sig) => dsa.ed25519.verify(pub, m, sig),
+    verifyAsync: async (pub, m, sig) => dsa.ed25519.verify(pub, m, sig),
   }
   const pss = { hash: 'sha512', saltLength: 64 }
   const rsaPss = {
@@ -123,6 +125,7 @@ function components(lib) {
     sign: (priv, m) => dsa.rsa.signPSS(m, priv, pss),
     signAsync: (priv, m) => dsa.rsa.signPSSAsync(m, priv, pss),
     verify: (pub, m, sig) => dsa.rsa.verifyPSS(m, pub, sig, pss),
+    verifyAsync: (pub, m, sig) => dsa.rsa.verifyPSSAsync(m, pub, sig, pss),
   }
   return {
     xwing: mlkem('x-wing', kem.xwing),
@@ -496,23 +499,37 @@ function makeHybrid(lib) {
       return sigOut(key.suite, await Promise.all(key.suite.sigs.map((s, i) => s.signAsync(key.fields[off + i], m))))
     })
   }
-  function verify(data, signature, pubKey) {
+  /**
+   * The components' verifications of a composite signature: a list of `check(component, key,
+   * m', part)` results, or null when the signature's length, version or suite is not the key's.
+   */
+  function eachComponent(data, signature, pubKey, check) {
     const key = publicKey(pubKey)
     const d = readData(data, 'data')
     if (!isBytes(signature)) throw invalidArgType('signature', BYTES, signature)
     const sig = Buffer.from(signature.buffer ?? signature, signature.byteOffset ?? 0, signature.byteLength)
     const { suite } = key
-    if (sig.length !== suite.sigLength || sig[0] !== VERSION || sig[1] !== suite.id) return false
+    if (sig.length !== suite.sigLength || sig[0] !== VERSION || sig[1] !== suite.id) return null
     const m = signedMessage(key, d)
     const off = suite.kems.length
     let at = 2
-    let ok = true
-    suite.sigs.forEach((s, i) => {
+    return suite.sigs.map((s, i) => {
       const part = sig.subarray(at, at + s.sigLength)
       at += s.sigLength
-      ok = s.verify(key.fields[off + i], m, part) && ok
+      return check(s, key.fields[off + i], m, part)
     })
-    return ok
+  }
+  function verify(data, signature, pubKey) {
+    const results = eachComponent(data, signature, pubKey, (s, k, m, part) => s.verify(k, m, part))
+    return results !== null && results.every(Boolean)
+  }
+  function verifyAsync(data, signature, pubKey, options) {
+    return runAsync(options?.signal, async () => {
+      readOpts(options, new Set(['signal']), 'hybrid.verifyAsync')
+      // Every component call starts here, before any await: each copies its inputs as it is made.
+      const results = eachComponent(data, signature, pubKey, (s, k, m, part) => s.verifyAsync(k, m, part))
+      return results !== null && (await Promise.all(results)).every(Boolean)
+    })
   }
 
   function getPublicKey(privKey, options) {
@@ -537,6 +554,7 @@ function makeHybrid(lib) {
     sign,
     signAsync,
     verify,
+    verifyAsync,
   })
 }
 
