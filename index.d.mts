@@ -17,6 +17,7 @@ export declare const dsa: typeof cjs.dsa
 export declare const keys: typeof cjs.keys
 export declare const randomBytes: typeof cjs.randomBytes
 export declare const timingSafeEqual: typeof cjs.timingSafeEqual
+export declare const cpuPaths: typeof cjs.cpuPaths
 
 declare const crypto: {
   sha: typeof cjs.sha

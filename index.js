@@ -35,6 +35,8 @@ const api = {
   cipher: Object.freeze({ ...cipher, x25519: pk.x25519, ecdh: pk.ecdh, rsa_oaep }),
   dsa: Object.freeze({ ...pk.dsa, rsa }),
   keys: Object.freeze(keys),
+  /** The code path each backend takes on this CPU (src/cpu.rs). */
+  cpuPaths: require('./lib/native').cpuPaths,
 }
 
 module.exports = api
