@@ -46,6 +46,8 @@ function outputTarget(output, format, need) {
   if (output.byteLength < need) {
     throw outOfRange('options.output.byteLength', `>= ${need} (the length of the result)`, output.byteLength)
   }
+  // A Buffer of exactly the result's length is its own view (no view object to make).
+  if (output.byteLength === need && Buffer.isBuffer(output)) return output
   return Buffer.from(output.buffer, output.byteOffset, need)
 }
 
