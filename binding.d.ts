@@ -308,6 +308,96 @@ export declare function hkdfAsync(ikm: unknown, salt: unknown | undefined | null
 /** `hmacAsync(alg, key, data, token?)`: the MAC as a Buffer. */
 export declare function hmacAsync(alg: number, key: unknown, data: unknown, token?: CancelToken | undefined | null): Promise<Buffer>
 
+/** One KEM as the JS layer sees it (lengths in bytes). */
+export interface KemAlgorithm {
+  id: number
+  /** `'ML-KEM-512'`, `'ML-KEM-768'`, `'ML-KEM-1024'`, `'X-Wing'`. */
+  name: string
+  seedLength: number
+  /** The expanded private key's length; 0 when none is accepted (X-Wing). */
+  expandedLength: number
+  publicLength: number
+  ciphertextLength: number
+  sharedLength: number
+}
+
+export declare function kemAlgorithms(): Array<KemAlgorithm>
+
+/**
+ * `kemCheckPublic(alg, publicKey)`: refuses a public key of the wrong length or (ML-KEM, and
+ * X-Wing's ML-KEM part) one that fails the modulus check.
+ */
+export declare function kemCheckPublic(alg: number, public: unknown): void
+
+/**
+ * `kemDecapsulate(alg, ciphertext, privateKey)`: the shared secret; the private key as bytes
+ * or prepared by `kemPrepare`.
+ */
+export declare function kemDecapsulate(alg: number, ct: unknown, private: unknown): Buffer
+
+/** `kemEncapsulate(alg, publicKey)`: `[ciphertext, sharedSecret]`, with randomness from the OS. */
+export declare function kemEncapsulate(alg: number, public: unknown): Array<Buffer>
+
+/**
+ * `kemGenerate(alg, seed?, expanded)`: `[privateKey, publicKey]` from `seed` (random when
+ * undefined); the private key is the seed, or with `expanded` the expanded key (ML-KEM).
+ */
+export declare function kemGenerate(alg: number, seed: unknown, expanded: boolean): Array<Buffer>
+
+/** `kemPublic(alg, privateKey)`: the public key of a private key (seed or checked expanded key). */
+export declare function kemPublic(alg: number, private: unknown): Buffer
+
+/**
+ * `mldsa(params, [key, message, signature, context])`: the signature (sign; `signature` is not
+ * read), or whether it is valid (verify: false for any invalid signature, and for a context over
+ * 255 bytes).
+ */
+export declare function mldsa(params: MlDsaParams, args: Array<unknown>): unknown
+
+/**
+ * `mldsaAsync(params, [key, message, signature, context], token?)`: the same on the libuv pool,
+ * inputs copied first.
+ */
+export declare function mldsaAsync(params: MlDsaParams, args: Array<unknown>, token?: CancelToken | undefined | null): Promise<unknown>
+
+/**
+ * `mldsaKeys(set, privateKey?)`: the seed (a new random one when `privateKey` is undefined),
+ * expanded key and public key of a private key given as its seed or expanded key (checked:
+ * s1/s2 in range and tr = H(pk)).
+ */
+export declare function mldsaKeys(set: number, key?: unknown | undefined | null): MlDsaKeys
+
+/** The forms of a private key, for the key layer. */
+export interface MlDsaKeys {
+  /** Absent for a key given in its expanded form only. */
+  seed?: Buffer
+  expanded: Buffer
+  publicKey: Buffer
+}
+
+/**
+ * What an `mldsa` / `mldsaAsync` call does: sign (`verify` false; `deterministic`: rnd = 0) or
+ * verify, with the parameter set of id `set`.
+ */
+export interface MlDsaParams {
+  set: number
+  verify: boolean
+  deterministic: boolean
+}
+
+/** One parameter set as the JS layer sees it. */
+export interface MlDsaSet {
+  id: number
+  /** `'ml-dsa-44'`, `'ml-dsa-65'`, `'ml-dsa-87'`. */
+  name: string
+  seedLength: number
+  publicLength: number
+  expandedLength: number
+  signatureLength: number
+}
+
+export declare function mldsaSets(): Array<MlDsaSet>
+
 /**
  * `passphraseCipher(decrypt, data, passphrase)`: the crypto-js format, synchronously (inputs
  * read in place).

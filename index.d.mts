@@ -14,6 +14,7 @@ export declare const kdf: typeof cjs.kdf
 export declare const password: typeof cjs.password
 export declare const cipher: typeof cjs.cipher
 export declare const dsa: typeof cjs.dsa
+export declare const kem: typeof cjs.kem
 export declare const keys: typeof cjs.keys
 export declare const randomBytes: typeof cjs.randomBytes
 export declare const timingSafeEqual: typeof cjs.timingSafeEqual
@@ -27,8 +28,10 @@ declare const crypto: {
   password: typeof cjs.password
   randomBytes: typeof cjs.randomBytes
   timingSafeEqual: typeof cjs.timingSafeEqual
+  cpuPaths: typeof cjs.cpuPaths
   cipher: typeof cjs.cipher
   dsa: typeof cjs.dsa
+  kem: typeof cjs.kem
   keys: typeof cjs.keys
 }
 export default crypto

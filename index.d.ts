@@ -785,10 +785,60 @@ export interface RsaOaepNamespace {
   decryptAsync(ciphertext: Input, privateKey: KeyInput, options?: RsaOaepOptions & AbortOptions): Promise<Buffer>
 }
 
+// ---- ML-DSA (FIPS 204) -------------------------------------------------------------------
+
+/** The ML-DSA parameter sets, as `crypto.keys` and node:crypto name them. */
+export type MlDsaAlgorithm = 'ml-dsa-44' | 'ml-dsa-65' | 'ml-dsa-87'
+
+export interface MlDsaKeyPairOptions<F extends KeyFormat = KeyFormat> extends KeyPairOptions<F> {
+  /** The 32-byte seed ξ: the same seed gives the same key pair (FIPS 204 ML-DSA.KeyGen_internal). Default: 32 random bytes. */
+  seed?: ArrayBufferView | ArrayBuffer
+  /** The raw private key: 'seed' (default, 32 bytes) or 'expanded' (the FIPS 204 private key: 2560 / 4032 / 4896 bytes; PKCS#8 `expandedKey`). */
+  privateKeyFormat?: 'seed' | 'expanded'
+}
+
+export interface MlDsaSignOptions {
+  /** 0..255 bytes (a string counts as its UTF-8) bound into the signature; default empty. Longer throws a `RangeError` (`ERR_OUT_OF_RANGE`). */
+  context?: Input
+  /** `true`: the FIPS 204 deterministic variant (rnd = 0^32). Default `false`: hedged, a fresh 32-byte rnd from the OS RNG. */
+  deterministic?: boolean
+}
+
+export interface MlDsaVerifyOptions {
+  /** The context the signature was made with (default empty); over 255 bytes makes `verify` return false. */
+  context?: Input
+}
+
+/**
+ * One ML-DSA parameter set (pure ML-DSA; HashML-DSA is not offered). Private keys are the 32-byte
+ * seed or the expanded key (told apart by length) in any key form; public keys raw (1312 / 1952 /
+ * 2592 bytes) or in any key form (SPKI per RFC 9881, PEM, JWK `AKP`, KeyObject).
+ */
+export interface MlDsaNamespace {
+  /** Sizes in bytes. */
+  readonly lengths: { readonly seed: 32; readonly expandedPrivateKey: number; readonly publicKey: number; readonly signature: number }
+  /** A new key pair: the 32-byte seed and the raw public key by default (or `options.format`). */
+  generateKeypair<F extends KeyFormat | undefined = undefined>(options?: MlDsaKeyPairOptions<F & KeyFormat>): KeyPair<F>
+  /** The signature (2420 / 3309 / 4627 bytes) of `message`. */
+  sign(privateKey: KeyInput, message: Input, options?: MlDsaSignOptions): Buffer
+  /** `sign` on the libuv thread pool (inputs copied first), cancellable while queued. */
+  signAsync(privateKey: KeyInput, message: Input, options?: MlDsaSignOptions & AbortOptions): Promise<Buffer>
+  /** False for any invalid signature (wrong length, key, message or context). Wrong argument types and key lengths throw. */
+  verify(publicKey: KeyInput, message: Input, signature: Input, options?: MlDsaVerifyOptions): boolean
+  /** `verify` on the libuv thread pool. */
+  verifyAsync(publicKey: KeyInput, message: Input, signature: Input, options?: MlDsaVerifyOptions & AbortOptions): Promise<boolean>
+}
+
 export interface DsaApi {
   ed25519: Ed25519Namespace
   ecdsa: EcdsaNamespace
   rsa: RsaNamespace
+  /** ML-DSA-44 (FIPS 204, NIST category 2). */
+  mldsa44: MlDsaNamespace
+  /** ML-DSA-65 (category 3). */
+  mldsa65: MlDsaNamespace
+  /** ML-DSA-87 (category 5). */
+  mldsa87: MlDsaNamespace
 }
 
 export interface X25519Namespace {
@@ -805,7 +855,8 @@ export interface EcdhNamespace {
 
 /** How raw key bytes are read by `keys.export` / `keys.import` (other forms say what they are). */
 export interface RawKeyHints {
-  algorithm?: 'ed25519' | 'x25519' | 'ec' | 'ecdsa' | 'ecdh' | 'rsa'
+  /** ML-DSA: `'ml-dsa-65'` (or `'mldsa65'`); raw ML-DSA keys say by their length which kind they are. */
+  algorithm?: 'ed25519' | 'x25519' | 'ec' | 'ecdsa' | 'ecdh' | 'rsa' | 'ml-kem-512' | 'ml-kem-768' | 'ml-kem-1024' | 'x-wing' | 'mlkem512' | 'mlkem768' | 'mlkem1024' | 'xwing' | MlDsaAlgorithm | 'mldsa44' | 'mldsa65' | 'mldsa87'
   /** For EC keys. */
   curve?: EcCurve
   /** For 32-byte Ed25519/X25519 keys, which cannot be told apart. */
@@ -830,6 +881,80 @@ export interface KeysNamespace {
 
 export declare const dsa: DsaApi
 export declare const keys: KeysNamespace
+
+// ---- Key encapsulation (crypto.kem): ML-KEM (FIPS 203) and X-Wing ------------------------------
+
+/** The forms KEM keys are produced in (no JWK form exists for them). */
+export type KemKeyFormat = Exclude<KeyFormat, 'jwk'>
+
+export interface KemKeyPairOptions<F extends KemKeyFormat = KemKeyFormat> {
+  /**
+   * The seed to derive the key pair from (ML-KEM: d‖z, 64 bytes; X-Wing: its 32-byte private key);
+   * random (the OS CSPRNG) when absent. A wrong length throws `ERR_INVALID_ARG_VALUE`.
+   */
+  seed?: Buffer | NodeJS.TypedArray | DataView | ArrayBuffer
+  /**
+   * 'seed' (default): the private key is the seed. 'expanded' (ML-KEM only): the FIPS 203
+   * decapsulation key (1632 / 2400 / 3168 bytes). Both forms are accepted wherever a private key
+   * is taken, told apart by length.
+   */
+  privateKeyFormat?: 'seed' | 'expanded'
+  /**
+   * Default 'raw'. 'der' / 'pem' are PKCS#8 (the seed, or the expandedKey choice) and SPKI, as
+   * IETF LAMPS ML-KEM in X.509 (and X-Wing's draft) define them; 'keyobject' needs a Node.js with
+   * ML-KEM KeyObjects (>= 24.7; none has X-Wing), else `ERR_FEATURE_UNAVAILABLE_ON_PLATFORM`.
+   */
+  format?: F
+}
+
+export interface Encapsulation {
+  /** Send this to the private key's holder. */
+  ciphertext: Buffer
+  /** 32 bytes, known to both sides after decapsulation. */
+  sharedSecret: Buffer
+}
+
+/**
+ * One KEM. Keys are any {@link KeyInput} form except JWK: raw bytes of the algorithm's lengths
+ * (public key; private seed or expanded key), DER SPKI / PKCS#8, PEM, KeyObject. Errors are
+ * typed, with a `code`: wrong lengths, a public key failing the FIPS 203 modulus check (a
+ * coefficient >= q), an expanded private key failing the hash check (H(ek)) throw
+ * `ERR_INVALID_ARG_VALUE`; a key of another algorithm `ERR_CRYPTO_INVALID_KEY_TYPE`; non-byte
+ * ciphertexts `ERR_INVALID_ARG_TYPE`. Calls are synchronous (tens of microseconds).
+ */
+export interface KemNamespace {
+  /** This KEM's lengths in bytes (`expandedPrivateKey`: undefined for X-Wing, which has none). */
+  readonly lengths: {
+    readonly seed: number
+    readonly expandedPrivateKey: number | undefined
+    readonly publicKey: number
+    readonly ciphertext: number
+    readonly sharedSecret: number
+  }
+  /** A key pair from `options.seed`, or from fresh randomness. */
+  generateKeypair<F extends KemKeyFormat | undefined = undefined>(options?: KemKeyPairOptions<F & KemKeyFormat>): KeyPair<F>
+  /** A fresh shared secret and the ciphertext that carries it to `publicKey`'s holder. */
+  encapsulate(publicKey: KeyInput): Encapsulation
+  /**
+   * The shared secret of `ciphertext`. A ciphertext that was not made for this key does not
+   * throw: it gives a different, deterministic secret (FIPS 203 implicit rejection, J(z‖c)).
+   */
+  decapsulate(ciphertext: Buffer | NodeJS.TypedArray | DataView | ArrayBuffer, privateKey: KeyInput): Buffer
+}
+
+/** The KEMs, by the names of `kemAlgorithms()` without dashes. */
+export interface KemApi {
+  /** ML-KEM-512 (FIPS 203): 800-byte public keys, 768-byte ciphertexts. */
+  mlkem512: KemNamespace
+  /** ML-KEM-768 (FIPS 203): 1184-byte public keys, 1088-byte ciphertexts. */
+  mlkem768: KemNamespace
+  /** ML-KEM-1024 (FIPS 203): 1568-byte public keys and ciphertexts. */
+  mlkem1024: KemNamespace
+  /** X-Wing (draft-connolly-cfrg-xwing-kem-10): ML-KEM-768 + X25519, 1216-byte public keys, 1120-byte ciphertexts, 32-byte private keys. */
+  xwing: KemNamespace
+}
+
+export declare const kem: KemApi
 // ---- Password hashing and key derivation (crypto.kdf) ------------------------------------------
 
 /** Options every async KDF form accepts. */
@@ -1172,6 +1297,7 @@ declare const crypto: {
   cpuPaths: typeof cpuPaths
   cipher: CipherApi
   dsa: DsaApi
+  kem: KemApi
   keys: KeysNamespace
 }
 export default crypto

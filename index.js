@@ -11,7 +11,9 @@
 // `streamAlgorithms()`), kdf.js (crypto.kdf, one wrapper per KDF),
 // password.js (crypto.password: one verify over every stored format, on kdf.js), random.js,
 // pk.js (crypto.dsa.ed25519/ecdsa, crypto.cipher.x25519/ecdh) over keys.js (crypto.keys: the one
-// parser and writer of every key form), rsa.js (crypto.dsa.rsa, crypto.cipher.rsa_oaep).
+// parser and writer of every key form), rsa.js (crypto.dsa.rsa, crypto.cipher.rsa_oaep),
+// kem.js (crypto.kem: ML-KEM and X-Wing, from `kemAlgorithms()`),
+// mldsa.js (crypto.dsa.mldsa44/65/87, from `mldsaSets()`).
 // Shared by all: options.js (unknown keys, integer ranges), output.js (output
 // formats), errors.js (Node-style errors with a `code`), abort.js (every async form: `signal`,
 // cancel token, AbortError). A new hash or cipher mode needs no JS at all (plus its line in
@@ -23,6 +25,8 @@ const { cipher } = require('./lib/cipher')
 const pk = require('./lib/pk')
 const { keys } = require('./lib/keys')
 const { rsa, rsa_oaep } = require('./lib/rsa')
+const { kem } = require('./lib/kem')
+const { mldsa } = require('./lib/mldsa')
 
 const api = {
   sha,
@@ -33,7 +37,8 @@ const api = {
   randomBytes,
   timingSafeEqual,
   cipher: Object.freeze({ ...cipher, x25519: pk.x25519, ecdh: pk.ecdh, rsa_oaep }),
-  dsa: Object.freeze({ ...pk.dsa, rsa }),
+  dsa: Object.freeze({ ...pk.dsa, rsa, ...mldsa }),
+  kem,
   keys: Object.freeze(keys),
   /** The code path each backend takes on this CPU (src/cpu.rs). */
   cpuPaths: require('./lib/native').cpuPaths,

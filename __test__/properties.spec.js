@@ -1170,6 +1170,22 @@ arg("dsa.ecdsa.verify('m', { publicKey: v, signature })", (v) => crypto.dsa.ecds
 arg("dsa.ecdsa.verify('m', { publicKey, signature: v })", (v) => crypto.dsa.ecdsa.verify('m', { publicKey: EC.publicKey, signature: v }))
 arg('cipher.x25519.deriveSharedSecret(v, pub)', (v) => crypto.cipher.x25519.deriveSharedSecret(v, X.publicKey))
 arg('cipher.x25519.deriveSharedSecret(key, v)', (v) => crypto.cipher.x25519.deriveSharedSecret(X.privateKey, v))
+for (const set of ['mldsa44', 'mldsa65', 'mldsa87']) {
+  const api = crypto.dsa[set]
+  const kp = api.generateKeypair()
+  const sig = api.sign(kp.privateKey, 'm')
+  arg(`dsa.${set}.generateKeypair({ seed: v })`, (v) => api.generateKeypair({ seed: v }), { optional: true })
+  arg(`dsa.${set}.sign(v, m)`, (v) => api.sign(v, 'm'))
+  arg(`dsa.${set}.sign(key, v)`, (v) => api.sign(kp.privateKey, v))
+  arg(`dsa.${set}.sign(key, m, { context: v })`, (v) => api.sign(kp.privateKey, 'm', { context: v }), { optional: true })
+  arg(`dsa.${set}.signAsync(v, m)`, (v) => api.signAsync(v, 'm'), { async: true })
+  arg(`dsa.${set}.signAsync(key, v)`, (v) => api.signAsync(kp.privateKey, v), { async: true })
+  arg(`dsa.${set}.verify(v, m, sig)`, (v) => api.verify(v, 'm', sig))
+  arg(`dsa.${set}.verify(key, v, sig)`, (v) => api.verify(kp.publicKey, v, sig))
+  arg(`dsa.${set}.verify(key, m, v)`, (v) => api.verify(kp.publicKey, 'm', v))
+  arg(`dsa.${set}.verify(key, m, sig, { context: v })`, (v) => api.verify(kp.publicKey, 'm', sig, { context: v }), { optional: true })
+  arg(`dsa.${set}.verifyAsync(key, m, v)`, (v) => api.verifyAsync(kp.publicKey, 'm', v), { async: true })
+}
 const RSA = crypto.dsa.rsa.generateKeypair({ modulusLength: 2048 })
 const RSA_SIG = crypto.dsa.rsa.signPSS('m', RSA.privateKey)
 const RSA_CT = crypto.cipher.rsa_oaep.encrypt('m', RSA.publicKey)
@@ -1191,6 +1207,17 @@ arg('cipher.rsa_oaep.decrypt(v, key)', (v) => crypto.cipher.rsa_oaep.decrypt(v, 
 arg('cipher.rsa_oaep.decrypt(ct, v)', (v) => crypto.cipher.rsa_oaep.decrypt(RSA_CT, v))
 arg("cipher.ecdh.deriveSharedSecret('p256', v, pub)", (v) => crypto.cipher.ecdh.deriveSharedSecret('p256', v, EC.publicKey))
 arg("cipher.ecdh.deriveSharedSecret('p256', key, v)", (v) => crypto.cipher.ecdh.deriveSharedSecret('p256', EC.privateKey, v))
+const KEM = crypto.kem.mlkem768.generateKeypair()
+const KEM_CT = crypto.kem.mlkem768.encapsulate(KEM.publicKey).ciphertext
+for (const name of Object.keys(crypto.kem)) {
+  const k = crypto.kem[name]
+  const pair = name === 'mlkem768' ? KEM : k.generateKeypair()
+  const ct = name === 'mlkem768' ? KEM_CT : k.encapsulate(pair.publicKey).ciphertext
+  arg(`kem.${name}.encapsulate(v)`, (v) => k.encapsulate(v))
+  arg(`kem.${name}.decapsulate(v, key)`, (v) => k.decapsulate(v, pair.privateKey))
+  arg(`kem.${name}.decapsulate(ct, v)`, (v) => k.decapsulate(ct, v))
+  arg(`kem.${name}.generateKeypair({ seed: v })`, (v) => k.generateKeypair({ seed: v }), { optional: true })
+}
 arg('keys.export(v)', (v) => crypto.keys.export(v))
 arg('keys.import(v)', (v) => crypto.keys.import(v))
 arg("timingSafeEqual(v, 'x')", (v) => timingSafeEqual(v, 'x'))
@@ -1223,11 +1250,16 @@ property(
 test('the wrong-type property\'s list of byte arguments was written from this API surface', (t) => {
   // The API surface the list was written from; a new public function must be added to it
   // (cpuPaths takes no arguments; options.output is not a byte input: __test__/output.spec.js).
-  t.deepEqual(Object.keys(crypto).sort(), ['cipher', 'cpuPaths', 'default', 'dsa', 'hash', 'hmac', 'kdf', 'keys', 'password', 'randomBytes', 'sha', 'timingSafeEqual'])
+  t.deepEqual(Object.keys(crypto).sort(), ['cipher', 'cpuPaths', 'default', 'dsa', 'hash', 'hmac', 'kdf', 'kem', 'keys', 'password', 'randomBytes', 'sha', 'timingSafeEqual'])
+  t.deepEqual(Object.keys(crypto.kem).sort(), ['mlkem1024', 'mlkem512', 'mlkem768', 'xwing'])
+  for (const k of Object.values(crypto.kem)) t.deepEqual(Object.keys(k).sort(), ['decapsulate', 'encapsulate', 'generateKeypair', 'lengths'])
   t.deepEqual(Object.keys(crypto.password).sort(), ['algorithms', 'ceilings', 'createPolicy', 'hash', 'hashSync', 'needsRehash', 'parse',
     'policy', 'verify', 'verifySync'])
   t.deepEqual(Object.keys(cipher).sort(), ['aes', 'age', 'chacha20', 'des', 'ecdh', 'legacy', 'rsa_oaep', 'x25519', 'xchacha20'])
-  t.deepEqual(Object.keys(crypto.dsa).sort(), ['ecdsa', 'ed25519', 'rsa'])
+  t.deepEqual(Object.keys(crypto.dsa).sort(), ['ecdsa', 'ed25519', 'mldsa44', 'mldsa65', 'mldsa87', 'rsa'])
+  for (const set of ['mldsa44', 'mldsa65', 'mldsa87']) {
+    t.deepEqual(Object.keys(crypto.dsa[set]).sort(), ['generateKeypair', 'lengths', 'sign', 'signAsync', 'verify', 'verifyAsync'])
+  }
   t.deepEqual(Object.keys(crypto.dsa.rsa).sort(), ['generateKeypair', 'generateKeypairAsync', 'signPKCS1v15', 'signPKCS1v15Async', 'signPSS', 'signPSSAsync', 'verifyPKCS1v15', 'verifyPKCS1v15Async', 'verifyPSS', 'verifyPSSAsync'])
   t.deepEqual(Object.keys(crypto.cipher.rsa_oaep).sort(), ['decrypt', 'decryptAsync', 'encrypt', 'encryptAsync'])
   t.deepEqual(Object.keys(crypto.keys).sort(), ['export', 'import'])

@@ -5,7 +5,7 @@
 const test = require('ava')
 const path = require('path')
 const ts = require('typescript')
-const { sha, hmac, cipher } = require('..')
+const { sha, hmac, cipher, kem } = require('..')
 
 const file = path.join(__dirname, '..', 'index.d.ts')
 const program = ts.createProgram([file], { strict: true, noEmit: true })
@@ -40,4 +40,16 @@ test('index.d.ts: AesMode and the DES mode option list exactly the native modes'
   const des = checker.getPropertyOfType(declared('DesOptions'), 'mode')
   t.truthy(des, 'DesOptions has a mode option')
   t.deepEqual(literals(checker.getNonNullableType(checker.getTypeOfSymbolAtLocation(des, source))), [...cipher.des.modes].sort())
+})
+
+test('index.d.ts: KemApi names every KEM of the native list, and no other', (t) => {
+  t.deepEqual(keys(declared('KemApi')), Object.keys(kem).sort())
+  t.deepEqual(keys(declared('KemNamespace')), Object.keys(kem.mlkem768).sort())
+})
+
+test('index.d.ts: DsaApi names every crypto.dsa member, MlDsaAlgorithm every native ML-DSA set', (t) => {
+  const { dsa } = require('..')
+  t.deepEqual(keys(declared('DsaApi')), Object.keys(dsa).sort())
+  t.deepEqual(literals(declared('MlDsaAlgorithm')), require('../lib/native').mldsaSets().map((s) => s.name).sort())
+  t.deepEqual(keys(declared('MlDsaNamespace')), Object.keys(dsa.mldsa65).sort())
 })

@@ -14,7 +14,8 @@
 //
 // One table (ALGORITHMS below) says what each key algorithm's encodings are: its OID, its JWK
 // fields, how its private and public keys sit in PKCS#8 / SPKI. RSA (part 2) is one more row: its
-// PKCS#8/SPKI/PKCS#1 framing and JWK fields plug into the same reader, writer and dispatch.
+// PKCS#8/SPKI/PKCS#1 framing and JWK fields plug into the same reader, writer and dispatch; ML-DSA
+// is one row per parameter set (with `fromRaw`: raw keys told apart by their length).
 const nodeCrypto = require('crypto')
 const native = require('./native')
 const { BYTES, coded, describe, invalidArgType, invalidArgValue } = require('./errors')
@@ -332,7 +333,208 @@ const RSA = {
   },
 }
 
-const ALGORITHMS = [OKP('ed25519', '2b6570', 'Ed25519'), OKP('x25519', '2b656e', 'X25519'), EC, RSA]
+// ---- fixed-length keys (shared: ML-KEM and X-Wing here; ML-DSA fits the same codec) ---------
+// An algorithm whose SPKI subjectPublicKey is the raw public key of `publicLength` bytes, whose
+// AlgorithmIdentifier is its OID with no parameters, and whose PKCS#8 privateKey content is read
+// and written by `readPrivate(inner, r)` / `writePrivate(key)`. Raw private keys are any of
+// `privateLengths` (a seed, an expanded key), raw public keys `publicLength` bytes: the lengths
+// say which is which. `checkPublic(bits)` validates an imported public key; `publicOf(k)`
+// computes the public key of a private one. No JWK form. `keyObjectType`: node's
+// asymmetricKeyType, for the error where this Node.js has no KeyObjects of the type.
+const FIXED = ({ alg, oid, describe, publicLength, privateLengths, readPrivate, writePrivate, checkPublic, publicOf, keyObjectType }) => ({
+  alg,
+  oid,
+  describe: () => describe,
+  publicLength,
+  privateLengths,
+  keyObjectType,
+  fromPkcs8(params, inner, r) {
+    if (params) r.fail('unexpected parameters')
+    return { alg, private: true, key: readPrivate(inner, r) }
+  },
+  fromSpki(params, bits, r) {
+    if (params) r.fail('unexpected parameters')
+    if (bits.length !== publicLength) r.fail(`public key is not ${publicLength} bytes`)
+    checkPublic(bits)
+    return { alg, private: false, key: Buffer.from(bits) }
+  },
+  algorithmIdentifier: () => der(TAG.SEQUENCE, derOid(oid)),
+  pkcs8Inner: (k) => writePrivate(k.key),
+  spkiBits: (k) => k.key,
+  publicOf,
+  toJwk() {
+    throw invalidArgValue('options.format', `'raw', 'der', 'pem' or 'keyobject' (${describe} keys have no JWK form)`, 'jwk')
+  },
+})
+
+// ---- ML-KEM (FIPS 203) and X-Wing: rows of the fixed-length codec -----------------------------
+// ML-KEM keys as IETF LAMPS draft-ietf-lamps-kyber-certificates has them: OIDs
+// 2.16.840.1.101.3.4.4.1/2/3, PKCS#8 privateKey = ML-KEM-PrivateKey ::= CHOICE { seed [0]
+// IMPLICIT OCTET STRING (64), expandedKey OCTET STRING, both SEQUENCE { seed, expandedKey } },
+// written as `seed` (or `expandedKey` for a key held only expanded), read in all three forms
+// (`both` checked for consistency, `expandedKey` by the FIPS 203 hash check). X-Wing
+// (draft-connolly-cfrg-xwing-kem-10 §5.8): OID 1.3.6.1.4.1.62253.25722, the privateKey OCTET
+// STRING holds the 32-byte key itself. The native side (src/pk/kem.rs) lists the KEMs; this
+// table adds their key encodings, by native name.
+const KEM_KEYS = {
+  'ML-KEM-512': { alg: 'ml-kem-512', oid: '608648016503040401' },
+  'ML-KEM-768': { alg: 'ml-kem-768', oid: '608648016503040402' },
+  'ML-KEM-1024': { alg: 'ml-kem-1024', oid: '608648016503040403' },
+  'X-Wing': { alg: 'x-wing', oid: '2b0601040183e62d81c87a' },
+}
+const KEMS = native.kemAlgorithms().map((n) => Object.freeze({ ...n, ...KEM_KEYS[n.name] }))
+
+/** The ML-KEM-PrivateKey CHOICE (or X-Wing's bare key) of PKCS#8 as the native private key. */
+function kemReadPrivate(kem, inner, r) {
+  if (kem.expandedLength === 0) {
+    if (inner.length !== kem.seedLength) r.fail(`private key is not ${kem.seedLength} bytes`)
+    return Buffer.from(inner)
+  }
+  const p = new DerReader(inner, r.name, r.what)
+  const expanded = (dk) => {
+    if (dk.length !== kem.expandedLength) r.fail(`expandedKey is not ${kem.expandedLength} bytes`)
+    native.kemPublic(kem.id, dk) // the FIPS 203 hash check
+    return Buffer.from(dk)
+  }
+  let key
+  if (p.peek() === 0x80) {
+    key = p.read(0x80)
+    if (key.length !== kem.seedLength) r.fail(`seed is not ${kem.seedLength} bytes`)
+    key = Buffer.from(key)
+  } else if (p.peek() === TAG.OCTET_STRING) {
+    key = expanded(p.read(TAG.OCTET_STRING))
+  } else {
+    const both = p.sub(TAG.SEQUENCE)
+    key = Buffer.from(both.read(TAG.OCTET_STRING))
+    const dk = expanded(both.read(TAG.OCTET_STRING))
+    both.end()
+    if (key.length !== kem.seedLength) r.fail(`seed is not ${kem.seedLength} bytes`)
+    if (!native.kemGenerate(kem.id, key, true)[0].equals(dk)) r.fail('the seed and the expanded key disagree')
+  }
+  p.end()
+  return key
+}
+
+const KEM_ROWS = KEMS.map((kem) =>
+  FIXED({
+    alg: kem.alg,
+    oid: kem.oid,
+    describe: `an ${kem.name} key`,
+    publicLength: kem.publicLength,
+    privateLengths: [kem.seedLength, kem.expandedLength].filter((n) => n > 0),
+    readPrivate: (inner, r) => kemReadPrivate(kem, inner, r),
+    writePrivate: (key) =>
+      kem.expandedLength === 0 ? Buffer.from(key) : key.length === kem.seedLength ? der(0x80, key) : derOctets(key),
+    checkPublic: (bits) => native.kemCheckPublic(kem.id, bits),
+    publicOf: (k) => native.kemPublic(kem.id, k.key),
+    keyObjectType: kem.alg,
+  }),
+)
+
+
+// ---- ML-DSA (FIPS 204) ---------------------------------------------------------------------
+// One row per parameter set of the native table (src/pk/mldsa.rs). RFC 9881: OIDs id-ml-dsa-44/65/87
+// (2.16.840.1.101.3.4.3.17/18/19), parameters absent; the SPKI subjectPublicKey is the raw public
+// key; the PKCS#8 privateKey is ML-DSA-PrivateKey ::= CHOICE { seed [0] IMPLICIT OCTET STRING (32),
+// expandedKey OCTET STRING, both SEQUENCE { seed, expandedKey } }, written as `seed` (or
+// `expandedKey` for a key known only expanded), all three read (`both` checked for consistency).
+// JWK: kty "AKP", alg "ML-DSA-65", pub, priv = the seed (draft-ietf-cose-dilithium, as node).
+// A parsed private key: { alg, private: true, key: the seed, or the expanded key when the seed is
+// unknown, seed? (= key), forms? (native mldsaKeys: { seed, expanded, publicKey }, computed once;
+// an expanded key is checked whole there) }.
+const MLDSA_SETS = native.mldsaSets()
+const MLDSA_SEED = 0x80 // [0] IMPLICIT OCTET STRING
+
+/** The seed / expanded / public forms of a parsed ML-DSA private key (native, once per key). */
+function mldsaForms(k) {
+  if (!k.forms) k.forms = native.mldsaKeys(NATIVE_MLDSA.get(k.alg).id, k.key)
+  return k.forms
+}
+
+/** The key native signing takes: the expanded key (expanded once for a seed). */
+const mldsaSigningKey = (k) => (k.seed ? mldsaForms(k).expanded : k.key)
+
+const MLDSA = (set, oidLast) => {
+  const alg = set.name
+  const oid = `6086480165030403${oidLast}`
+  const jwkAlg = alg.toUpperCase()
+  const privateKey = (bytes, isSeed) => {
+    const key = Buffer.from(bytes)
+    return { alg, private: true, key, seed: isSeed ? key : undefined }
+  }
+  const row = {
+    alg,
+    oid,
+    jwkKty: 'AKP',
+    describe: () => `an ${jwkAlg} key`,
+    // Raw keys: the seed or the expanded key (private), the public key, told apart by length.
+    rawWhat: `a ${set.seedLength}-byte seed or ${set.expandedLength}-byte expanded ${jwkAlg} private key, a ${set.publicLength}-byte public key`,
+    fromRaw(buf) {
+      if (buf.length === set.seedLength) return privateKey(buf, true)
+      if (buf.length === set.expandedLength) return privateKey(buf, false)
+      if (buf.length === set.publicLength) return { alg, private: false, key: Buffer.from(buf) }
+      return undefined
+    },
+    fromPkcs8(params, inner, r) {
+      if (params) r.fail('unexpected parameters')
+      const p = new DerReader(inner, r.name, r.what)
+      const tag = p.peek()
+      let k
+      if (tag === MLDSA_SEED || tag === TAG.SEQUENCE) {
+        const both = tag === TAG.SEQUENCE ? p.sub(TAG.SEQUENCE) : undefined
+        const seed = both ? both.read(TAG.OCTET_STRING) : p.read(MLDSA_SEED)
+        if (seed.length !== set.seedLength) r.fail(`${jwkAlg} seed is not ${set.seedLength} bytes`)
+        k = privateKey(seed, true)
+        if (both) {
+          const expanded = both.read(TAG.OCTET_STRING)
+          both.end()
+          if (expanded.length !== set.expandedLength || !nodeCrypto.timingSafeEqual(expanded, mldsaForms(k).expanded)) {
+            r.fail('the seed and the expanded key disagree')
+          }
+        }
+      } else {
+        const expanded = p.read(TAG.OCTET_STRING)
+        if (expanded.length !== set.expandedLength) r.fail(`${jwkAlg} expanded key is not ${set.expandedLength} bytes`)
+        k = privateKey(expanded, false)
+        mldsaForms(k) // checks it whole (AWS-LC: s1/s2 in range, t0 and tr consistent)
+      }
+      p.end()
+      return k
+    },
+    fromSpki(params, bits, r) {
+      if (params) r.fail('unexpected parameters')
+      if (bits.length !== set.publicLength) r.fail(`${jwkAlg} public key is not ${set.publicLength} bytes`)
+      return { alg, private: false, key: Buffer.from(bits) }
+    },
+    algorithmIdentifier: () => der(TAG.SEQUENCE, derOid(oid)),
+    pkcs8Inner: (k) => (k.seed ? der(MLDSA_SEED, k.seed) : derOctets(k.key)),
+    spkiBits: (k) => k.key,
+    publicOf: (k) => mldsaForms(k).publicKey,
+    fromJwk(jwk, name) {
+      if (jwk.alg !== jwkAlg) return undefined
+      const pub = jwkBytes(jwk, 'pub', set.publicLength, name)
+      if (jwk.priv === undefined) return { alg, private: false, key: pub }
+      const seed = jwkBytes(jwk, 'priv', set.seedLength, name)
+      const k = privateKey(seed, true)
+      if (!publicOf(k).equals(pub)) throw invalidJwk(name, '"pub" is not the public key of "priv"')
+      return k
+    },
+    toJwk(k) {
+      if (k.private && !k.seed) throw invalidArgValue('options.format', `a form that holds expanded ${jwkAlg} keys (a JWK holds the seed)`, 'jwk')
+      const out = { kty: 'AKP', alg: jwkAlg, pub: b64u(publicOf(k)) }
+      if (k.private) out.priv = b64u(k.seed)
+      return out
+    },
+  }
+  return row
+}
+// The id-ml-dsa-* OIDs end in 0x11, 0x12, 0x13, in the order of the native table.
+const MLDSA_ROWS = MLDSA_SETS.map((set, i) => MLDSA(set, (0x11 + i).toString(16)))
+const NATIVE_MLDSA = new Map(MLDSA_SETS.map((s) => [s.name, s]))
+const [NODE_MAJOR, NODE_MINOR] = process.versions.node.split('.').map(Number)
+const NODE_HAS_MLDSA = NODE_MAJOR > 24 || (NODE_MAJOR === 24 && NODE_MINOR >= 7)
+
+const ALGORITHMS = [OKP('ed25519', '2b6570', 'Ed25519'), OKP('x25519', '2b656e', 'X25519'), EC, RSA, ...KEM_ROWS, ...MLDSA_ROWS]
 const BY_ALG = new Map(ALGORITHMS.map((a) => [a.alg, a]))
 const BY_OID = new Map(ALGORITHMS.map((a) => [a.oid, a]))
 
@@ -511,7 +713,8 @@ function parseJwk(jwk, name) {
   const alg = ALGORITHMS.find((a) => a.jwkKty === jwk.kty)
   if (!alg) throw invalidJwk(name, `unsupported "kty" ${JSON.stringify(jwk.kty)}`)
   const k = ALGORITHMS.filter((a) => a.jwkKty === jwk.kty).reduce((found, a) => found || a.fromJwk(jwk, name), undefined)
-  if (!k) throw invalidJwk(name, `unsupported "crv" ${JSON.stringify(jwk.crv)}`)
+  const by = jwk.kty === 'AKP' ? 'alg' : 'crv'
+  if (!k) throw invalidJwk(name, `unsupported "${by}" ${JSON.stringify(jwk[by])}`)
   return k
 }
 
@@ -543,6 +746,14 @@ function parseKeyObject(ko, name) {
  */
 function parseBytes(buf, want, name) {
   if (want.alg === 'rsa') return parseDer(buf, name)
+  const row = BY_ALG.get(want.alg)
+  if (row && row.privateLengths) return fixedBytes(row, buf, want, name)
+  if (row && row.fromRaw) {
+    const k = row.fromRaw(buf)
+    if (k) return k
+    if (buf[0] === TAG.SEQUENCE && buf.length > 32) return parseDer(buf, name)
+    throw invalidKey(name, `${row.rawWhat}, or a DER key`, `Received ${buf.length} bytes`)
+  }
   if (want.alg === 'ec' && want.curve) {
     const c = want.curve
     if (buf.length === c.size && want.private) return { alg: 'ec', curve: c, private: true, key: Buffer.from(buf) }
@@ -558,6 +769,17 @@ function parseBytes(buf, want, name) {
     ? `${want.private ? `a ${want.curve.size}-byte private scalar` : `a SEC1 public key (${1 + 2 * want.curve.size} or ${1 + want.curve.size} bytes)`}`
     : `a 32-byte ${want.private ? 'private' : 'public'} key`
   throw invalidKey(name, `${raw} or a DER key`, `Received ${buf.length} bytes`)
+}
+
+/** Raw bytes of a fixed-length algorithm (by length: a public key, a seed or an expanded key), else DER. */
+function fixedBytes(a, buf, want, name) {
+  if (want.private ? a.privateLengths.includes(buf.length) : buf.length === a.publicLength) {
+    if (!want.private) a.fromSpki(undefined, buf, new DerReader(buf, name, a.describe()))
+    return { alg: a.alg, private: want.private, key: Buffer.from(buf) }
+  }
+  if (buf[0] === TAG.SEQUENCE && buf.length > 32) return parseDer(buf, name)
+  const raw = want.private ? `a ${a.privateLengths.join('- or ')}-byte private key` : `a ${a.publicLength}-byte public key`
+  throw invalidKey(name, `${raw} (${a.describe().replace(/^an? /, '')}) or a DER key`, `Received ${buf.length} bytes`)
 }
 
 // Byte keys seen before, by the object the caller passed: the same Buffer (TypedArray, DataView,
@@ -646,21 +868,42 @@ function encodeKey(k, format = 'raw', type, name = 'options.format') {
     }
     case 'jwk':
       return BY_ALG.get(k.alg).toJwk(k)
-    case 'keyobject':
-      return k.private
-        ? nodeCrypto.createPrivateKey({ key: toDer(k, 'pkcs8'), format: 'der', type: 'pkcs8' })
-        : nodeCrypto.createPublicKey({ key: toDer(k, 'spki'), format: 'der', type: 'spki' })
+    case 'keyobject': {
+      if (k.alg.startsWith('ml-dsa-') && !NODE_HAS_MLDSA) {
+        throw coded(Error, 'ERR_FEATURE_UNAVAILABLE_ON_PLATFORM', `node:crypto has ML-DSA KeyObjects from Node 24.7 (this is ${process.version})`)
+      }
+      // Algorithms node may lack (`keyObjectType`): a KeyObject node cannot use is refused too
+      // (Node 22 with OpenSSL 3.5 parses an ML-KEM key into a KeyObject of no known type).
+      const type = BY_ALG.get(k.alg).keyObjectType
+      let ko, why
+      try {
+        ko = k.private
+          ? nodeCrypto.createPrivateKey({ key: toDer(k, 'pkcs8'), format: 'der', type: 'pkcs8' })
+          : nodeCrypto.createPublicKey({ key: toDer(k, 'spki'), format: 'der', type: 'spki' })
+      } catch (e) {
+        if (!type) throw e
+        why = e.message
+      }
+      if (type && !why && ko.asymmetricKeyType !== type) why = `its KeyObject has type ${ko.asymmetricKeyType}`
+      if (why) throw coded(Error, 'ERR_FEATURE_UNAVAILABLE_ON_PLATFORM', `This Node.js (${process.version}) has no '${type}' KeyObjects (${why})`)
+      return ko
+    }
     default:
       throw invalidArgValue(name, `one of ${FORMATS.map((f) => `'${f}'`).join(', ')}`, format)
   }
 }
 
 const ALGORITHM_NAMES = { ed25519: 'ed25519', x25519: 'x25519', ec: 'ec', ecdsa: 'ec', ecdh: 'ec', rsa: 'rsa' }
+// Fixed-length algorithms by their node name ('ml-kem-768', 'x-wing') and API name ('mlkem768', 'xwing').
+for (const a of KEM_ROWS) ALGORITHM_NAMES[a.alg] = ALGORITHM_NAMES[a.alg.replace(/-/g, '')] = a.alg
+for (const { name } of MLDSA_SETS) ALGORITHM_NAMES[name] = ALGORITHM_NAMES[name.replace(/-/g, '')] = name
 
 /** What raw bytes mean, for keys.export / keys.import (other forms describe themselves). */
 function readWant(o) {
   const name = o.algorithm === undefined ? undefined : ALGORITHM_NAMES[String(o.algorithm).toLowerCase()]
-  if (o.algorithm !== undefined && !name) throw invalidArgValue('options.algorithm', "'ed25519', 'x25519', 'ec' or 'rsa'", o.algorithm)
+  if (o.algorithm !== undefined && !name) {
+    throw invalidArgValue('options.algorithm', `'ed25519', 'x25519', 'ec', 'rsa', ${[...KEM_ROWS.map((a) => a.alg), ...MLDSA_SETS.map((m) => m.name)].map((n) => `'${n}'`).join(', ')}`, o.algorithm)
+  }
   if (o.keyType !== undefined && o.keyType !== 'private' && o.keyType !== 'public') {
     throw invalidArgValue('options.keyType', "'private' or 'public'", o.keyType)
   }
@@ -672,6 +915,12 @@ function anyKey(key, o, name = 'key') {
   const alg = readWant(o)
   const curve = alg === 'ec' || o.curve !== undefined ? readCurve(o.curve, 'options.curve') : undefined
   const buf = asBuffer(key)
+  const fixed = alg && BY_ALG.get(alg).privateLengths
+  if (buf && fixed && [BY_ALG.get(alg).publicLength, ...fixed].includes(buf.length)) {
+    return parseKey(buf, { alg, private: buf.length !== BY_ALG.get(alg).publicLength }, name)
+  }
+  const own = buf && alg && BY_ALG.get(alg).fromRaw && BY_ALG.get(alg).fromRaw(buf)
+  if (own) return parseKey(buf, { alg, private: own.private }, name) // raw ML-DSA: told by length
   const rawLengths = alg === 'ec' ? [curve.size, 1 + curve.size, 1 + 2 * curve.size] : alg && alg !== 'rsa' ? [32] : []
   if (buf && rawLengths.includes(buf.length)) {
     if (alg !== 'ec' && o.keyType === undefined) {
@@ -738,6 +987,10 @@ module.exports = {
   invalidKeyType,
   NATIVE,
   CURVES,
+  KEMS,
+  // ML-DSA (lib/mldsa.js)
+  MLDSA_SETS,
+  mldsaSigningKey,
   FORMATS,
   BYTES,
   describe,

@@ -390,3 +390,336 @@ impl Drop for PkeyCtx {
     }
   }
 }
+
+// ---- ML-KEM (FIPS 203) and X25519 for the KEMs of `pk/kem.rs` ------------------------------
+//
+// AWS-LC's ML-KEM is mlkem-native (formally verified C, with AVX2 and AArch64 assembly chosen at
+// run time). Its derandomized entry points (key generation from d‖z, encapsulation from m),
+// which the known-answer tests and X-Wing need, are exported by the library but not declared in
+// aws-lc-sys's public bindings: they are declared here under AWS-LC's symbol prefix, which is
+// versioned (`aws_lc_0_47_0_`): an aws-lc-sys upgrade that changes it fails at link time, never
+// silently. They return 0 on success (the reverse of AWS-LC's usual convention).
+//
+// What they check, as FIPS 203 asks: encapsulation refuses an encapsulation key with a
+// coefficient >= q (the modulus check, §7.2); decapsulation refuses a decapsulation key whose
+// stored H(ek) is not the hash of its ek (the hash check, §7.3), and then compares the
+// re-encrypted ciphertext in constant time (implicit rejection: a wrong ciphertext gives
+// J(z‖c), never an error).
+
+type KemKeypair =
+  unsafe extern "C" fn(*mut u8, *mut usize, *mut u8, *mut usize, *const u8) -> c_int;
+type KemEncaps =
+  unsafe extern "C" fn(*mut u8, *mut usize, *mut u8, *mut usize, *const u8, *const u8) -> c_int;
+type KemDecaps = unsafe extern "C" fn(*mut u8, *mut usize, *const u8, *const u8) -> c_int;
+type KemCheck = unsafe extern "C" fn(*const u8, usize) -> c_int;
+
+/// One ML-KEM parameter set: its sizes and AWS-LC's functions for it.
+pub struct MlKem {
+  pub public_len: usize,
+  pub private_len: usize,
+  pub ciphertext_len: usize,
+  keypair: KemKeypair,
+  encaps: KemEncaps,
+  decaps: KemDecaps,
+  check_pk: KemCheck,
+  check_sk: KemCheck,
+}
+
+/// `pub static $name: MlKem` for the set `ml_kem_$k_*` with its sizes.
+macro_rules! ml_kem_set {
+  ($name:ident, $k:literal, $pk:literal, $sk:literal, $ct:literal) => {
+    pub const $name: MlKem = {
+      extern "C" {
+        #[link_name = concat!("aws_lc_0_47_0_ml_kem_", $k, "_keypair_deterministic")]
+        fn keypair(
+          pk: *mut u8,
+          pk_len: *mut usize,
+          sk: *mut u8,
+          sk_len: *mut usize,
+          seed: *const u8,
+        ) -> c_int;
+        #[link_name = concat!("aws_lc_0_47_0_ml_kem_", $k, "_encapsulate_deterministic")]
+        fn encaps(
+          ct: *mut u8,
+          ct_len: *mut usize,
+          ss: *mut u8,
+          ss_len: *mut usize,
+          pk: *const u8,
+          m: *const u8,
+        ) -> c_int;
+        #[link_name = concat!("aws_lc_0_47_0_ml_kem_", $k, "_decapsulate")]
+        fn decaps(ss: *mut u8, ss_len: *mut usize, ct: *const u8, sk: *const u8) -> c_int;
+        #[link_name = concat!("aws_lc_0_47_0_ml_kem_", $k, "_check_pk")]
+        fn check_pk(pk: *const u8, len: usize) -> c_int;
+        #[link_name = concat!("aws_lc_0_47_0_ml_kem_", $k, "_check_sk")]
+        fn check_sk(sk: *const u8, len: usize) -> c_int;
+      }
+      MlKem {
+        public_len: $pk,
+        private_len: $sk,
+        ciphertext_len: $ct,
+        keypair,
+        encaps,
+        decaps,
+        check_pk,
+        check_sk,
+      }
+    };
+  };
+}
+
+ml_kem_set!(ML_KEM_512, "512", 800, 1632, 768);
+ml_kem_set!(ML_KEM_768, "768", 1184, 2400, 1088);
+ml_kem_set!(ML_KEM_1024, "1024", 1568, 3168, 1568);
+
+/// ML-KEM's shared secret length.
+pub const ML_KEM_SHARED: usize = 32;
+
+impl MlKem {
+  /// `(ek, dk)` from the 64-byte seed d‖z (ML-KEM.KeyGen_internal).
+  pub fn keypair(&self, seed: &[u8; 64]) -> (Vec<u8>, Zeroizing<Vec<u8>>) {
+    let mut pk = vec![0u8; self.public_len];
+    let mut sk = Zeroizing::new(vec![0u8; self.private_len]);
+    let (mut pk_len, mut sk_len) = (pk.len(), sk.len());
+    // SAFETY: `pk` and `sk` are writable for the lengths passed (which the function checks
+    // against the set's sizes); `seed` is 64 readable bytes, all the function reads.
+    let ret = unsafe {
+      (self.keypair)(
+        pk.as_mut_ptr(),
+        &mut pk_len,
+        sk.as_mut_ptr(),
+        &mut sk_len,
+        seed.as_ptr(),
+      )
+    };
+    // Key generation from a seed cannot fail (no allocation, no randomness; the buffers fit).
+    assert!(ret == 0 && pk_len == pk.len() && sk_len == sk.len());
+    (pk, sk)
+  }
+
+  /// `(c, K)` = ML-KEM.Encaps_internal(ek, m); `None` when `ek` fails the modulus check or is
+  /// not `public_len` bytes.
+  pub fn encapsulate(
+    &self,
+    ek: &[u8],
+    m: &[u8; 32],
+  ) -> Option<(Vec<u8>, Zeroizing<[u8; ML_KEM_SHARED]>)> {
+    if ek.len() != self.public_len {
+      return None;
+    }
+    let mut ct = vec![0u8; self.ciphertext_len];
+    let mut ss = Zeroizing::new([0u8; ML_KEM_SHARED]);
+    let (mut ct_len, mut ss_len) = (ct.len(), ss.len());
+    // SAFETY: `ek` is `public_len` readable bytes (checked above), `m` 32; the outputs are
+    // writable for the lengths passed, which the function checks.
+    let ret = unsafe {
+      (self.encaps)(
+        ct.as_mut_ptr(),
+        &mut ct_len,
+        ss.as_mut_ptr(),
+        &mut ss_len,
+        ek.as_ptr(),
+        m.as_ptr(),
+      )
+    };
+    (ret == 0).then_some((ct, ss))
+  }
+
+  /// K = ML-KEM.Decaps_internal(dk, c) (a wrong `c` gives the implicit-rejection secret);
+  /// `None` when `dk` fails the hash check or a length is wrong.
+  pub fn decapsulate(&self, dk: &[u8], ct: &[u8]) -> Option<Zeroizing<[u8; ML_KEM_SHARED]>> {
+    if dk.len() != self.private_len || ct.len() != self.ciphertext_len {
+      return None;
+    }
+    let mut ss = Zeroizing::new([0u8; ML_KEM_SHARED]);
+    let mut ss_len = ss.len();
+    // SAFETY: `ct` and `dk` have the set's lengths (checked above); `ss` is writable for the
+    // length passed.
+    let ret = unsafe { (self.decaps)(ss.as_mut_ptr(), &mut ss_len, ct.as_ptr(), dk.as_ptr()) };
+    (ret == 0).then_some(ss)
+  }
+
+  /// The modulus check of an encapsulation key (FIPS 203 §7.2).
+  pub fn check_public(&self, ek: &[u8]) -> bool {
+    // SAFETY: the function reads `len` bytes of `ek` after checking `len` is the set's length.
+    ek.len() == self.public_len && unsafe { (self.check_pk)(ek.as_ptr(), ek.len()) } == 0
+  }
+
+  /// The hash check of a decapsulation key (FIPS 203 §7.3: H(ek) as stored).
+  pub fn check_private(&self, dk: &[u8]) -> bool {
+    // SAFETY: as `check_public`.
+    dk.len() == self.private_len && unsafe { (self.check_sk)(dk.as_ptr(), dk.len()) } == 0
+  }
+}
+
+/// X25519(k, u) of RFC 7748, with no check of the result (X-Wing computes it as its
+/// specification does: an all-zero result from a low-order point is used as it is).
+pub fn x25519(k: &[u8; 32], u: &[u8; 32]) -> Zeroizing<[u8; 32]> {
+  let mut out = Zeroizing::new([0u8; 32]);
+  // SAFETY: three 32-byte buffers, as the function reads and writes. Its return value only
+  // says whether the result is all zeros, which is deliberately not checked here.
+  let _ = unsafe { sys::X25519(out.as_mut_ptr(), k.as_ptr(), u.as_ptr()) };
+  out
+}
+
+/// X25519(k, 9): the public key of `k`.
+pub fn x25519_base(k: &[u8; 32]) -> [u8; 32] {
+  let mut out = [0u8; 32];
+  // SAFETY: two 32-byte buffers, as the function reads and writes.
+  unsafe { sys::X25519_public_from_private(out.as_mut_ptr(), k.as_ptr()) };
+  out
+}
+
+// ---- ML-DSA (FIPS 204) for `pk/mldsa.rs` -------------------------------------------------------
+//
+// AWS-LC's ML-DSA is mldsa-native (formally verified C, constant-time by design and tested so,
+// AVX2 and AArch64 code chosen at run time). The entry points the known answers and the
+// deterministic mode need (key generation from ξ, signing with an explicit rnd and the prefix
+// 0 ‖ |ctx| ‖ ctx, the public key of an expanded private key) are exported by the library but
+// not declared in aws-lc-sys's public bindings: they are declared here under AWS-LC's versioned
+// symbol prefix (`aws_lc_0_47_0_`), so an aws-lc-sys upgrade that changes it fails at link time,
+// never silently. They return 1 on success (AWS-LC's convention; ML-KEM's are the reverse).
+//
+// `pack_pk_from_sk` checks the expanded key it is given: s1 and s2 in [−η, η], t0 and tr those
+// the key's ρ, s1 and s2 give; anything else is refused.
+
+type DsaKeypair = unsafe extern "C" fn(*mut u8, *mut u8, *const u8) -> c_int;
+type DsaSign = unsafe extern "C" fn(
+  *const u8,
+  *mut u8,
+  *mut usize,
+  *const u8,
+  usize,
+  *const u8,
+  usize,
+  *const u8,
+) -> c_int;
+type DsaVerify =
+  unsafe extern "C" fn(*const u8, *const u8, usize, *const u8, usize, *const u8, usize) -> c_int;
+type DsaPublic = unsafe extern "C" fn(*mut u8, *const u8) -> c_int;
+
+/// One ML-DSA parameter set: its sizes and AWS-LC's functions for it.
+pub struct MlDsaSet {
+  pub public_len: usize,
+  pub private_len: usize,
+  pub signature_len: usize,
+  keypair: DsaKeypair,
+  sign: DsaSign,
+  verify: DsaVerify,
+  public: DsaPublic,
+}
+
+/// `pub const $name: MlDsaSet` for the set `ml_dsa_$k_*` with its sizes.
+macro_rules! ml_dsa_set {
+  ($name:ident, $k:literal, $pk:literal, $sk:literal, $sig:literal) => {
+    pub const $name: MlDsaSet = {
+      extern "C" {
+        #[link_name = concat!("aws_lc_0_47_0_ml_dsa_", $k, "_keypair_internal")]
+        fn keypair(pk: *mut u8, sk: *mut u8, seed: *const u8) -> c_int;
+        #[link_name = concat!("aws_lc_0_47_0_ml_dsa_", $k, "_sign_internal")]
+        fn sign(
+          sk: *const u8,
+          sig: *mut u8,
+          sig_len: *mut usize,
+          msg: *const u8,
+          msg_len: usize,
+          pre: *const u8,
+          pre_len: usize,
+          rnd: *const u8,
+        ) -> c_int;
+        #[link_name = concat!("aws_lc_0_47_0_ml_dsa_", $k, "_verify")]
+        fn verify(
+          pk: *const u8,
+          sig: *const u8,
+          sig_len: usize,
+          msg: *const u8,
+          msg_len: usize,
+          ctx: *const u8,
+          ctx_len: usize,
+        ) -> c_int;
+        #[link_name = concat!("aws_lc_0_47_0_ml_dsa_", $k, "_pack_pk_from_sk")]
+        fn public(pk: *mut u8, sk: *const u8) -> c_int;
+      }
+      MlDsaSet {
+        public_len: $pk,
+        private_len: $sk,
+        signature_len: $sig,
+        keypair,
+        sign,
+        verify,
+        public,
+      }
+    };
+  };
+}
+
+ml_dsa_set!(ML_DSA_44, "44", 1312, 2560, 2420);
+ml_dsa_set!(ML_DSA_65, "65", 1952, 4032, 3309);
+ml_dsa_set!(ML_DSA_87, "87", 2592, 4896, 4627);
+
+impl MlDsaSet {
+  /// `(pk, sk)` = ML-DSA.KeyGen_internal(ξ).
+  pub fn keypair(&self, seed: &[u8; 32]) -> (Vec<u8>, Zeroizing<Vec<u8>>) {
+    let mut pk = vec![0u8; self.public_len];
+    let mut sk = Zeroizing::new(vec![0u8; self.private_len]);
+    // SAFETY: `pk` and `sk` are writable for the set's sizes, all the function writes; `seed` is
+    // the 32 bytes it reads.
+    let ret = unsafe { (self.keypair)(pk.as_mut_ptr(), sk.as_mut_ptr(), seed.as_ptr()) };
+    // Key generation from a seed cannot fail (no allocation failure short of out-of-memory).
+    assert!(ok(ret), "ML-DSA key generation failed");
+    (pk, sk)
+  }
+
+  /// ML-DSA.Sign_internal(sk, M′ = `pre` ‖ `msg`, rnd); `None` when AWS-LC gives up (its bound
+  /// on rejection-sampling attempts, never reached by a well-formed key). `sk` must be
+  /// `private_len` bytes.
+  pub fn sign(&self, sk: &[u8], msg: &[u8], pre: &[u8], rnd: &[u8; 32]) -> Option<Vec<u8>> {
+    assert_eq!(sk.len(), self.private_len);
+    let mut sig = vec![0u8; self.signature_len];
+    let mut len = 0usize;
+    // SAFETY: `sk` is `private_len` readable bytes (asserted), `sig` writable for the set's
+    // signature size (what the function writes), `msg` / `pre` readable for their lengths, `rnd`
+    // 32 bytes.
+    let ret = unsafe {
+      (self.sign)(
+        sk.as_ptr(),
+        sig.as_mut_ptr(),
+        &mut len,
+        msg.as_ptr(),
+        msg.len(),
+        pre.as_ptr(),
+        pre.len(),
+        rnd.as_ptr(),
+      )
+    };
+    (ok(ret) && len == sig.len()).then_some(sig)
+  }
+
+  /// ML-DSA.Verify(pk, M, σ, ctx) (pure); false for anything invalid. `pk` must be `public_len`
+  /// bytes.
+  pub fn verify(&self, pk: &[u8], msg: &[u8], ctx: &[u8], sig: &[u8]) -> bool {
+    assert_eq!(pk.len(), self.public_len);
+    // SAFETY: every pointer is readable for the length passed with it (`pk` for the set's
+    // public key size, asserted).
+    ok(unsafe {
+      (self.verify)(
+        pk.as_ptr(),
+        sig.as_ptr(),
+        sig.len(),
+        msg.as_ptr(),
+        msg.len(),
+        ctx.as_ptr(),
+        ctx.len(),
+      )
+    })
+  }
+
+  /// The public key of an expanded private key; `None` when the key is not consistent.
+  pub fn public_of(&self, sk: &[u8]) -> Option<Vec<u8>> {
+    assert_eq!(sk.len(), self.private_len);
+    let mut pk = vec![0u8; self.public_len];
+    // SAFETY: `pk` is writable for the set's public key size, `sk` readable for its private key
+    // size (asserted).
+    ok(unsafe { (self.public)(pk.as_mut_ptr(), sk.as_ptr()) }).then_some(pk)
+  }
+}

@@ -22,6 +22,9 @@
 //! - a public-key algorithm: one row in `pk::ALGS` (`pk/mod.rs`), an arm in its `with_curve!`
 //!   for an elliptic curve (the generic ECDSA/ECDH of `pk/ec.rs` then covers it), and its OIDs /
 //!   JWK names in the key layer (`lib/keys.js`, the one parser of every key form);
+//! - a KEM: a type implementing `pk::kem::Kem` and its name in the one `kems!` line
+//!   (`pk/kem.rs`: ML-KEM over AWS-LC, X-Wing over ML-KEM-768 and X25519); `lib/kem.js` reads the
+//!   list through `kemAlgorithms()`, and `lib/keys.js` has one row of OIDs per KEM;
 //! - batch calls (many inputs, one crossing; the async form split across the libuv pool): one
 //!   loop over any per-item work in `batch.rs`; the hash and HMAC entry points are in
 //!   `hash/batch.rs`, the cipher ones in `cipher/batch.rs`;
@@ -69,7 +72,7 @@ use napi::{Env, Result};
 use napi_derive::napi;
 
 /// Entry points written directly against N-API (the hot synchronous paths), by JS name.
-static RAW_EXPORTS: [(&std::ffi::CStr, js::Entry); 13] = [
+static RAW_EXPORTS: [(&std::ffi::CStr, js::Entry); 14] = [
   (c"hash", hash::api::hash),
   (c"hashWith", hash::api::hash_with),
   (c"hmac", hash::api::hmac),
@@ -82,6 +85,7 @@ static RAW_EXPORTS: [(&std::ffi::CStr, js::Entry); 13] = [
   (c"cipher", cipher::api::cipher),
   (c"cipherKey", cipher::api::cipher_key),
   (c"pkPrepare", pk::pk_prepare),
+  (c"kemPrepare", pk::kem::kem_prepare),
   (c"cipherBatch", cipher::batch::cipher_batch),
 ];
 

@@ -15,6 +15,8 @@
 
 pub mod curve25519;
 pub mod ec;
+pub mod kem;
+pub mod mldsa;
 pub mod rfc6979;
 pub mod rsa;
 

@@ -1,0 +1,337 @@
+'use strict'
+// ML-DSA (crypto.dsa.mldsa44/65/87, FIPS 204 pure): the deterministic pure KATs of ML-DSA-65/87
+// (keygen from ξ, signature with context, verification), the C2SP/CCTV accumulated tests (100
+// iterations per set here; 10 000 per set run in the Rust unit tests, src/pk/mldsa.rs), a
+// differential test against @noble/post-quantum in both directions on random inputs, tamper tests
+// (every bit of a signature, message and context), the key forms of RFC 9881 (SPKI, PKCS#8 seed /
+// expandedKey / both, PEM, JWK), the async forms and the errors. node:crypto (Node >= 24.7) is
+// compared in pq-dsa-node.spec.js, which runs under `npm run test:node-matrix`.
+const test = require('ava')
+const fs = require('node:fs')
+const path = require('node:path')
+const nodeCrypto = require('node:crypto')
+const crypto = require('..')
+const { hex } = require('./helpers/vectors')
+const noble = require('@noble/post-quantum/ml-dsa.js')
+
+const { dsa, keys } = crypto
+const SETS = [
+  { name: 'ml-dsa-44', api: dsa.mldsa44, noble: noble.ml_dsa44, oid: 0x11, pk: 1312, sk: 2560, sig: 2420 },
+  { name: 'ml-dsa-65', api: dsa.mldsa65, noble: noble.ml_dsa65, oid: 0x12, pk: 1952, sk: 4032, sig: 3309 },
+  { name: 'ml-dsa-87', api: dsa.mldsa87, noble: noble.ml_dsa87, oid: 0x13, pk: 2592, sk: 4896, sig: 4627 },
+]
+const rand = (n) => nodeCrypto.randomBytes(n)
+const randInt = (n) => nodeCrypto.randomInt(n)
+const VALUE = { instanceOf: TypeError, code: 'ERR_INVALID_ARG_VALUE' }
+const TYPE = { instanceOf: TypeError, code: 'ERR_INVALID_ARG_TYPE' }
+const KEY_TYPE = { instanceOf: TypeError, code: 'ERR_CRYPTO_INVALID_KEY_TYPE' }
+const RANGE = { instanceOf: RangeError, code: 'ERR_OUT_OF_RANGE' }
+
+/** The entries of a .rsp KAT file as objects of hex fields. */
+function rsp(file) {
+  const text = fs.readFileSync(path.join(__dirname, 'vectors', 'pq', 'mldsa', file), 'utf8')
+  return text
+    .split(/^count = /m)
+    .slice(1)
+    .map((block) => Object.fromEntries(block.split('\n').slice(1).filter(Boolean).map((l) => l.split(' = '))))
+}
+
+for (const [set, file] of [
+  [SETS[1], 'kat_MLDSA_65_det_pure.rsp'],
+  [SETS[2], 'kat_MLDSA_87_det_pure.rsp'],
+]) {
+  test(`${file}: keygen from xi, deterministic signature with context, verification (20 entries)`, (t) => {
+    const entries = rsp(file)
+    t.is(entries.length, 20)
+    for (const [i, v] of entries.entries()) {
+      const xi = hex(v.xi)
+      const msg = hex(v.msg)
+      const sm = hex(v.sm)
+      const sig = sm.subarray(0, sm.length - msg.length)
+      t.deepEqual(sm.subarray(sig.length), msg)
+      const expanded = set.api.generateKeypair({ seed: xi, privateKeyFormat: 'expanded' })
+      t.is(expanded.privateKey.toString('hex'), v.sk, `entry ${i} sk`)
+      t.is(expanded.publicKey.toString('hex'), v.pk, `entry ${i} pk`)
+      const seeded = set.api.generateKeypair({ seed: xi })
+      t.deepEqual(seeded.privateKey, xi)
+      t.deepEqual(seeded.publicKey, expanded.publicKey)
+      const ctx = hex(v.ctx)
+      // Either private key form gives the KAT's signature.
+      t.is(set.api.sign(xi, msg, { context: ctx, deterministic: true }).toString('hex'), sig.toString('hex'), `entry ${i}`)
+      t.deepEqual(set.api.sign(expanded.privateKey, msg, { context: ctx, deterministic: true }), sig)
+      t.true(set.api.verify(hex(v.pk), msg, sig, { context: ctx }))
+      t.false(set.api.verify(hex(v.pk), msg, sig), 'another (empty) context')
+    }
+  })
+}
+
+test('C2SP/CCTV accumulated ML-DSA tests: 100 iterations per parameter set', (t) => {
+  const cctv = JSON.parse(fs.readFileSync(path.join(__dirname, 'vectors', 'pq', 'mldsa', 'cctv_mldsa_accumulated.json'), 'utf8'))
+  for (const set of SETS) {
+    const N = 100
+    const expected = cctv.tests.find((c) => c.parameter_set === set.name.toUpperCase() && c.iterations === N).digest
+    // seed_i = bytes [32i, 32i + 32) of SHAKE128(""); the accumulator absorbs pk ‖ sig of each.
+    const seeds = nodeCrypto.createHash('shake128', { outputLength: 32 * N }).digest()
+    const acc = nodeCrypto.createHash('shake128', { outputLength: 32 })
+    for (let i = 0; i < N; i++) {
+      const seed = seeds.subarray(32 * i, 32 * i + 32)
+      const { privateKey, publicKey } = set.api.generateKeypair({ seed })
+      const sig = set.api.sign(privateKey, '', { deterministic: true })
+      t.true(set.api.verify(publicKey, '', sig))
+      acc.update(publicKey).update(sig)
+    }
+    t.is(acc.digest('hex'), expected, set.name)
+  }
+})
+
+test('@noble/post-quantum: same keys from the same seed, equal deterministic signatures, hedged ones verify both ways', (t) => {
+  for (const set of SETS) {
+    for (let i = 0; i < 12; i++) {
+      const seed = rand(32)
+      const msg = rand(randInt(2048))
+      const context = rand(randInt(256))
+      const ours = set.api.generateKeypair({ seed, privateKeyFormat: 'expanded' })
+      const theirs = set.noble.keygen(seed)
+      t.deepEqual(ours.publicKey, Buffer.from(theirs.publicKey))
+      t.deepEqual(ours.privateKey, Buffer.from(theirs.secretKey))
+      // Deterministic: byte-equal; from the seed and from the expanded key.
+      const det = set.api.sign(seed, msg, { context, deterministic: true })
+      t.deepEqual(det, Buffer.from(set.noble.sign(msg, theirs.secretKey, { context, extraEntropy: false })))
+      // Hedged: ours verified by noble, noble's verified by ours.
+      const hedged = set.api.sign(i % 2 ? seed : ours.privateKey, msg, { context })
+      t.is(hedged.length, set.sig)
+      t.true(set.noble.verify(hedged, msg, theirs.publicKey, { context }))
+      const nobleSig = set.noble.sign(msg, theirs.secretKey, { context })
+      t.true(set.api.verify(ours.publicKey, msg, nobleSig, { context }))
+      t.false(set.api.verify(ours.publicKey, msg, nobleSig, { context: Buffer.concat([context, Buffer.from([1])]) }))
+      // noble's public key from an expanded key (no seed) equals ours.
+      t.deepEqual(keys.export(ours.privateKey, { algorithm: set.name, format: 'raw', public: true }), Buffer.from(set.noble.getPublicKey(theirs.secretKey)))
+    }
+    // Keys made by noble's own keygen (its randomness) sign here and verify there.
+    const nk = set.noble.keygen()
+    const msg = rand(100)
+    t.true(set.noble.verify(set.api.sign(Buffer.from(nk.secretKey), msg), msg, nk.publicKey))
+  }
+})
+
+test('hedged signing uses fresh randomness; deterministic signing does not', (t) => {
+  const { privateKey, publicKey } = dsa.mldsa44.generateKeypair()
+  const a = dsa.mldsa44.sign(privateKey, 'msg')
+  const b = dsa.mldsa44.sign(privateKey, 'msg')
+  t.notDeepEqual(a, b)
+  t.true(dsa.mldsa44.verify(publicKey, 'msg', a) && dsa.mldsa44.verify(publicKey, 'msg', b))
+  t.deepEqual(dsa.mldsa44.sign(privateKey, 'msg', { deterministic: true }), dsa.mldsa44.sign(privateKey, 'msg', { deterministic: true }))
+  t.notDeepEqual(dsa.mldsa44.generateKeypair().privateKey, dsa.mldsa44.generateKeypair().privateKey)
+})
+
+test('tampering: every flipped bit of the signature, message and context makes verification false', (t) => {
+  for (const set of SETS) {
+    const { privateKey, publicKey } = set.api.generateKeypair()
+    const msg = rand(16)
+    const context = rand(8)
+    const sig = set.api.sign(privateKey, msg, { context })
+    t.true(set.api.verify(publicKey, msg, sig, { context }))
+    let accepted = 0
+    const flip = (buf, bit) => {
+      const b = Buffer.from(buf)
+      b[bit >> 3] ^= 1 << (bit & 7)
+      return b
+    }
+    for (let bit = 0; bit < sig.length * 8; bit++) accepted += set.api.verify(publicKey, msg, flip(sig, bit), { context })
+    for (let bit = 0; bit < msg.length * 8; bit++) accepted += set.api.verify(publicKey, flip(msg, bit), sig, { context })
+    for (let bit = 0; bit < context.length * 8; bit++) accepted += set.api.verify(publicKey, msg, sig, { context: flip(context, bit) })
+    for (let bit = 0; bit < set.pk * 8; bit += 61) accepted += set.api.verify(flip(publicKey, bit), msg, sig, { context })
+    t.is(accepted, 0, set.name)
+    // Truncated, extended and empty signatures; another set's signature.
+    t.false(set.api.verify(publicKey, msg, sig.subarray(0, sig.length - 1), { context }))
+    t.false(set.api.verify(publicKey, msg, Buffer.concat([sig, Buffer.alloc(1)]), { context }))
+    t.false(set.api.verify(publicKey, msg, Buffer.alloc(0), { context }))
+    t.false(set.api.verify(publicKey, msg, Buffer.alloc(set.sig), { context }))
+  }
+})
+
+test('context: 0..255 bytes, a string is its UTF-8; a longer one is refused when signing and false when verifying', (t) => {
+  const { privateKey, publicKey } = dsa.mldsa65.generateKeypair()
+  const ctx255 = 'é'.repeat(127) + 'x' // 255 bytes of UTF-8
+  const sig = dsa.mldsa65.sign(privateKey, 'm', { context: ctx255, deterministic: true })
+  t.deepEqual(sig, dsa.mldsa65.sign(privateKey, 'm', { context: Buffer.from(ctx255, 'utf8'), deterministic: true }))
+  t.true(dsa.mldsa65.verify(publicKey, 'm', sig, { context: new Uint8Array(Buffer.from(ctx255)) }))
+  t.throws(() => dsa.mldsa65.sign(privateKey, 'm', { context: 'é'.repeat(128) }), RANGE)
+  t.throws(() => dsa.mldsa65.sign(privateKey, 'm', { context: Buffer.alloc(256) }), RANGE)
+  t.false(dsa.mldsa65.verify(publicKey, 'm', sig, { context: Buffer.alloc(256) }))
+  // The empty context is the default.
+  const plain = dsa.mldsa65.sign(privateKey, 'm', { deterministic: true })
+  t.deepEqual(plain, dsa.mldsa65.sign(privateKey, 'm', { context: '', deterministic: true }))
+  t.true(dsa.mldsa65.verify(publicKey, 'm', plain, { context: new Uint8Array(0) }))
+})
+
+// ---- key forms (RFC 9881) -------------------------------------------------------------------
+
+const oidDer = (last) => Buffer.from([0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, last])
+
+test('RFC 9881 encodings: SPKI, PKCS#8 seed / expandedKey / both, PEM, JWK (AKP), all read back', (t) => {
+  for (const set of SETS) {
+    const seed = rand(32)
+    const { privateKey: expanded, publicKey } = set.api.generateKeypair({ seed, privateKeyFormat: 'expanded' })
+    const algId = Buffer.concat([Buffer.from([0x30, 0x0b]), oidDer(set.oid)])
+    // SPKI: SEQUENCE { AlgorithmIdentifier (no parameters), BIT STRING (0 unused bits) pk }.
+    const spki = keys.export(publicKey, { algorithm: set.name })
+    const bits = set.pk + 1
+    t.deepEqual(spki, Buffer.concat([Buffer.from([0x30, 0x82, (bits + 4 + 13) >> 8, (bits + 4 + 13) & 0xff]), algId, Buffer.from([0x03, 0x82, bits >> 8, bits & 0xff, 0]), publicKey]))
+    // PKCS#8 v1 with the seed choice: privateKey OCTET STRING { [0] IMPLICIT 32 bytes }.
+    const pkcs8 = keys.export(seed, { algorithm: set.name })
+    t.deepEqual(pkcs8, Buffer.concat([Buffer.from([0x30, 0x34, 0x02, 0x01, 0x00]), algId, Buffer.from([0x04, 0x22, 0x80, 0x20]), seed]))
+    // A key known only expanded is written with the expandedKey choice.
+    const pkcs8Expanded = keys.export(expanded, { algorithm: set.name })
+    const inner = Buffer.concat([Buffer.from([0x04, 0x82, set.sk >> 8, set.sk & 0xff]), expanded])
+    const body = Buffer.concat([Buffer.from([0x02, 0x01, 0x00]), algId, Buffer.from([0x04, 0x82, inner.length >> 8, inner.length & 0xff]), inner])
+    t.deepEqual(pkcs8Expanded, Buffer.concat([Buffer.from([0x30, 0x82, body.length >> 8, body.length & 0xff]), body]))
+    // `both` (as node and OpenSSL write it) is read and checked.
+    const both = Buffer.concat([Buffer.from([0x30, 0x82, (set.sk + 4 + 34) >> 8, (set.sk + 4 + 34) & 0xff, 0x04, 0x20]), seed, Buffer.from([0x04, 0x82, set.sk >> 8, set.sk & 0xff]), expanded])
+    const bothBody = Buffer.concat([Buffer.from([0x02, 0x01, 0x00]), algId, Buffer.from([0x04, 0x82, both.length >> 8, both.length & 0xff]), both])
+    const pkcs8Both = Buffer.concat([Buffer.from([0x30, 0x82, bothBody.length >> 8, bothBody.length & 0xff]), bothBody])
+    for (const der of [pkcs8, pkcs8Expanded, pkcs8Both]) {
+      t.deepEqual(keys.export(der, { format: 'raw', public: true }), publicKey)
+      t.deepEqual(set.api.sign(der, 'x', { deterministic: true }), set.api.sign(seed, 'x', { deterministic: true }))
+    }
+    t.deepEqual(keys.export(pkcs8Both, { format: 'raw' }), seed, 'the seed is kept when known')
+    t.deepEqual(keys.export(pkcs8Expanded, { format: 'raw' }), expanded)
+    // `both` with an expanded key of another seed is refused.
+    const other = set.api.generateKeypair({ privateKeyFormat: 'expanded' }).privateKey
+    const mixed = Buffer.from(pkcs8Both)
+    other.copy(mixed, mixed.length - set.sk)
+    t.throws(() => keys.export(mixed), { ...VALUE, message: /disagree/ })
+    // PEM labels and round trips.
+    const pemPriv = keys.export(seed, { algorithm: set.name, format: 'pem' })
+    t.regex(pemPriv, /^-----BEGIN PRIVATE KEY-----\n/)
+    t.deepEqual(keys.export(pemPriv), pkcs8)
+    const pemPub = keys.export(publicKey, { algorithm: set.name, format: 'pem' })
+    t.regex(pemPub, /^-----BEGIN PUBLIC KEY-----\n/)
+    t.deepEqual(keys.export(pemPub, { format: 'raw' }), publicKey)
+    // JWK: kty AKP, alg ML-DSA-*, pub, priv = seed.
+    const jwk = keys.export(seed, { algorithm: set.name, format: 'jwk' })
+    t.deepEqual(jwk, { kty: 'AKP', alg: set.name.toUpperCase(), pub: publicKey.toString('base64url'), priv: seed.toString('base64url') })
+    t.deepEqual(keys.export(jwk), pkcs8)
+    t.deepEqual(keys.export({ kty: 'AKP', alg: jwk.alg, pub: jwk.pub }, { format: 'raw' }), publicKey)
+    t.throws(() => keys.export({ ...jwk, pub: publicKey.subarray(1).toString('base64url') + 'AA' }), { code: 'ERR_CRYPTO_INVALID_JWK' })
+    t.throws(() => keys.export(expanded, { algorithm: set.name, format: 'jwk' }), VALUE)
+    // generateKeypair in the other formats.
+    const der = set.api.generateKeypair({ seed, format: 'der' })
+    t.deepEqual(der.privateKey, pkcs8)
+    t.deepEqual(der.publicKey, spki)
+    t.deepEqual(set.api.generateKeypair({ seed, format: 'jwk' }).privateKey, jwk)
+  }
+})
+
+test('expanded keys are checked: coefficients out of range and an inconsistent tr are refused', (t) => {
+  const { privateKey: sk } = dsa.mldsa44.generateKeypair({ privateKeyFormat: 'expanded' })
+  const outOfRange = Buffer.from(sk)
+  outOfRange[128] |= 0b111 // s1[0] = η − 7 = −5
+  t.throws(() => dsa.mldsa44.sign(outOfRange, 'm'), { ...VALUE, message: /out of range/ })
+  t.throws(() => keys.export(outOfRange, { algorithm: 'ml-dsa-44', public: true }), VALUE)
+  const badTr = Buffer.from(sk)
+  badTr[64] ^= 1
+  t.throws(() => keys.export(badTr, { algorithm: 'ml-dsa-44', public: true }), { ...VALUE, message: /tr/ })
+  const derTr = keys.export(sk, { algorithm: 'ml-dsa-44' })
+  derTr[derTr.length - sk.length + 64] ^= 1
+  t.throws(() => keys.export(derTr), VALUE)
+})
+
+test('keys: the key layer names, KeyObjects where node has them, and cached expansion', (t) => {
+  const { privateKey, publicKey } = dsa.mldsa87.generateKeypair()
+  for (const algorithm of ['ml-dsa-87', 'mldsa87', 'ML-DSA-87']) {
+    t.deepEqual(keys.export(privateKey, { algorithm, format: 'raw', public: true }), publicKey)
+  }
+  const [major, minor] = process.versions.node.split('.').map(Number)
+  if (major > 24 || (major === 24 && minor >= 7)) {
+    const ko = keys.import(privateKey, { algorithm: 'ml-dsa-87' })
+    t.is(ko.asymmetricKeyType, 'ml-dsa-87')
+    const sig = dsa.mldsa87.sign(ko, 'm')
+    t.true(dsa.mldsa87.verify(keys.import(publicKey, { algorithm: 'ml-dsa-87' }), 'm', sig))
+  } else {
+    t.throws(() => keys.import(privateKey, { algorithm: 'ml-dsa-87' }), { code: 'ERR_FEATURE_UNAVAILABLE_ON_PLATFORM' })
+  }
+  // The same Buffer signed twice, then changed in place: the second key is used.
+  const other = dsa.mldsa87.generateKeypair({ privateKeyFormat: 'expanded' })
+  const key = Buffer.from(other.privateKey)
+  t.true(dsa.mldsa87.verify(other.publicKey, 'a', dsa.mldsa87.sign(key, 'a')))
+  dsa.mldsa87.generateKeypair({ privateKeyFormat: 'expanded' }).privateKey.copy(key)
+  t.false(dsa.mldsa87.verify(other.publicKey, 'a', dsa.mldsa87.sign(key, 'a')))
+})
+
+// ---- async ------------------------------------------------------------------------------------
+
+test('signAsync / verifyAsync: same results as the sync forms, on the pool; signal', async (t) => {
+  for (const set of SETS) {
+    const { privateKey, publicKey } = set.api.generateKeypair()
+    const msg = rand(1000)
+    const context = 'async'
+    const sig = await set.api.signAsync(privateKey, msg, { context, deterministic: true })
+    t.deepEqual(sig, set.api.sign(privateKey, msg, { context, deterministic: true }))
+    t.true(await set.api.verifyAsync(publicKey, msg, sig, { context }))
+    t.false(await set.api.verifyAsync(publicKey, msg, sig))
+    t.true(set.api.verify(publicKey, msg, await set.api.signAsync(privateKey, msg)))
+    // The message is copied before queueing: changing it afterwards changes nothing.
+    const m = Buffer.from(msg)
+    const pending = set.api.signAsync(privateKey, m, { deterministic: true })
+    m.fill(0)
+    t.deepEqual(await pending, set.api.sign(privateKey, msg, { deterministic: true }))
+  }
+  const { privateKey } = dsa.mldsa65.generateKeypair()
+  await t.throwsAsync(dsa.mldsa65.signAsync(privateKey, 'm', { signal: AbortSignal.abort() }), { name: 'AbortError', code: 'ABORT_ERR' })
+  const ac = new AbortController()
+  const jobs = Array.from({ length: 8 }, () => dsa.mldsa65.signAsync(privateKey, 'm', { signal: ac.signal }))
+  ac.abort()
+  const settled = await Promise.allSettled(jobs)
+  // Each job either finished before the abort reached it or was rejected with an AbortError.
+  for (const s of settled) t.true(s.status === 'fulfilled' ? s.value.length === 3309 : s.reason.name === 'AbortError')
+  t.true(settled.some((s) => s.status === 'rejected'))
+  await t.throwsAsync(dsa.mldsa65.signAsync(Buffer.alloc(31), 'm'), VALUE)
+  await t.throwsAsync(dsa.mldsa65.signAsync(privateKey, 'm', { context: Buffer.alloc(256) }), RANGE)
+  await t.throwsAsync(dsa.mldsa65.verifyAsync(Buffer.alloc(10), 'm', Buffer.alloc(3309)), VALUE)
+  await t.throwsAsync(dsa.mldsa65.signAsync(privateKey, 'm', { signal: 'no' }), TYPE)
+})
+
+// ---- errors -----------------------------------------------------------------------------------
+
+test('errors: wrong types, lengths and key kinds throw coded errors', (t) => {
+  const kp = dsa.mldsa65.generateKeypair()
+  const sig = dsa.mldsa65.sign(kp.privateKey, 'm')
+  const ed = dsa.ed25519.generateKeypair({ format: 'der' })
+  t.throws(() => dsa.mldsa65.sign(Buffer.alloc(31), 'm'), VALUE)
+  t.throws(() => dsa.mldsa65.sign(Buffer.alloc(4031), 'm'), VALUE)
+  t.throws(() => dsa.mldsa65.verify(Buffer.alloc(1951), 'm', sig), VALUE)
+  t.throws(() => dsa.mldsa65.sign(ed.privateKey, 'm'), KEY_TYPE)
+  t.throws(() => dsa.mldsa65.verify(ed.publicKey, 'm', sig), KEY_TYPE)
+  // Another parameter set's keys.
+  const k44 = dsa.mldsa44.generateKeypair({ format: 'der' })
+  t.throws(() => dsa.mldsa65.sign(k44.privateKey, 'm'), KEY_TYPE)
+  t.throws(() => dsa.mldsa65.verify(k44.publicKey, 'm', sig), KEY_TYPE)
+  t.throws(() => dsa.mldsa65.verify(dsa.mldsa44.generateKeypair().publicKey, 'm', sig), VALUE)
+  // A public key where a private one is needed; a private key stands for its public key.
+  t.throws(() => dsa.mldsa65.sign(kp.publicKey, 'm'), KEY_TYPE)
+  t.true(dsa.mldsa65.verify(kp.privateKey, 'm', sig))
+  t.throws(() => dsa.mldsa65.sign(123, 'm'), TYPE)
+  t.throws(() => dsa.mldsa65.sign(kp.privateKey, 123), TYPE)
+  t.throws(() => dsa.mldsa65.verify(kp.publicKey, 'm', 123), TYPE)
+  t.throws(() => dsa.mldsa65.sign(kp.privateKey, 'm', { context: 5 }), TYPE)
+  t.throws(() => dsa.mldsa65.sign(kp.privateKey, 'm', { deterministic: 1 }), TYPE)
+  t.throws(() => dsa.mldsa65.sign(kp.privateKey, 'm', { hash: 'sha256' }), VALUE)
+  t.throws(() => dsa.mldsa65.verify(kp.publicKey, 'm', sig, { deterministic: true }), VALUE)
+  t.throws(() => dsa.mldsa65.generateKeypair({ seed: Buffer.alloc(31) }), VALUE)
+  t.throws(() => dsa.mldsa65.generateKeypair({ seed: 'x'.repeat(32) }), TYPE)
+  t.throws(() => dsa.mldsa65.generateKeypair({ privateKeyFormat: 'both' }), VALUE)
+  t.throws(() => dsa.mldsa65.generateKeypair({ format: 'bin' }), VALUE)
+  t.throws(() => keys.export(kp.privateKey, { algorithm: 'ml-dsa-66' }), VALUE)
+  t.throws(() => keys.export(Buffer.alloc(100), { algorithm: 'ml-dsa-65' }), VALUE)
+})
+
+test('lengths: the sizes of FIPS 204 Table 2', (t) => {
+  for (const set of SETS) {
+    t.deepEqual({ ...set.api.lengths }, { seed: 32, expandedPrivateKey: set.sk, publicKey: set.pk, signature: set.sig })
+    const kp = set.api.generateKeypair({ privateKeyFormat: 'expanded' })
+    t.is(kp.privateKey.length, set.sk)
+    t.is(kp.publicKey.length, set.pk)
+    t.is(set.api.sign(kp.privateKey, '').length, set.sig)
+  }
+})

@@ -1,0 +1,91 @@
+'use strict'
+// crypto.kem.{mlkem512, mlkem768, mlkem1024, xwing}: key encapsulation over the native KEMs
+// (src/pk/kem.rs: ML-KEM of FIPS 203, X-Wing), built from their table (`kemAlgorithms()`, with
+// the key encodings keys.js adds) with no per-algorithm code.
+//
+// Keys: raw public keys of the algorithm's length go to native code as they are; private keys
+// (a seed or, for ML-KEM, the expanded FIPS 203 decapsulation key, as bytes; DER PKCS#8, PEM,
+// KeyObject) and other public key forms (SPKI, PEM, KeyObject) through the key layer, which keeps
+// a private key expanded once (`kemPrepare`) for a KeyObject or a Buffer passed again.
+// Every call is synchronous (35-160 µs; the public-key family's rule, docs/backends.md "ML-KEM
+// and X-Wing", has the measurement).
+const nodeCrypto = require('node:crypto')
+const native = require('./native')
+const { asBuffer, parseKey, encodeKey, KEMS, FORMATS } = require('./keys')
+const { checkOptions } = require('./options')
+const { BYTES, invalidArgType, invalidArgValue } = require('./errors')
+
+const GENERATE_OPTIONS = new Set(['seed', 'privateKeyFormat', 'format'])
+const KEY_FORMATS = FORMATS.filter((f) => f !== 'jwk')
+
+/** `input` itself when it is bytes of one of `lengths`. */
+function rawOf(input, lengths) {
+  const buf = asBuffer(input)
+  return buf && lengths.includes(buf.length) ? buf : undefined
+}
+
+function bytes(v, name) {
+  const buf = asBuffer(v)
+  if (!buf) throw invalidArgType(name, BYTES.replace('string or ', ''), v)
+  return buf
+}
+
+function kem(a) {
+  const privateFormats = a.expandedLength > 0 ? ['seed', 'expanded'] : ['seed']
+  // A KeyObject, or a byte key passed again with the same bytes (the key layer keeps both), is
+  // expanded once into a native handle (`kemPrepare`); PEM strings and JWK-like objects are
+  // parsed and expanded on every call.
+  const privateKey = (input) => {
+    if (typeof input === 'string' || (!(input instanceof nodeCrypto.KeyObject) && !asBuffer(input))) {
+      return parseKey(input, { alg: a.alg, private: true }, 'privateKey').key
+    }
+    const k = parseKey(input, { alg: a.alg, private: true }, 'privateKey')
+    if (!k.prepared) k.prepared = native.kemPrepare(a.id, k.key)
+    return k.prepared
+  }
+  const publicKey = (input) => rawOf(input, [a.publicLength]) || parseKey(input, { alg: a.alg, private: false }, 'publicKey').key
+  const what = (f) => `kem.${a.alg.replace(/-/g, '')}.${f}`
+
+  return Object.freeze({
+    /** This KEM's lengths in bytes. */
+    lengths: Object.freeze({
+      seed: a.seedLength,
+      expandedPrivateKey: a.expandedLength || undefined,
+      publicKey: a.publicLength,
+      ciphertext: a.ciphertextLength,
+      sharedSecret: a.sharedLength,
+    }),
+    /**
+     * { publicKey, privateKey }: from `seed` (random when absent); the private key is the seed
+     * unless `privateKeyFormat: 'expanded'`; `format` as crypto.keys ('raw' by default).
+     */
+    generateKeypair(options) {
+      const o = checkOptions(options, GENERATE_OPTIONS, what('generateKeypair'))
+      const pf = o.privateKeyFormat === undefined ? 'seed' : o.privateKeyFormat
+      if (!privateFormats.includes(pf)) throw invalidArgValue('options.privateKeyFormat', privateFormats.map((f) => `'${f}'`).join(' or '), pf)
+      const format = o.format === undefined ? 'raw' : o.format
+      if (!KEY_FORMATS.includes(format)) throw invalidArgValue('options.format', `one of ${KEY_FORMATS.map((f) => `'${f}'`).join(', ')}`, format)
+      const seed = o.seed === undefined ? undefined : bytes(o.seed, 'options.seed')
+      const [d, q] = native.kemGenerate(a.id, seed, pf === 'expanded')
+      if (format === 'raw') return { publicKey: q, privateKey: d }
+      return {
+        publicKey: encodeKey({ alg: a.alg, private: false, key: q }, format),
+        privateKey: encodeKey({ alg: a.alg, private: true, key: d, pub: q }, format),
+      }
+    },
+    /** { ciphertext, sharedSecret } for `publicKey`, with fresh randomness. */
+    encapsulate(publicKeyInput) {
+      const [ciphertext, sharedSecret] = native.kemEncapsulate(a.id, publicKey(publicKeyInput))
+      return { ciphertext, sharedSecret }
+    },
+    /** The shared secret of `ciphertext` (a wrong one gives FIPS 203's implicit-rejection secret). */
+    decapsulate(ciphertext, privateKeyInput) {
+      return native.kemDecapsulate(a.id, bytes(ciphertext, 'ciphertext'), privateKey(privateKeyInput))
+    },
+  })
+}
+
+// crypto.kem: mlkem512, mlkem768, mlkem1024, xwing (the native names without dashes).
+const kemApi = Object.freeze(Object.fromEntries(KEMS.map((a) => [a.alg.replace(/-/g, ''), kem(a)])))
+
+module.exports = { kem: kemApi }

@@ -1,0 +1,118 @@
+'use strict'
+// crypto.dsa.mldsa44 / mldsa65 / mldsa87: ML-DSA (FIPS 204, pure mode; HashML-DSA is not offered),
+// one object per row of the native table (src/pk/mldsa.rs, `mldsaSets()`), no per-set code.
+// Keys go through the key layer (./keys.js): raw seed / expanded / public keys told apart by their
+// length, DER PKCS#8 / SPKI, PEM, JWK (AKP), KeyObject. A private key's expanded form is computed
+// once per key the key layer keeps (a KeyObject, a byte key passed again), as node keeps its
+// EVP_PKEY. Argument orders are those of crypto.dsa.ed25519: sign(privateKey, message, options),
+// verify(publicKey, message, signature, options).
+const native = require('./native')
+const { asBuffer, parseKey, encodeKey, publicOf, mldsaSigningKey, MLDSA_SETS, FORMATS } = require('./keys')
+const { checkOptions } = require('./options')
+const { runAsync } = require('./abort')
+const { BYTES, invalidArgType, invalidArgValue } = require('./errors')
+
+const EMPTY = Buffer.alloc(0)
+const GENERATE = new Set(['seed', 'privateKeyFormat', 'format'])
+const SIGN = new Set(['context', 'deterministic'])
+const VERIFY = new Set(['context'])
+const withSignal = (set) => new Set([...set, 'signal'])
+const SIGN_ASYNC = withSignal(SIGN)
+const VERIFY_ASYNC = withSignal(VERIFY)
+
+/** `options.context`: bytes, or a string as UTF-8 (its length, at most 255 bytes, is checked natively). */
+function context(v) {
+  if (v === undefined) return EMPTY
+  if (typeof v === 'string' || asBuffer(v)) return v
+  throw invalidArgType('options.context', BYTES, v)
+}
+
+function deterministic(v) {
+  if (v === undefined) return false
+  if (typeof v !== 'boolean') throw invalidArgType('options.deterministic', 'of type boolean', v)
+  return v
+}
+
+function parameterSet(set) {
+  const alg = set.name
+  const what = `dsa.${alg.replace(/-/g, '')}`
+  const privateKey = (input) => mldsaSigningKey(parseKey(input, { alg, private: true }, 'privateKey'))
+  // Raw public keys (the usual form) are passed as they are; every other form is parsed.
+  const publicKey = (input) => {
+    const raw = (Buffer.isBuffer(input) || input instanceof Uint8Array) && input.length === set.publicLength
+    return raw ? input : parseKey(input, { alg, private: false }, 'publicKey').key
+  }
+  // Arguments of native.mldsa / mldsaAsync (src/pk/mldsa.rs): params, [key, message, signature, context].
+  const signArgs = (privateKey_, message, o) => [
+    { set: set.id, verify: false, deterministic: deterministic(o.deterministic) },
+    [privateKey(privateKey_), message, undefined, context(o.context)],
+  ]
+  const verifyArgs = (publicKey_, message, signature, o) => [
+    { set: set.id, verify: true, deterministic: false },
+    [publicKey(publicKey_), message, signature, context(o.context)],
+  ]
+  const signal = (o) => (o !== null && typeof o === 'object' ? o.signal : undefined)
+
+  return Object.freeze({
+    /** Sizes in bytes: seed, expanded private key, public key, signature. */
+    lengths: Object.freeze({
+      seed: set.seedLength,
+      expandedPrivateKey: set.expandedLength,
+      publicKey: set.publicLength,
+      signature: set.signatureLength,
+    }),
+    /**
+     * { privateKey, publicKey }: raw by default, the private key as the 32-byte seed ξ
+     * (`privateKeyFormat: 'expanded'` for the FIPS 204 private key); `seed` makes it
+     * deterministic; `format` as the other key pairs ('raw', 'der', 'pem', 'jwk', 'keyobject').
+     */
+    generateKeypair(options) {
+      const o = checkOptions(options, GENERATE, `${what}.generateKeypair`)
+      const pkf = o.privateKeyFormat === undefined ? 'seed' : o.privateKeyFormat
+      if (pkf !== 'seed' && pkf !== 'expanded') throw invalidArgValue('options.privateKeyFormat', "'seed' or 'expanded'", pkf)
+      const format = o.format === undefined ? 'raw' : o.format
+      if (!FORMATS.includes(format)) throw invalidArgValue('options.format', `one of ${FORMATS.map((f) => `'${f}'`).join(', ')}`, format)
+      let seed
+      if (o.seed !== undefined) {
+        seed = asBuffer(o.seed)
+        if (!seed) throw invalidArgType('options.seed', 'an instance of Buffer, TypedArray, DataView or ArrayBuffer', o.seed)
+        if (seed.length !== set.seedLength) throw invalidArgValue('options.seed', `${set.seedLength} bytes`, `${seed.length} bytes`)
+      }
+      const forms = native.mldsaKeys(set.id, seed)
+      const k = pkf === 'seed'
+        ? { alg, private: true, key: forms.seed, seed: forms.seed, forms }
+        : { alg, private: true, key: forms.expanded, forms }
+      return {
+        privateKey: encodeKey(k, format),
+        publicKey: encodeKey({ alg, private: false, key: publicOf(k) }, format),
+      }
+    },
+    /** The signature of `message` (hedged: fresh randomness; `deterministic: true`: rnd = 0). */
+    sign(privateKey_, message, options) {
+      const o = checkOptions(options, SIGN, `${what}.sign`)
+      return native.mldsa(...signArgs(privateKey_, message, o))
+    },
+    /** `sign` on the libuv pool (inputs copied first), with `signal`. */
+    signAsync(privateKey_, message, options) {
+      return runAsync(signal(options), (token) =>
+        native.mldsaAsync(...signArgs(privateKey_, message, checkOptions(options, SIGN_ASYNC, `${what}.signAsync`)), token),
+      )
+    },
+    /** False for any invalid signature (wrong length, other key, message or context, context over 255 bytes). */
+    verify(publicKey_, message, signature, options) {
+      const o = checkOptions(options, VERIFY, `${what}.verify`)
+      return native.mldsa(...verifyArgs(publicKey_, message, signature, o))
+    },
+    /** `verify` on the libuv pool, with `signal`. */
+    verifyAsync(publicKey_, message, signature, options) {
+      return runAsync(signal(options), (token) =>
+        native.mldsaAsync(...verifyArgs(publicKey_, message, signature, checkOptions(options, VERIFY_ASYNC, `${what}.verifyAsync`)), token),
+      )
+    },
+  })
+}
+
+// crypto.dsa.mldsa44 etc., from the native table.
+const mldsa = Object.fromEntries(MLDSA_SETS.map((set) => [set.name.replace(/-/g, ''), parameterSet(set)]))
+
+module.exports = { mldsa }
