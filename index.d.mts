@@ -19,6 +19,7 @@ export declare const hybrid: typeof cjs.hybrid
 export declare const keys: typeof cjs.keys
 export declare const randomBytes: typeof cjs.randomBytes
 export declare const timingSafeEqual: typeof cjs.timingSafeEqual
+export declare const cpuPaths: typeof cjs.cpuPaths
 
 declare const crypto: {
   sha: typeof cjs.sha
@@ -28,6 +29,7 @@ declare const crypto: {
   password: typeof cjs.password
   randomBytes: typeof cjs.randomBytes
   timingSafeEqual: typeof cjs.timingSafeEqual
+  cpuPaths: typeof cjs.cpuPaths
   cipher: typeof cjs.cipher
   dsa: typeof cjs.dsa
   kem: typeof cjs.kem

@@ -41,6 +41,8 @@ const api = {
   dsa: Object.freeze({ ...pk.dsa, rsa, ...mldsa }),
   kem,
   keys: Object.freeze(keys),
+  /** The code path each backend takes on this CPU (src/cpu.rs). */
+  cpuPaths: require('./lib/native').cpuPaths,
 }
 
 // crypto.hybrid is made from the finished namespaces above (its components are theirs).
