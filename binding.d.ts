@@ -227,6 +227,54 @@ export interface CipherModeInfo {
 /** The mode table, in id order. */
 export declare function cipherModes(): Array<CipherModeInfo>
 
+/** `cpuPaths()`: the path each backend takes here (see [`CpuPaths`]). */
+export declare function cpuPaths(): CpuPaths
+
+/** The path each backend took on this CPU (see `cpuPaths()` in index.d.ts for the values). */
+export interface CpuPaths {
+  /** SHA-1 (RustCrypto `sha1`): `'sha-ni'` or `'soft'`. */
+  sha1: string
+  /** SHA-256 and SHA-224 (RustCrypto `sha2`): `'sha-ni'` or `'soft'`. */
+  sha256: string
+  /** SHA-256 batch hashing (ours, several messages interleaved): `'sha-ni'` or `'one-by-one'`. */
+  sha256Batch: string
+  /** SHA-384, SHA-512, SHA-512/256 (ring): `'avx'` (Intel only) or `'nohw'`. */
+  sha512: string
+  /** SHA-512/224 (RustCrypto `sha2`): `'avx2'` or `'soft'`. */
+  sha512T224: string
+  /** MD5 (RustCrypto `md-5`, no x86 SIMD): `'soft'`. */
+  md5: string
+  /** SHA-3, SHAKE, Keccak (RustCrypto `keccak`, no x86 SIMD): `'soft'`. */
+  sha3: string
+  /** BLAKE2b/BLAKE2s: `'scalar'` (ours, AMD and non-x86) or `'simd'` (`blake2b_simd`/`blake2s_simd`). */
+  blake2: string
+  /** BLAKE3: `'avx512'`, `'avx2'`, `'sse41'`, `'sse2'` or `'portable'`. */
+  blake3: string
+  /**
+   * AES in every mode but 96-bit-IV GCM (RustCrypto `aes`): `'vaes512'`, `'vaes256'`,
+   * `'aes-ni'` or `'soft'`.
+   */
+  aes: string
+  /**
+   * AES-GCM with a 96-bit IV (ring): `'vaes-avx2'`, `'aes-ni-avx-movbe'`, `'aes-ni-clmul'`,
+   * `'vpaes-ssse3'` or `'nohw'`.
+   */
+  aesGcm: string
+  /** GHASH of GCM with other IV lengths (`polyval`): `'clmul'` or `'soft'`. */
+  ghash: string
+  /**
+   * ChaCha20-Poly1305 and XChaCha20-Poly1305 (ring's ChaCha20; Poly1305 is its portable code):
+   * `'avx2'`, `'ssse3'` or `'nohw'`.
+   */
+  chacha20: string
+  /** scrypt's Salsa20/8 core (ours): `'avx512vl'` or `'sse2'`. */
+  scrypt: string
+  /** bcrypt's Blowfish round index (ours): `'bextr'` (AMD with BMI1) or `'shift'`. */
+  bcrypt: string
+  /** Argon2 block function (`argon2-rust`): `'avx512'`, `'avx2'`, `'sse2'` or `'portable'`. */
+  argon2: string
+}
+
 /**
  * `hashAsync(alg, data, options?, token?)`: the digest as a Buffer; `options` is
  * `{ key, salt, personalization, context, outputLength }`. Options are checked and the input

@@ -862,6 +862,7 @@ module.exports.bcryptVerifyAsync = nativeBinding.bcryptVerifyAsync
 module.exports.cipherAsync = nativeBinding.cipherAsync
 module.exports.cipherBatchAsync = nativeBinding.cipherBatchAsync
 module.exports.cipherModes = nativeBinding.cipherModes
+module.exports.cpuPaths = nativeBinding.cpuPaths
 module.exports.hashAsync = nativeBinding.hashAsync
 module.exports.hashBatchAsync = nativeBinding.hashBatchAsync
 module.exports.hashFile = nativeBinding.hashFile

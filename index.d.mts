@@ -15,9 +15,11 @@ export declare const password: typeof cjs.password
 export declare const cipher: typeof cjs.cipher
 export declare const dsa: typeof cjs.dsa
 export declare const kem: typeof cjs.kem
+export declare const hybrid: typeof cjs.hybrid
 export declare const keys: typeof cjs.keys
 export declare const randomBytes: typeof cjs.randomBytes
 export declare const timingSafeEqual: typeof cjs.timingSafeEqual
+export declare const cpuPaths: typeof cjs.cpuPaths
 
 declare const crypto: {
   sha: typeof cjs.sha
@@ -27,9 +29,11 @@ declare const crypto: {
   password: typeof cjs.password
   randomBytes: typeof cjs.randomBytes
   timingSafeEqual: typeof cjs.timingSafeEqual
+  cpuPaths: typeof cjs.cpuPaths
   cipher: typeof cjs.cipher
   dsa: typeof cjs.dsa
   kem: typeof cjs.kem
+  hybrid: typeof cjs.hybrid
   keys: typeof cjs.keys
 }
 export default crypto

@@ -70,9 +70,27 @@ export interface BatchOptions {
 /** The result of a batch call: one Buffer when packed, else one digest per input, in order. */
 export type BatchOutput<F extends OutputFormat | undefined, P extends boolean | undefined> = P extends true ? Buffer : Output<F>[]
 
+/**
+ * Writes the result into the caller's buffer instead of allocating one (synchronous one-shot
+ * calls only: hashes, HMACs, `encrypt`/`decrypt`). The call returns a Buffer view of `output`'s
+ * first bytes, as long as the result. Refused: an `output` shorter than the result (or, for
+ * `decrypt`, than the input less its prepended IV and tag) with `RangeError` `ERR_OUT_OF_RANGE`;
+ * one whose written bytes share memory with an input (data, key, IV, AAD, salt...: the same
+ * ArrayBuffer, overlapping ranges) or with an `outputFormat` other
+ * than `'buffer'` with `TypeError` `ERR_INVALID_ARG_VALUE`; async calls refuse it the same way
+ * (their result is a new Buffer). A failed `decrypt` leaves the bytes it could have written
+ * zeroed, so no unauthenticated plaintext is released.
+ */
+export interface OutputOption {
+  output: ArrayBufferView
+  outputFormat?: 'buffer'
+}
+
 /** A one-shot hash function with `.create()` for incremental use. `O` are its extra options. */
 export interface HashFunction<O extends object = {}> {
   (data: Input): string
+  /** Into `options.output` (see `OutputOption`): a Buffer view of it. */
+  (data: Input, options: O & OutputOption): Buffer
   <F extends OutputFormat = 'hex'>(data: Input, options: O & FormatOption<F>): Output<F>
   create<F extends OutputFormat = 'hex'>(options?: O & FormatOption<F>): Hasher<F>
   /**
@@ -188,6 +206,8 @@ export interface HmacOptions<F extends OutputFormat = OutputFormat> extends Form
 
 /** `hmac.X(data, { key })` and `hmac.X.create({ key })`. */
 export interface HmacFunction {
+  /** Into `options.output` (see `OutputOption`): a Buffer view of it. */
+  (data: Input, options: HmacOptions<'buffer'> & OutputOption): Buffer
   <F extends OutputFormat = 'hex'>(data: Input, options: HmacOptions<F>): Output<F>
   create<F extends OutputFormat = 'hex'>(options: HmacOptions<F>): Hasher<F>
   /** The same MAC computed on the libuv thread pool (see `HashFunction.async`). */
@@ -226,6 +246,49 @@ export declare function randomBytes(size: number): Buffer
 /** Constant-time equality; throws `RangeError` when the lengths differ. */
 export declare function timingSafeEqual(a: Input, b: Input): boolean
 
+/**
+ * The code path each backend took on this CPU at run time (feature detection), so that a fall
+ * back to portable code shows: e.g. `{ sha256: 'sha-ni', aes: 'vaes256', aesGcm: 'vaes-avx2' }`.
+ * The crates' own tests are restated from their sources (src/cpu.rs); non-x86 CPUs read
+ * `'portable'` (or the row's fallback name).
+ */
+export interface CpuPaths {
+  /** RustCrypto sha1: 'sha-ni' | 'soft'. */
+  sha1: string
+  /** SHA-224/256 (RustCrypto sha2): 'sha-ni' | 'soft'. */
+  sha256: string
+  /** SHA-256 batch hashing (ours): 'sha-ni' | 'one-by-one'. */
+  sha256Batch: string
+  /** SHA-384/512/512-256 (ring): 'avx' (Intel CPUs only) | 'nohw'. */
+  sha512: string
+  /** SHA-512/224 (RustCrypto sha2): 'avx2' | 'soft'. */
+  sha512T224: string
+  /** MD5 (no SIMD path): 'soft'. */
+  md5: string
+  /** SHA-3 / SHAKE / Keccak (no x86 SIMD path): 'soft'. */
+  sha3: string
+  /** BLAKE2b/2s: 'scalar' (ours; AMD, non-x86) | 'simd' (blake2b_simd/blake2s_simd). */
+  blake2: string
+  /** BLAKE3: 'avx512' | 'avx2' | 'sse41' | 'sse2' | 'portable'. */
+  blake3: string
+  /** AES in every mode but 96-bit-IV GCM (RustCrypto aes): 'vaes512' | 'vaes256' | 'aes-ni' | 'soft'. */
+  aes: string
+  /** AES-GCM with a 96-bit IV (ring): 'vaes-avx2' | 'aes-ni-avx-movbe' | 'aes-ni-clmul' | 'vpaes-ssse3' | 'nohw'. */
+  aesGcm: string
+  /** GHASH of GCM with other IV lengths (polyval): 'clmul' | 'soft'. */
+  ghash: string
+  /** ChaCha20 of (X)ChaCha20-Poly1305 (ring): 'avx2' | 'ssse3' | 'nohw'. */
+  chacha20: string
+  /** scrypt's Salsa20/8 core (ours): 'avx512vl' | 'sse2'. */
+  scrypt: string
+  /** bcrypt's Blowfish index (ours): 'bextr' | 'shift'. */
+  bcrypt: string
+  /** Argon2 block function (argon2-rust): 'avx512' | 'avx2' | 'sse2' | 'portable'. */
+  argon2: string
+}
+
+export declare function cpuPaths(): CpuPaths
+
 // ---------------------------------------------------------------------------------------------
 // Encryption (crypto.cipher)
 // ---------------------------------------------------------------------------------------------
@@ -261,6 +324,12 @@ export interface CipherOptions<F extends string = OutputFormat> {
   tagLength?: number
   /** Default `'buffer'`. */
   outputFormat?: F
+  /**
+   * Synchronous `encrypt`/`decrypt` only: the result is written into this buffer and returned
+   * as a Buffer view of it (see `OutputOption`: size, overlap and format rules). Encrypting
+   * needs the exact output length; decrypting, the input length less the prepended IV and tag.
+   */
+  output?: ArrayBufferView
   /** Async forms only: rejects with an `AbortError` if aborted before the work starts. */
   signal?: AbortSignal
 }
@@ -1217,6 +1286,77 @@ export interface PasswordNamespace {
 
 export declare const password: PasswordNamespace
 
+// ---- crypto.hybrid ------------------------------------------------------------------------
+
+/**
+ * A hybrid suite: `'x25519-mlkem768'` (X-Wing KEM; Ed25519 + ML-DSA-65 signatures) or
+ * `'rsa4096-mlkem1024'` (RSA-OAEP-4096 + ML-KEM-1024; RSA-PSS-4096 + ML-DSA-87).
+ */
+export type HybridSuite = 'x25519-mlkem768' | 'rsa4096-mlkem1024'
+
+/** A hybrid key: its documented byte string (docs/hybrid-format.md), or that as PEM. */
+export type HybridKey = Input | string
+
+export interface HybridKeyPairOptions<F extends 'raw' | 'pem' = 'raw'> {
+  /** Default `'x25519-mlkem768'`. */
+  suite?: HybridSuite
+  /** `'raw'` (Buffers, the default) or `'pem'` (strings). */
+  format?: F
+}
+
+export interface HybridKeyPair<F extends 'raw' | 'pem' = 'raw'> {
+  publicKey: F extends 'pem' ? string : Buffer
+  privateKey: F extends 'pem' ? string : Buffer
+}
+
+export interface HybridEncryptOptions {
+  /** Additional authenticated data: needed again, equal, to decrypt. */
+  aad?: Input
+}
+
+export interface HybridStreamOptions extends HybridEncryptOptions, AbortOptions {
+  /** Plaintext bytes per segment of the streaming format (encrypting only; default 65,536). */
+  segmentSize?: number
+}
+
+/**
+ * Public-key encryption and signatures that stay secure while EITHER the classical or the
+ * post-quantum component does: the payload key is derived from both KEM secrets together with
+ * both ciphertexts and the recipient's public key (never wrapped under each component
+ * separately), and a composite signature verifies only when both components do, each over a
+ * domain-separated message naming the whole public key. Formats: docs/hybrid-format.md.
+ */
+export interface HybridNamespace {
+  readonly suites: readonly HybridSuite[]
+  generateKeypair<F extends 'raw' | 'pem' = 'raw'>(options?: HybridKeyPairOptions<F>): HybridKeyPair<F>
+  /** The components generated on the libuv pool side by side (RSA-4096 key generation dominates). */
+  generateKeypairAsync<F extends 'raw' | 'pem' = 'raw'>(options?: HybridKeyPairOptions<F> & AbortOptions): Promise<HybridKeyPair<F>>
+  /** The public key of a private key. */
+  getPublicKey(privateKey: HybridKey, options?: { format?: 'raw' }): Buffer
+  getPublicKey(privateKey: HybridKey, options: { format: 'pem' }): string
+  /** The envelope: head, KEM ciphertexts, AES-256-GCM payload. */
+  encrypt(data: Input, recipientPublicKey: HybridKey, options?: HybridEncryptOptions): Buffer
+  encryptAsync(data: Input, recipientPublicKey: HybridKey, options?: HybridEncryptOptions & AbortOptions): Promise<Buffer>
+  /** Throws `ERR_CRYPTO_DECRYPT_FAILED` for any modified, truncated or misaddressed envelope, releasing nothing. */
+  decrypt(envelope: Input, privateKey: HybridKey, options?: HybridEncryptOptions): Buffer
+  decryptAsync(envelope: Input, privateKey: HybridKey, options?: HybridEncryptOptions & AbortOptions): Promise<Buffer>
+  /** A Transform from plaintext to a stream envelope (the streaming AEAD format after the KEM ciphertexts). */
+  encryptStream(recipientPublicKey: HybridKey, options?: HybridStreamOptions): import('node:stream').Transform
+  /** A Transform from a stream envelope to its plaintext, released segment by verified segment. */
+  decryptStream(privateKey: HybridKey, options?: HybridEncryptOptions & AbortOptions): import('node:stream').Transform
+  encryptFile(src: string, dst: string, recipientPublicKey: HybridKey, options?: HybridStreamOptions & FileOptions): Promise<{ bytes: number }>
+  decryptFile(src: string, dst: string, privateKey: HybridKey, options?: HybridEncryptOptions & AbortOptions & FileOptions): Promise<{ bytes: number }>
+  /** One composite signature (both components over the same domain-separated message). */
+  sign(data: Input, privateKey: HybridKey): Buffer
+  signAsync(data: Input, privateKey: HybridKey, options?: AbortOptions): Promise<Buffer>
+  /** True only when every component verifies; false for any other signature, key suite or data. */
+  verify(data: Input, signature: ArrayBufferView | ArrayBuffer, publicKey: HybridKey): boolean
+  /** `verify` with the components checked on the libuv pool, side by side. */
+  verifyAsync(data: Input, signature: ArrayBufferView | ArrayBuffer, publicKey: HybridKey, options?: AbortOptions): Promise<boolean>
+}
+
+export declare const hybrid: HybridNamespace
+
 declare const crypto: {
   sha: ShaNamespace
   hash: ShaNamespace
@@ -1225,9 +1365,11 @@ declare const crypto: {
   password: PasswordNamespace
   randomBytes: typeof randomBytes
   timingSafeEqual: typeof timingSafeEqual
+  cpuPaths: typeof cpuPaths
   cipher: CipherApi
   dsa: DsaApi
   kem: KemApi
   keys: KeysNamespace
+  hybrid: HybridNamespace
 }
 export default crypto

@@ -13,7 +13,8 @@
 // pk.js (crypto.dsa.ed25519/ecdsa, crypto.cipher.x25519/ecdh) over keys.js (crypto.keys: the one
 // parser and writer of every key form), rsa.js (crypto.dsa.rsa, crypto.cipher.rsa_oaep),
 // kem.js (crypto.kem: ML-KEM and X-Wing, from `kemAlgorithms()`),
-// mldsa.js (crypto.dsa.mldsa44/65/87, from `mldsaSets()`).
+// mldsa.js (crypto.dsa.mldsa44/65/87, from `mldsaSets()`), hybrid.js (crypto.hybrid: classical +
+// post-quantum encryption and signatures over those families, docs/hybrid-format.md).
 // Shared by all: options.js (unknown keys, integer ranges), output.js (output
 // formats), errors.js (Node-style errors with a `code`), abort.js (every async form: `signal`,
 // cancel token, AbortError). A new hash or cipher mode needs no JS at all (plus its line in
@@ -40,7 +41,12 @@ const api = {
   dsa: Object.freeze({ ...pk.dsa, rsa, ...mldsa }),
   kem,
   keys: Object.freeze(keys),
+  /** The code path each backend takes on this CPU (src/cpu.rs). */
+  cpuPaths: require('./lib/native').cpuPaths,
 }
+
+// crypto.hybrid is made from the finished namespaces above (its components are theirs).
+api.hybrid = require('./lib/hybrid').makeHybrid(api)
 
 module.exports = api
 module.exports.default = api

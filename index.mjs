@@ -2,4 +2,4 @@
 import api from './index.js'
 
 export default api
-export const { sha, hash, hmac, kdf, password, cipher, dsa, kem, keys, randomBytes, timingSafeEqual } = api
+export const { sha, hash, hmac, kdf, password, cipher, dsa, kem, hybrid, keys, randomBytes, timingSafeEqual, cpuPaths } = api

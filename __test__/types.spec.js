@@ -5,7 +5,9 @@
 const test = require('ava')
 const path = require('path')
 const ts = require('typescript')
-const { sha, hmac, cipher, kem } = require('..')
+const crypto = require('..')
+
+const { sha, hmac, cipher, kem, hybrid } = crypto
 
 const file = path.join(__dirname, '..', 'index.d.ts')
 const program = ts.createProgram([file], { strict: true, noEmit: true })
@@ -45,6 +47,11 @@ test('index.d.ts: AesMode and the DES mode option list exactly the native modes'
 test('index.d.ts: KemApi names every KEM of the native list, and no other', (t) => {
   t.deepEqual(keys(declared('KemApi')), Object.keys(kem).sort())
   t.deepEqual(keys(declared('KemNamespace')), Object.keys(kem.mlkem768).sort())
+})
+
+test('index.d.ts: HybridNamespace names every crypto.hybrid member, HybridSuite every suite', (t) => {
+  t.deepEqual(keys(declared('HybridNamespace')), Object.keys(hybrid).sort())
+  t.deepEqual(literals(declared('HybridSuite')), [...hybrid.suites].sort())
 })
 
 test('index.d.ts: DsaApi names every crypto.dsa member, MlDsaAlgorithm every native ML-DSA set', (t) => {

@@ -75,9 +75,13 @@ async function main() {
   const peers = ['hash-wasm', '@noble/hashes', 'crypto-js', ...Object.keys(require('./package.json').dependencies || {})]
   const versions = {}
   for (const p of new Set(peers)) versions[p] = h.peerVersion(p)
-  const machine = { ...h.machine(), rustc: rustc(), 'cryptographer.js': ours.version, peers: versions }
+  // The code path each of our backends took here (src/cpu.rs), so a fall back to portable code shows.
+  const cpuPaths = require('..').cpuPaths()
+  const machine = { ...h.machine(), cpuPaths, rustc: rustc(), 'cryptographer.js': ours.version, peers: versions }
+  const pathsLine = Object.entries(cpuPaths).map(([k, v]) => `${k}: ${v}`).join(', ')
   console.log(
     `Machine: ${machine.cpu} (${machine.cores} cores; flags ${machine.flags.join(' ') || 'unknown'}), ${machine.platform}, ` +
+      `paths (${pathsLine}), ` +
       `Node ${machine.node} (OpenSSL ${machine.openssl}), ` +
       `${machine.rustc || 'rustc ?'}; cryptographer.js ${ours.version}; ` +
       Object.entries(versions)
@@ -135,12 +139,12 @@ async function main() {
       const plots = await report.writeReport(withNodeMatrix(run, outDir, args), dirOut, { md: mdFile })
       console.log(`Report: ${path.join(dirOut, 'report.html')}, ${mdFile}, ${plots.length} plots in ${path.join(dirOut, 'plots')}`)
     } catch (err) {
-      fs.writeFileSync(mdFile, `Machine: ${machine.cpu} (flags ${machine.flags.join(' ')}), ${machine.platform}, Node ${machine.node}\n\n${h.markdown()}`)
+      fs.writeFileSync(mdFile, `Machine: ${machine.cpu} (flags ${machine.flags.join(' ')}; paths ${pathsLine}), ${machine.platform}, Node ${machine.node}\n\n${h.markdown()}`)
       console.log(`Report not written (${err.message}); ${mdFile} written`)
       process.exitCode = 1
     }
   } else {
-    fs.writeFileSync(mdFile, `Machine: ${machine.cpu} (flags ${machine.flags.join(' ')}), ${machine.platform}, Node ${machine.node}\n\n${h.markdown()}`)
+    fs.writeFileSync(mdFile, `Machine: ${machine.cpu} (flags ${machine.flags.join(' ')}; paths ${pathsLine}), ${machine.platform}, Node ${machine.node}\n\n${h.markdown()}`)
   }
   if (h.failures.length) {
     console.log(`\n${h.failures.length} contestant(s) were not timed:\n  ${h.failures.join('\n  ')}`)

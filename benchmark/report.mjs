@@ -243,6 +243,7 @@ export function machineLine(m = {}) {
     .join(', ')
   return (
     `${m.cpu || '?'} (${m.cores || '?'} cores; flags ${(m.flags || []).join(' ') || 'unknown'}), ${m.platform || '?'}, ` +
+    (m.cpuPaths ? `paths (${Object.entries(m.cpuPaths).map(([k, v]) => `${k}: ${v}`).join(', ')}), ` : '') +
     `Node ${m.node || '?'} (OpenSSL ${m.openssl || '?'}), ${m.rustc || 'rustc ?'}; cryptographer.js ${m['cryptographer.js'] || '?'}` +
     (peers ? `; ${peers}` : '')
   )

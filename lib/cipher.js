@@ -6,7 +6,7 @@
 // this layer reads options, sizes the output buffer and formats the result.
 const native = require('./native')
 const { checkOptions, checkInt } = require('./options')
-const { checkFormat, checkDecryptFormat, decryptOutput } = require('./output')
+const { checkFormat, checkDecryptFormat, decryptOutput, outputTarget, refuseAsyncOutput } = require('./output')
 const { BYTES, invalidArgType, invalidArgValue } = require('./errors')
 const { runAsync: runWithSignal } = require('./abort')
 const { streamMethods } = require('./cipher-stream')
@@ -72,26 +72,28 @@ function plan(spec, decrypt, data, o) {
   const noPad = bits & OP_NO_PADDING
   const tag = checkInt(o.tagLength, 'options.tagLength', 0, 0xffffffff) ?? 16
   const n = bytes.byteLength
-  let outLen = n
-  if (!decrypt) {
-    // The native side checks `tag` against the mode; here it only sizes the buffer.
-    if (m.aead) outLen += tag <= 16 ? tag : 16
-    if (m.blockSize > 0 && noPad === 0) outLen = (Math.floor(n / m.blockSize) + 1) * m.blockSize
-    if ((o.iv === undefined || o.iv === null) && m.ivLength > 0) outLen += m.ivLength
-  }
+  // The native side checks `tag` against the mode; here it only sizes the buffer (as
+  // `Op::output_len` in src/cipher/modes.rs: exact when encrypting, an upper bound when decrypting).
+  const t = m.aead ? (tag <= 16 ? tag : 16) : 0
+  const prefix = (o.iv === undefined || o.iv === null) && m.ivLength > 0 ? m.ivLength : 0
+  let outLen
+  if (decrypt) outLen = Math.max(0, n - prefix - t)
+  else outLen = prefix + (m.blockSize > 0 && noPad === 0 ? (Math.floor(n / m.blockSize) + 1) * m.blockSize : n) + t
   return [bits, outLen, bytes, fmt]
 }
 
 function runSync(spec, decrypt, data, options, key) {
   const [bits, outLen, bytes, fmt] = plan(spec, decrypt, data, options)
-  const out = Buffer.allocUnsafe(outLen)
-  const written = nativeCipher(bits, key, options.iv, bytes, options.aad, out, options.tagLength)
+  const caller = options.output != null
+  const out = caller ? outputTarget(options.output, fmt, outLen) : Buffer.allocUnsafe(outLen)
+  const written = nativeCipher(bits, key, options.iv, bytes, options.aad, out, options.tagLength, caller)
   return format(written === outLen ? out : out.subarray(0, written), fmt)
 }
 
 /** The async form: inputs are copied at call time and the work runs on the libuv pool. */
 function runAsync(spec, decrypt, data, options, key) {
   return runWithSignal(options.signal ?? undefined, async (token) => {
+    refuseAsyncOutput(options)
     const [bits, , bytes, fmt] = plan(spec, decrypt, data, options)
     const params = { iv: options.iv, aad: options.aad, tagLength: options.tagLength }
     const out = await nativeCipherAsync(bits, key, bytes, params, token)
@@ -238,7 +240,7 @@ class CipherKey {
 
 function makeNamespace(family, { defaultMode, fixed, modeOption }) {
   const modes = byFamily[family]
-  const base = ['key', 'iv', 'aad', 'tagLength', 'outputFormat', 'signal']
+  const base = ['key', 'iv', 'aad', 'tagLength', 'outputFormat', 'signal', 'output']
   if (modeOption) base.push('mode', 'padding')
   if (family === 'aes') base.push('passphrase')
   const allowed = new Set(base)
@@ -248,7 +250,7 @@ function makeNamespace(family, { defaultMode, fixed, modeOption }) {
 
   const read = (options) => checkOptions(readOptions(options, 'a "key" property'), allowed, what)
   // Batches: one key, `ivs` (one IV per message) instead of `iv`, no passphrase.
-  const batchAllowed = new Set([...base.filter((k) => k !== 'iv' && k !== 'passphrase'), 'ivs'])
+  const batchAllowed = new Set([...base.filter((k) => k !== 'iv' && k !== 'passphrase' && k !== 'output'), 'ivs'])
   const readBatch = (options) => checkOptions(readOptions(options, 'a "key" property'), batchAllowed, `${what} batch`)
 
   const ns = {

@@ -2,7 +2,7 @@
 // crypto.sha / crypto.hash and crypto.hmac, built from the native algorithm list
 // (src/hash/list.rs): one factory per kind of API, nothing per algorithm.
 const native = require('./native')
-const { checkFormat, encode } = require('./output')
+const { checkFormat, encode, outputTarget, refuseAsyncOutput } = require('./output')
 const { checkOptions, checkInt } = require('./options')
 const { BYTES, coded, invalidArgType } = require('./errors')
 const { runAsync } = require('./abort')
@@ -149,6 +149,8 @@ function describeAlgorithm(fn, info, name) {
 function makeHash(info) {
   const { id, name, outputLength, maxOutputLength } = info
   const allowed = new Set(['outputFormat', ...info.options])
+  // `output` (the caller's buffer) only on the synchronous one-shot call.
+  const allowedOnce = new Set([...allowed, 'output'])
   const allowedAsync = new Set([...allowed, 'signal'])
   const parameterised = info.options.length > 0
 
@@ -164,7 +166,12 @@ function makeHash(info) {
   const digest = parameterised
     ? function (data, options) {
         if (options === undefined) return nativeHash(id, data)
-        const [format, len, key, salt, pers, ctx, explicitLen] = read(options)
+        const [format, len, key, salt, pers, ctx, explicitLen] = read(options, allowedOnce)
+        if (options !== null && options.output != null) {
+          const view = outputTarget(options.output, format, len)
+          nativeHashWith(id, data, view, key, salt, pers, ctx, explicitLen, true)
+          return view
+        }
         if (format === undefined || format === 'hex') {
           return nativeHashWith(id, data, undefined, key, salt, pers, ctx, explicitLen)
         }
@@ -174,7 +181,12 @@ function makeHash(info) {
       }
     : function (data, options) {
         if (options === undefined) return nativeHash(id, data)
-        const format = read(options)[0]
+        const format = read(options, allowedOnce)[0]
+        if (options !== null && options.output != null) {
+          const view = outputTarget(options.output, format, outputLength)
+          nativeHash(id, data, view, true)
+          return view
+        }
         if (format === undefined || format === 'hex') return nativeHash(id, data)
         const out = Buffer.allocUnsafe(outputLength)
         nativeHash(id, data, out)
@@ -199,6 +211,7 @@ function makeHash(info) {
   // was made (as node:crypto and WebCrypto). Inputs under INLINE_LIMIT are hashed right here.
   digest.async = (data, options) =>
     runAsync(options && options.signal, async (token) => {
+      refuseAsyncOutput(options)
       const [format, len, key, salt, pers, ctx, explicitLen] = read(options, allowedAsync)
       if (isSmall(data)) {
         const out = Buffer.allocUnsafe(len)
@@ -230,6 +243,7 @@ function makeHash(info) {
 }
 
 const HMAC_OPTIONS = new Set(['key', 'outputFormat'])
+const HMAC_ONCE_OPTIONS = new Set([...HMAC_OPTIONS, 'output'])
 const HMAC_ASYNC_OPTIONS = new Set([...HMAC_OPTIONS, 'signal'])
 
 function readHmacOptions(options, name, accepted = HMAC_OPTIONS) {
@@ -247,7 +261,12 @@ function readHmacOptions(options, name, accepted = HMAC_OPTIONS) {
 function makeHmac(info) {
   const { id, name, outputLength } = info
   const mac = function (data, options) {
-    const format = readHmacOptions(options, name)
+    const format = readHmacOptions(options, name, HMAC_ONCE_OPTIONS)
+    if (options.output != null) {
+      const view = outputTarget(options.output, format, outputLength)
+      nativeHmac(id, options.key, data, view, true)
+      return view
+    }
     if (format === undefined || format === 'hex') return nativeHmac(id, options.key, data)
     const out = Buffer.allocUnsafe(outputLength)
     nativeHmac(id, options.key, data, out)
@@ -266,6 +285,7 @@ function makeHmac(info) {
   }
   mac.async = (data, options) =>
     runAsync(options && options.signal, async (token) => {
+      refuseAsyncOutput(options)
       const format = readHmacOptions(options, name, HMAC_ASYNC_OPTIONS)
       if (isSmall(data)) {
         const out = Buffer.allocUnsafe(outputLength)

@@ -1,6 +1,6 @@
 'use strict'
 // Output formats, shared by every family that returns bytes.
-const { invalidArgValue } = require('./errors')
+const { invalidArgType, invalidArgValue, outOfRange } = require('./errors')
 
 const FORMATS = ['hex', 'base64', 'base64url', 'binary', 'buffer']
 const ENCODING = { base64: 'base64', base64url: 'base64url', binary: 'latin1' }
@@ -31,4 +31,35 @@ function decryptOutput(buf, format) {
   return encode(buf, format)
 }
 
-module.exports = { FORMATS, checkFormat, checkDecryptFormat, decryptOutput, encode }
+/**
+ * The caller's `options.output` (a Buffer, TypedArray or DataView) for a result of `need` bytes:
+ * a Buffer over its first `need` bytes, which the native call writes and the call returns. The
+ * native side refuses it if it shares memory with an input (src/js/bytes.rs, `Out::writable_for`).
+ */
+function outputTarget(output, format, need) {
+  if (!ArrayBuffer.isView(output)) {
+    throw invalidArgType('options.output', 'an instance of Buffer, TypedArray or DataView', output)
+  }
+  if (format !== undefined && format !== 'buffer') {
+    throw invalidArgValue('options.outputFormat', "'buffer' or undefined when options.output is given", format)
+  }
+  if (output.byteLength < need) {
+    throw outOfRange('options.output.byteLength', `>= ${need} (the length of the result)`, output.byteLength)
+  }
+  // A Buffer of exactly the result's length is its own view (no view object to make).
+  if (output.byteLength === need && Buffer.isBuffer(output)) return output
+  return Buffer.from(output.buffer, output.byteOffset, need)
+}
+
+/** Async calls return a new Buffer (their work runs off the JS thread): `output` is refused. */
+function refuseAsyncOutput(options) {
+  if (options !== null && typeof options === 'object' && options.output != null) {
+    throw invalidArgValue(
+      'options.output',
+      'no output buffer for an async call (its result is a new Buffer; the synchronous form writes into options.output)',
+      options.output,
+    )
+  }
+}
+
+module.exports = { FORMATS, checkFormat, checkDecryptFormat, decryptOutput, encode, outputTarget, refuseAsyncOutput }

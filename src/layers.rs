@@ -57,6 +57,8 @@ const LAYERS: &[&[&str]] = &[
   &["cipher/api"],
   &["cipher/batch"],
   &["cipher/stream_api"],
+  // What every family's backend picked on this CPU (`cpuPaths()`).
+  &["cpu"],
   // The roots: the module declarations and the raw-export table, and the property tests.
   &["lib", "proptests", "layers", "hash/mod", "cipher/mod"],
 ];

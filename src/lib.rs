@@ -48,6 +48,7 @@ mod arch;
 mod awslc;
 mod batch;
 mod cipher;
+mod cpu;
 mod ct;
 mod error;
 mod file_io;

@@ -194,11 +194,13 @@ pub fn cipher_key<'js>(cx: Cx<'js>, [family, key, ..]: Args<'js>) -> CryptoResul
 // Synchronous one-shot
 // ------------------------------------------------------------------------------------------------
 
-/// `cipher(op, key, iv, data, aad, out, tagLength) -> bytes written` (positional: the hot
-/// synchronous path).
+/// `cipher(op, key, iv, data, aad, out, tagLength, caller?) -> bytes written` (positional: the
+/// hot synchronous path). `caller` is true when `out` is the caller's `options.output`: an input
+/// overlapping it is then refused rather than copied. A failed call leaves the bytes of `out` it
+/// could have written zeroed (no unauthenticated plaintext is released).
 pub fn cipher<'js>(
   cx: Cx<'js>,
-  [op, key, iv, data, aad, out, tag, ..]: Args<'js>,
+  [op, key, iv, data, aad, out, tag, caller, ..]: Args<'js>,
 ) -> CryptoResult<Value<'js>> {
   let (mode, decrypt, padding) = decode_op(cx.opt_u32(op, "op")?.unwrap_or(u32::MAX))?;
   let tag_len = cx.opt_u32(tag, "options.tagLength")?.unwrap_or(16) as usize;
@@ -211,9 +213,18 @@ pub fn cipher<'js>(
     None => Some(cx.bytes(key, "options.key")?),
   };
   let mut out = cx.out(out)?;
-  // `out` comes from Node's Buffer pool, so an input given as a pooled Buffer's whole
-  // `.buffer` can contain it: such inputs are copied before anything is written.
-  let target = out.writable([Some(&mut data), iv.as_mut(), aad.as_mut(), key.as_mut()]);
+  // `out` comes from Node's Buffer pool (or the caller), so an input given as a pooled Buffer's
+  // whole `.buffer` can contain it: such inputs are copied (or refused) before anything is
+  // written.
+  let target = out.writable_for(
+    cx.out_by(caller),
+    [
+      ("data", Some(&mut data)),
+      ("options.iv", iv.as_mut()),
+      ("options.aad", aad.as_mut()),
+      ("options.key", key.as_mut()),
+    ],
+  )?;
   let op = Op {
     mode,
     decrypt,
@@ -223,16 +234,25 @@ pub fn cipher<'js>(
     tag_len,
   };
   let input = data.as_slice();
-  let n = match (handle, &key) {
+  let result = match (handle, &key) {
     (Some(h), _) => h.with_engine(mode, |e| {
       op.check()?;
       h.count_use(&op)?;
-      run(e, &op, input, target)
-    })?,
-    (None, Some(key)) => run(&mut ModeKey::new(mode, key.as_slice())?, &op, input, target)?,
-    (None, None) => return Err(CryptoError::internal()),
+      run(e, &op, input, &mut *target)
+    }),
+    (None, Some(key)) => {
+      ModeKey::new(mode, key.as_slice()).and_then(|mut e| run(&mut e, &op, input, &mut *target))
+    }
+    (None, None) => Err(CryptoError::internal()),
   };
-  cx.number(n as f64)
+  match result {
+    Ok(n) => cx.number(n as f64),
+    Err(e) => {
+      let n = op.output_len(input.len()).min(target.len());
+      target[..n].fill(0);
+      Err(e)
+    }
+  }
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -362,23 +362,25 @@ impl Op<'_> {
     self.padding && self.mode.info().pad_block > 0
   }
 
-  /// The exact output length of encrypting `n` bytes; the upper bound (`n`) when decrypting.
+  /// The exact output length of encrypting `n` bytes; an upper bound when decrypting.
   pub fn output_len(&self, n: usize) -> usize {
-    if self.decrypt {
-      return n;
-    }
     let info = self.mode.info();
     let prefix = if self.iv.is_none() {
       info.iv_default
     } else {
       0
     };
+    let tag = if info.is_aead() { self.tag_len } else { 0 };
+    if self.decrypt {
+      // At most the input less the prepended IV and the tag (a padded plaintext is shorter
+      // still, but whole blocks are decrypted into place before the padding is checked).
+      return n.saturating_sub(prefix + tag);
+    }
     let body = if self.padded() {
       (n / info.pad_block + 1) * info.pad_block
     } else {
       n
     };
-    let tag = if info.is_aead() { self.tag_len } else { 0 };
     prefix + body + tag
   }
 }

@@ -12,7 +12,7 @@ use zeroize::Zeroizing;
 use super::core::{oneshot, HashCore, Hmac, Params};
 use super::list::{Alg, Family, State, MAX_XOF_LEN};
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
-use crate::js::{self, Args, Bytes, Cx, Kept, Tag, Value};
+use crate::js::{self, Args, Bytes, Cx, Kept, OutBy, Tag, Value};
 use crate::staging::Staged;
 use crate::task::{Cancel, CancelToken, Job, Output, Work};
 
@@ -62,6 +62,7 @@ fn finish<'js, H: HashCore>(
   h: H,
   mut data: Bytes<'js>,
   out: Value<'js>,
+  by: OutBy,
 ) -> CryptoResult<Value<'js>> {
   let n = h.output_len();
   if cx.is_nullish(out) {
@@ -79,7 +80,7 @@ fn finish<'js, H: HashCore>(
   }
   let mut out = cx.out(out)?;
   check_out_len(out.len(), n)?;
-  let target = out.writable([Some(&mut data)]);
+  let target = out.writable_for(by, [("data", Some(&mut data))])?;
   oneshot(h, data.as_slice(), target);
   Ok(Value::undefined())
 }
@@ -99,32 +100,51 @@ pub(crate) fn known_alg(id: u32) -> CryptoResult<Alg> {
   Alg::from_id(id).ok_or_else(|| CryptoError::invalid_value("algorithm", "a known hash id", id))
 }
 
-/// `hash(alg, data, out?)`: the hot path, no options.
-pub fn hash<'js>(cx: Cx<'js>, [alg_id, data, out, ..]: Args<'js>) -> CryptoResult<Value<'js>> {
+/// `hash(alg, data, out?, caller?)`: the hot path, no options. `caller` is true when `out` is
+/// the caller's `options.output` (an input overlapping it is then refused, see `Out`).
+pub fn hash<'js>(
+  cx: Cx<'js>,
+  [alg_id, data, out, caller, ..]: Args<'js>,
+) -> CryptoResult<Value<'js>> {
   let data = cx.bytes(data, "data")?;
-  finish(cx, State::new(alg(cx, alg_id)?), data, out)
+  finish(cx, State::new(alg(cx, alg_id)?), data, out, cx.out_by(caller))
 }
 
-/// `hashWith(alg, data, out?, key?, salt?, personalization?, context?, outputLength?)`: the
+/// `hashWith(alg, data, out?, key?, salt?, personalization?, context?, outputLength?, caller?)`: the
 /// options as positional arguments (a hot synchronous path: reading them as fields of an object
 /// would cost one N-API property read each).
 pub fn hash_with<'js>(
   cx: Cx<'js>,
-  [alg_id, data, out, key, salt, pers, ctx, len]: Args<'js>,
+  [alg_id, data, out, key, salt, pers, ctx, len, caller]: Args<'js>,
 ) -> CryptoResult<Value<'js>> {
   let alg = alg(cx, alg_id)?;
   let data = cx.bytes(data, "data")?;
-  let opts = HashOptions::positional(cx, [key, salt, pers, ctx, len])?;
-  finish(cx, State::with_params(alg, &opts.params())?, data, out)
+  let mut opts = HashOptions::positional(cx, [key, salt, pers, ctx, len])?;
+  let state = State::with_params(alg, &opts.params())?;
+  let by = cx.out_by(caller);
+  if by == OutBy::Caller {
+    // The state holds its own copies of the byte options by now, so writing the output could
+    // not change them; a caller's output that shares their memory is still refused, as any
+    // overlapping input is.
+    cx.out(out)?.writable_for(by, opts.byte_fields())?;
+  }
+  finish(cx, state, data, out, by)
 }
 
-/// `hmac(alg, key, data, out?)`.
-pub fn hmac<'js>(cx: Cx<'js>, [alg_id, key, data, out, ..]: Args<'js>) -> CryptoResult<Value<'js>> {
+/// `hmac(alg, key, data, out?, caller?)`.
+pub fn hmac<'js>(
+  cx: Cx<'js>,
+  [alg_id, key, data, out, caller, ..]: Args<'js>,
+) -> CryptoResult<Value<'js>> {
   let alg = alg(cx, alg_id)?;
-  let key = cx.bytes(key, "key")?;
+  let mut key = cx.bytes(key, "key")?;
   let data = cx.bytes(data, "data")?;
+  let by = cx.out_by(caller);
+  if by == OutBy::Caller {
+    cx.out(out)?.writable_for(by, [("options.key", Some(&mut key))])?;
+  }
   let mac = Hmac::new(State::new(alg), key.as_slice())?;
-  finish(cx, mac, data, out)
+  finish(cx, mac, data, out, by)
 }
 
 /// The byte options of a parameterised hash (keyed BLAKE2/BLAKE3, salts, XOF lengths).
@@ -163,6 +183,16 @@ impl<'js> HashOptions<'js> {
   /// The fields of an options object `{ key, salt, personalization, context, outputLength }`.
   pub(crate) fn from_object(cx: Cx<'js>, o: &js::Object<'js>) -> CryptoResult<Self> {
     Self::positional(cx, o.values(Self::FIELDS)?)
+  }
+
+  /// The byte options, named as the JS options object names them.
+  fn byte_fields(&mut self) -> [(&'static str, Option<&mut Bytes<'js>>); 4] {
+    [
+      ("options.key", self.key.as_mut()),
+      ("options.salt", self.salt.as_mut()),
+      ("options.personalization", self.personalization.as_mut()),
+      ("options.context", self.context.as_mut()),
+    ]
   }
 
   pub(crate) fn params(&self) -> Params<'_> {
@@ -292,7 +322,7 @@ pub fn hasher_digest<'js>(cx: Cx<'js>, [h, out, ..]: Args<'js>) -> CryptoResult<
   if cx.is_nullish(out) {
     js::check_hex_len(n)?;
     let engine = state.take().ok_or_else(finalized)?;
-    finish(cx, engine, Bytes::EMPTY, out)
+    finish(cx, engine, Bytes::EMPTY, out, OutBy::Layer)
   } else {
     let mut out = cx.out(out)?;
     check_out_len(out.len(), n)?;

@@ -114,21 +114,74 @@ impl<'js> Out<'js> {
   /// The output as a mutable slice, after replacing every input in `inputs` that overlaps it
   /// with an owned copy: writing it can then neither change nor alias an input.
   pub fn writable<const N: usize>(&mut self, inputs: [Option<&mut Bytes<'js>>; N]) -> &mut [u8] {
-    if self.data.is_null() || self.len == 0 {
-      return &mut [];
-    }
-    let (o0, olen) = (self.data as usize, self.len);
     for b in inputs.into_iter().flatten() {
-      if let Some((b0, blen)) = b.view_range() {
-        if b0 < o0 + olen && o0 < b0 + blen {
-          *b = Bytes::owned(Zeroizing::new(b.as_slice().to_vec()));
+      if self.overlaps(b) {
+        *b = Bytes::owned(Zeroizing::new(b.as_slice().to_vec()));
+      }
+    }
+    self.slice()
+  }
+
+  /// The output as a mutable slice for `by`: as [`Out::writable`] for a buffer the JS layer
+  /// allocated; a buffer the caller gave (`options.output`) that overlaps an input is refused
+  /// instead (`inputs` are named as the caller knows them), since writing it would change what
+  /// is being read.
+  pub fn writable_for<const N: usize>(
+    &mut self,
+    by: OutBy,
+    inputs: [(&str, Option<&mut Bytes<'js>>); N],
+  ) -> CryptoResult<&mut [u8]> {
+    if by == OutBy::Caller {
+      for (name, b) in &inputs {
+        if b.as_deref().is_some_and(|b| self.overlaps(b)) {
+          return Err(CryptoError::invalid_value(
+            "options.output",
+            format!("a buffer that does not overlap {name} (not the same memory)"),
+            format!("a view sharing bytes with {name}"),
+          ));
         }
       }
     }
+    Ok(self.writable(inputs.map(|(_, b)| b)))
+  }
+
+  /// True when the view `b` shares bytes with this output.
+  fn overlaps(&self, b: &Bytes<'js>) -> bool {
+    let (o0, olen) = (self.data as usize, self.len);
+    match b.view_range() {
+      Some((b0, blen)) if !self.data.is_null() && olen > 0 => b0 < o0 + olen && o0 < b0 + blen,
+      _ => false,
+    }
+  }
+
+  fn slice(&mut self) -> &mut [u8] {
+    if self.data.is_null() || self.len == 0 {
+      return &mut [];
+    }
     // SAFETY: `data`/`len` come from N-API for a live view that stays alive and in place until
-    // the call returns; the inputs that overlapped it are now copies, and the `&mut self` borrow
-    // keeps this the only mutable slice of it.
+    // the call returns; callers replace every overlapping input by a copy first (or refuse
+    // it), and the `&mut self` borrow keeps this the only mutable slice of it.
     unsafe { std::slice::from_raw_parts_mut(self.data, self.len) }
+  }
+}
+
+/// Who passed an output buffer (see [`Out::writable_for`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum OutBy {
+  /// The JS layer: a fresh buffer (from Node's pool, so a pooled input can contain it).
+  Layer,
+  /// The caller, as `options.output`.
+  Caller,
+}
+
+impl<'js> Cx<'js> {
+  /// Who passed the output: the flag argument the JS layer sets for `options.output`.
+  pub fn out_by(self, flag: Value<'js>) -> OutBy {
+    if self.truthy(flag) {
+      OutBy::Caller
+    } else {
+      OutBy::Layer
+    }
   }
 }
 

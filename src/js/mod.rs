@@ -39,7 +39,7 @@ use std::ptr;
 use napi::bindgen_prelude::Unknown;
 use napi::{sys, Env, JsValue};
 
-pub use bytes::{check_hex_len, read_arg, Bytes, EXPECTED};
+pub use bytes::{check_hex_len, read_arg, Bytes, OutBy, EXPECTED};
 pub use external::{KeepLater, Kept, Tag};
 pub use object::Object;
 
@@ -93,7 +93,7 @@ impl<'js> From<&Unknown<'js>> for Value<'js> {
 pub type Args<'js> = [Value<'js>; MAX_ARGS];
 
 /// The most arguments a raw entry point reads.
-pub const MAX_ARGS: usize = 8;
+pub const MAX_ARGS: usize = 9;
 
 /// A raw entry point: safe Rust, called by [`trampoline`].
 pub type Entry = for<'js> fn(Cx<'js>, Args<'js>) -> CryptoResult<Value<'js>>;

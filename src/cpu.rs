@@ -1,0 +1,133 @@
+//! `cpuPaths()`: the code path each backend takes on this CPU, so a silent fall back to portable
+//! code shows in benchmark headers and CI logs.
+//!
+//! Our own choices (`crate::arch`, `hash::blake2`) are asked directly. The crates do not export
+//! theirs, so their run-time tests are restated here from their sources at the versions
+//! `Cargo.lock` pins (a version bump should re-read them): ring 0.17 (`cpu/intel.rs` and each
+//! algorithm's dispatch), RustCrypto sha1/sha2 0.11 and aes 0.9 (`cpufeatures`), polyval 0.7,
+//! blake3 1.8 (`platform.rs`), argon2-rust 1.1 (`fill_block/mod.rs`). On other architectures
+//! every path reads "portable" unless the row says otherwise.
+
+use napi_derive::napi;
+
+/// The path each backend took on this CPU (see `cpuPaths()` in index.d.ts for the values).
+#[napi(object)]
+pub struct CpuPaths {
+  /// SHA-1 (RustCrypto `sha1`): `'sha-ni'` or `'soft'`.
+  pub sha1: String,
+  /// SHA-256 and SHA-224 (RustCrypto `sha2`): `'sha-ni'` or `'soft'`.
+  pub sha256: String,
+  /// SHA-256 batch hashing (ours, several messages interleaved): `'sha-ni'` or `'one-by-one'`.
+  pub sha256_batch: String,
+  /// SHA-384, SHA-512, SHA-512/256 (ring): `'avx'` (Intel only) or `'nohw'`.
+  pub sha512: String,
+  /// SHA-512/224 (RustCrypto `sha2`): `'avx2'` or `'soft'`.
+  pub sha512t224: String,
+  /// MD5 (RustCrypto `md-5`, no x86 SIMD): `'soft'`.
+  pub md5: String,
+  /// SHA-3, SHAKE, Keccak (RustCrypto `keccak`, no x86 SIMD): `'soft'`.
+  pub sha3: String,
+  /// BLAKE2b/BLAKE2s: `'scalar'` (ours, AMD and non-x86) or `'simd'` (`blake2b_simd`/`blake2s_simd`).
+  pub blake2: String,
+  /// BLAKE3: `'avx512'`, `'avx2'`, `'sse41'`, `'sse2'` or `'portable'`.
+  pub blake3: String,
+  /// AES in every mode but 96-bit-IV GCM (RustCrypto `aes`): `'vaes512'`, `'vaes256'`,
+  /// `'aes-ni'` or `'soft'`.
+  pub aes: String,
+  /// AES-GCM with a 96-bit IV (ring): `'vaes-avx2'`, `'aes-ni-avx-movbe'`, `'aes-ni-clmul'`,
+  /// `'vpaes-ssse3'` or `'nohw'`.
+  pub aes_gcm: String,
+  /// GHASH of GCM with other IV lengths (`polyval`): `'clmul'` or `'soft'`.
+  pub ghash: String,
+  /// ChaCha20-Poly1305 and XChaCha20-Poly1305 (ring's ChaCha20; Poly1305 is its portable code):
+  /// `'avx2'`, `'ssse3'` or `'nohw'`.
+  pub chacha20: String,
+  /// scrypt's Salsa20/8 core (ours): `'avx512vl'` or `'sse2'`.
+  pub scrypt: String,
+  /// bcrypt's Blowfish round index (ours): `'bextr'` (AMD with BMI1) or `'shift'`.
+  pub bcrypt: String,
+  /// Argon2 block function (`argon2-rust`): `'avx512'`, `'avx2'`, `'sse2'` or `'portable'`.
+  pub argon2: String,
+}
+
+/// The first name whose condition holds, else `fallback`.
+fn first(paths: &[(&'static str, bool)], fallback: &'static str) -> String {
+  paths
+    .iter()
+    .find(|(_, on)| *on)
+    .map_or(fallback, |(name, _)| name)
+    .to_string()
+}
+
+/// `cpuPaths()`: the path each backend takes here (see [`CpuPaths`]).
+#[napi]
+pub fn cpu_paths() -> CpuPaths {
+  #[cfg(target_arch = "x86_64")]
+  macro_rules! has {
+    ($($f:tt),+) => { $(std::arch::is_x86_feature_detected!($f))&&+ };
+  }
+  #[cfg(not(target_arch = "x86_64"))]
+  macro_rules! has {
+    ($($f:tt),+) => { false };
+  }
+  #[cfg(target_arch = "x86_64")]
+  let intel = &crate::arch::cpu_vendor() == b"GenuineIntel";
+  #[cfg(not(target_arch = "x86_64"))]
+  let intel = false;
+  let soft = if cfg!(target_arch = "x86_64") { "soft" } else { "portable" };
+  CpuPaths {
+    sha1: first(&[("sha-ni", has!("sha", "sse2", "ssse3", "sse4.1"))], soft),
+    sha256: first(&[("sha-ni", has!("sha", "sse4.1"))], soft),
+    sha256_batch: first(
+      &[("sha-ni", crate::arch::Sha256Ni::detect().is_some())],
+      "one-by-one",
+    ),
+    // ring gates its AVX SHA-512 on an Intel vendor (pre-Zen AMD microcodes SHLD/SHRD).
+    sha512: first(&[("avx", intel && has!("avx"))], "nohw"),
+    sha512t224: first(&[("avx2", has!("avx2"))], soft),
+    md5: soft.to_string(),
+    sha3: soft.to_string(),
+    blake2: first(&[("scalar", crate::hash::blake2::prefer_scalar())], "simd"),
+    blake3: first(
+      &[
+        ("avx512", has!("avx512f", "avx512vl")),
+        ("avx2", has!("avx2")),
+        ("sse41", has!("sse4.1")),
+        ("sse2", has!("sse2")),
+      ],
+      "portable",
+    ),
+    aes: first(
+      &[
+        ("vaes512", has!("avx512f", "vaes")),
+        ("vaes256", has!("vaes")),
+        ("aes-ni", has!("aes")),
+      ],
+      soft,
+    ),
+    aes_gcm: first(
+      &[
+        ("vaes-avx2", has!("aes", "pclmulqdq", "avx", "avx2", "vaes", "vpclmulqdq")),
+        ("aes-ni-avx-movbe", has!("aes", "pclmulqdq", "avx", "movbe")),
+        ("aes-ni-clmul", has!("aes", "pclmulqdq")),
+        ("vpaes-ssse3", has!("ssse3")),
+      ],
+      "nohw",
+    ),
+    ghash: first(&[("clmul", has!("avx", "pclmulqdq"))], soft),
+    chacha20: first(&[("avx2", has!("avx2")), ("ssse3", has!("ssse3"))], "nohw"),
+    scrypt: first(
+      &[("avx512vl", crate::arch::Avx512Vl::detect().is_some())],
+      "sse2",
+    ),
+    bcrypt: first(&[("bextr", crate::arch::Bmi1::detect().is_some())], "shift"),
+    argon2: first(
+      &[
+        ("avx512", has!("avx512f")),
+        ("avx2", has!("avx2")),
+        ("sse2", has!("sse2")),
+      ],
+      "portable",
+    ),
+  }
+}
