@@ -377,11 +377,10 @@ test('maxWorkFactor: a file above the ceiling is refused (RangeError) before any
     code: 'ERR_OUT_OF_RANGE',
     message: /maxWorkFactor/,
   })
-  // A hostile header claiming N = 2^30: refused at the default ceiling, at once.
+  // A hostile header claiming N = 2^30 (1 GiB x 128 of scrypt memory, were it run): refused at the
+  // default ceiling by the header check, whose message names it (no timing: the error is the proof).
   fs.writeFileSync(p('hostile'), Buffer.from(fs.readFileSync(p('sealed'), 'latin1').replace(/ 12\n/, ' 30\n'), 'latin1'))
-  const t0 = Date.now()
   await t.throwsAsync(age.decryptFile(p('hostile'), p('out'), { passphrase: 'pw' }), { instanceOf: RangeError, message: /Received 30/ })
-  t.true(Date.now() - t0 < 5000)
   t.deepEqual(fs.readdirSync(dir).sort(), ['hostile', 'plain', 'sealed'])
   t.deepEqual(await age.decryptFile(p('sealed'), p('out'), { passphrase: 'pw', maxWorkFactor: 12 }), { bytes: 1 })
 })
