@@ -68,13 +68,19 @@ pub fn cpu_paths() -> CpuPaths {
   }
   #[cfg(not(target_arch = "x86_64"))]
   macro_rules! has {
-    ($($f:tt),+) => { false };
+    ($($f:tt),+) => {
+      false
+    };
   }
   #[cfg(target_arch = "x86_64")]
   let intel = &crate::arch::cpu_vendor() == b"GenuineIntel";
   #[cfg(not(target_arch = "x86_64"))]
   let intel = false;
-  let soft = if cfg!(target_arch = "x86_64") { "soft" } else { "portable" };
+  let soft = if cfg!(target_arch = "x86_64") {
+    "soft"
+  } else {
+    "portable"
+  };
   CpuPaths {
     sha1: first(&[("sha-ni", has!("sha", "sse2", "ssse3", "sse4.1"))], soft),
     sha256: first(&[("sha-ni", has!("sha", "sse4.1"))], soft),
@@ -107,7 +113,10 @@ pub fn cpu_paths() -> CpuPaths {
     ),
     aes_gcm: first(
       &[
-        ("vaes-avx2", has!("aes", "pclmulqdq", "avx", "avx2", "vaes", "vpclmulqdq")),
+        (
+          "vaes-avx2",
+          has!("aes", "pclmulqdq", "avx", "avx2", "vaes", "vpclmulqdq"),
+        ),
         ("aes-ni-avx-movbe", has!("aes", "pclmulqdq", "avx", "movbe")),
         ("aes-ni-clmul", has!("aes", "pclmulqdq")),
         ("vpaes-ssse3", has!("ssse3")),

@@ -107,7 +107,13 @@ pub fn hash<'js>(
   [alg_id, data, out, caller, ..]: Args<'js>,
 ) -> CryptoResult<Value<'js>> {
   let data = cx.bytes(data, "data")?;
-  finish(cx, State::new(alg(cx, alg_id)?), data, out, cx.out_by(caller))
+  finish(
+    cx,
+    State::new(alg(cx, alg_id)?),
+    data,
+    out,
+    cx.out_by(caller),
+  )
 }
 
 /// `hashWith(alg, data, out?, key?, salt?, personalization?, context?, outputLength?, caller?)`: the
@@ -141,7 +147,8 @@ pub fn hmac<'js>(
   let data = cx.bytes(data, "data")?;
   let by = cx.out_by(caller);
   if by == OutBy::Caller {
-    cx.out(out)?.writable_for(by, [("options.key", Some(&mut key))])?;
+    cx.out(out)?
+      .writable_for(by, [("options.key", Some(&mut key))])?;
   }
   let mac = Hmac::new(State::new(alg), key.as_slice())?;
   finish(cx, mac, data, out, by)

@@ -231,18 +231,54 @@ mod tests {
     use ring::digest as r;
     type Row<'a> = (&'a str, Box<dyn Fn(&[u8]) -> f64>);
     let rows: Vec<Row> = vec![
-      ("sha512 ring", Box::new(|d| rate(&|| Ring::new(&r::SHA512), d))),
-      ("sha512 aws-lc", Box::new(|d| rate(&|| AwsLc::new(&a::SHA512), d))),
-      ("sha512 sha2", Box::new(|d| rate(&RustCrypto::<sha2::Sha512>::default, d))),
-      ("sha384 ring", Box::new(|d| rate(&|| Ring::new(&r::SHA384), d))),
-      ("sha384 aws-lc", Box::new(|d| rate(&|| AwsLc::new(&a::SHA384), d))),
-      ("sha384 sha2", Box::new(|d| rate(&RustCrypto::<sha2::Sha384>::default, d))),
-      ("sha256 aws-lc", Box::new(|d| rate(&|| AwsLc::new(&a::SHA256), d))),
-      ("sha256 sha2", Box::new(|d| rate(&RustCrypto::<sha2::Sha256>::default, d))),
-      ("sha3_256 aws-lc", Box::new(|d| rate(&|| AwsLc::new(&a::SHA3_256), d))),
-      ("sha3_256 sha3", Box::new(|d| rate(&RustCrypto::<sha3::Sha3_256>::default, d))),
-      ("sha3_512 aws-lc", Box::new(|d| rate(&|| AwsLc::new(&a::SHA3_512), d))),
-      ("sha3_512 sha3", Box::new(|d| rate(&RustCrypto::<sha3::Sha3_512>::default, d))),
+      (
+        "sha512 ring",
+        Box::new(|d| rate(&|| Ring::new(&r::SHA512), d)),
+      ),
+      (
+        "sha512 aws-lc",
+        Box::new(|d| rate(&|| AwsLc::new(&a::SHA512), d)),
+      ),
+      (
+        "sha512 sha2",
+        Box::new(|d| rate(&RustCrypto::<sha2::Sha512>::default, d)),
+      ),
+      (
+        "sha384 ring",
+        Box::new(|d| rate(&|| Ring::new(&r::SHA384), d)),
+      ),
+      (
+        "sha384 aws-lc",
+        Box::new(|d| rate(&|| AwsLc::new(&a::SHA384), d)),
+      ),
+      (
+        "sha384 sha2",
+        Box::new(|d| rate(&RustCrypto::<sha2::Sha384>::default, d)),
+      ),
+      (
+        "sha256 aws-lc",
+        Box::new(|d| rate(&|| AwsLc::new(&a::SHA256), d)),
+      ),
+      (
+        "sha256 sha2",
+        Box::new(|d| rate(&RustCrypto::<sha2::Sha256>::default, d)),
+      ),
+      (
+        "sha3_256 aws-lc",
+        Box::new(|d| rate(&|| AwsLc::new(&a::SHA3_256), d)),
+      ),
+      (
+        "sha3_256 sha3",
+        Box::new(|d| rate(&RustCrypto::<sha3::Sha3_256>::default, d)),
+      ),
+      (
+        "sha3_512 aws-lc",
+        Box::new(|d| rate(&|| AwsLc::new(&a::SHA3_512), d)),
+      ),
+      (
+        "sha3_512 sha3",
+        Box::new(|d| rate(&RustCrypto::<sha3::Sha3_512>::default, d)),
+      ),
     ];
     for size in [64usize, 1024, 64 << 10, 1 << 20] {
       let data = vec![7u8; size];
