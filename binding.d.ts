@@ -242,9 +242,13 @@ export interface CpuPaths {
   sha512: string
   /** SHA-512/224 (RustCrypto `sha2`): `'avx2'` or `'soft'`. */
   sha512T224: string
-  /** MD5 (RustCrypto `md-5`, no x86 SIMD): `'soft'`. */
+  /** MD5 (ours, `hash/md.rs`; scalar: MD5 is one serial chain): `'soft'`. */
   md5: string
-  /** SHA-3, SHAKE, Keccak (RustCrypto `keccak`, no x86 SIMD): `'soft'`. */
+  /**
+   * SHA3-256/384/512 (AWS-LC's Keccak: s2n-bignum scalar assembly on x86-64, `'aws-lc-asm'`;
+   * AWS-LC's own choice elsewhere, `'aws-lc'`). SHA3-224, SHAKE and Keccak-256 stay on RustCrypto
+   * `keccak` (portable).
+   */
   sha3: string
   /** BLAKE2b/BLAKE2s: `'scalar'` (ours, AMD and non-x86) or `'simd'` (`blake2b_simd`/`blake2s_simd`). */
   blake2: string

@@ -265,7 +265,7 @@ export interface CpuPaths {
   sha512T224: string
   /** MD5 (no SIMD path): 'soft'. */
   md5: string
-  /** SHA-3 / SHAKE / Keccak (no x86 SIMD path): 'soft'. */
+  /** SHA3-256/384/512 (AWS-LC's Keccak): 'aws-lc-asm' (x86-64 assembly) | 'aws-lc' (its own choice elsewhere). */
   sha3: string
   /** BLAKE2b/2s: 'scalar' (ours; AMD, non-x86) | 'simd' (blake2b_simd/blake2s_simd). */
   blake2: string

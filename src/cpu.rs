@@ -23,9 +23,11 @@ pub struct CpuPaths {
   pub sha512: String,
   /// SHA-512/224 (RustCrypto `sha2`): `'avx2'` or `'soft'`.
   pub sha512t224: String,
-  /// MD5 (RustCrypto `md-5`, no x86 SIMD): `'soft'`.
+  /// MD5 (ours, `hash/md.rs`; scalar: MD5 is one serial chain): `'soft'`.
   pub md5: String,
-  /// SHA-3, SHAKE, Keccak (RustCrypto `keccak`, no x86 SIMD): `'soft'`.
+  /// SHA3-256/384/512 (AWS-LC's Keccak: s2n-bignum scalar assembly on x86-64, `'aws-lc-asm'`;
+  /// AWS-LC's own choice elsewhere, `'aws-lc'`). SHA3-224, SHAKE and Keccak-256 stay on RustCrypto
+  /// `keccak` (portable).
   pub sha3: String,
   /// BLAKE2b/BLAKE2s: `'scalar'` (ours, AMD and non-x86) or `'simd'` (`blake2b_simd`/`blake2s_simd`).
   pub blake2: String,
@@ -92,7 +94,12 @@ pub fn cpu_paths() -> CpuPaths {
     sha512: first(&[("avx", intel && has!("avx"))], "nohw"),
     sha512t224: first(&[("avx2", has!("avx2"))], soft),
     md5: soft.to_string(),
-    sha3: soft.to_string(),
+    sha3: if cfg!(target_arch = "x86_64") {
+      "aws-lc-asm"
+    } else {
+      "aws-lc"
+    }
+    .to_string(),
     blake2: first(&[("scalar", crate::hash::blake2::prefer_scalar())], "simd"),
     blake3: first(
       &[
