@@ -299,3 +299,21 @@ test('options: unknown options, a bad suite or format are refused with typed err
   t.throws(() => hybrid.encrypt(5, publicKey), { code: 'ERR_INVALID_ARG_TYPE' })
   t.deepEqual(hybrid.suites, SUITES)
 })
+
+test('signal: every async form rejects with AbortError when aborted before or right after it starts (the signal reaches each component)', async (t) => {
+  const [{ publicKey, privateKey }] = await pairs[SUITES[1]]
+  const env = hybrid.encrypt('x', publicKey)
+  const sig = hybrid.sign('x', privateKey)
+  const aborted = AbortSignal.abort()
+  const ABORT = { name: 'AbortError' }
+  await t.throwsAsync(hybrid.encryptAsync('x', publicKey, { signal: aborted }), ABORT)
+  await t.throwsAsync(hybrid.decryptAsync(env, privateKey, { signal: aborted }), ABORT)
+  await t.throwsAsync(hybrid.signAsync('x', privateKey, { signal: aborted }), ABORT)
+  await t.throwsAsync(hybrid.verifyAsync('x', sig, publicKey, { signal: aborted }), ABORT)
+  await t.throwsAsync(hybrid.generateKeypairAsync({ suite: SUITES[1], signal: aborted }), ABORT)
+  // RSA-4096 key generation (about a second) aborted at once after it starts.
+  const ac = new AbortController()
+  const pending = hybrid.generateKeypairAsync({ suite: SUITES[1], signal: ac.signal })
+  ac.abort()
+  await t.throwsAsync(pending, ABORT)
+})

@@ -22,9 +22,11 @@ const { checkPath, checkProgress, fileAsync, fsError, isBytes } = require('./has
 
 const { aeadStreamNewAsync, aeadStreamUpdate, aeadStreamFinal, aeadStreamFile } = native
 const ALGORITHMS = native.streamAlgorithms()
-// An option only other modules of the library can pass (a Symbol key): bytes of an enclosing
-// format before the stream header (crypto.hybrid's envelope head), written first when sealing,
-// required and skipped when opening.
+// An option only other modules of the library can pass (a Symbol key): the bytes of an enclosing
+// format before the stream header (crypto.hybrid's envelope head). Sealing, and opening a file
+// whose lead is known: those bytes (`Buffer`), written first / required and skipped. Opening a
+// Transform: `{ length, secret(lead) }`: the stream collects `length` bytes of lead with the
+// header, and `secret` resolves the key from them (the lead then checked and skipped as above).
 const LEAD = Symbol('lead')
 const EMPTY = Buffer.alloc(0)
 const U32 = 2 ** 32 - 1
@@ -58,6 +60,8 @@ function read(alg, what, options) {
     throw invalidArgType('options', 'an object with a "key" or "passphrase" property', options)
   }
   const o = checkOptions(options, ALLOWED[what], where)
+  const lead = options[LEAD]
+  if (lead && lead.secret) return { lead, passphrase: false, nativeOptions: { aad: o.aad ?? undefined }, signal: checkSignal(o.signal) }
   const hasKey = o.key !== undefined && o.key !== null
   const hasPass = o.passphrase !== undefined && o.passphrase !== null
   if (!hasKey && !hasPass) throw invalidArgType('options.key', `${BYTES} (or options.passphrase)`, o.key)
@@ -74,7 +78,7 @@ function read(alg, what, options) {
   const nativeOptions = {
     aad: o.aad ?? undefined,
     segmentSize: checkInt(o.segmentSize, 'options.segmentSize', alg.minSegmentSize, alg.maxSegmentSize),
-    lead: options[LEAD],
+    lead,
   }
   for (const k of ['memoryCost', 'timeCost', 'parallelism', ...OPEN]) {
     nativeOptions[k] = checkInt(o[k], `options.${k}`, 0, U32)
@@ -135,13 +139,26 @@ class AeadStream extends Transform {
     else run(this.#state)
   }
 
-  /** Decrypting: makes the state from the collected head once it holds a whole header (or at the end). */
+  /**
+   * Decrypting: makes the state from the collected head once it holds a whole header, after the
+   * lead of an enclosing format if there is one (or at the end).
+   */
   #open(final) {
-    if (!final && this.#headLength < this.#alg.maxHeaderLength) return false
+    const lead = this.#request.lead
+    const leadLength = lead ? lead.length : 0
+    if (!final && this.#headLength < leadLength + this.#alg.maxHeaderLength) return false
     const head = Buffer.concat(this.#head, this.#headLength)
     this.#head = []
+    const r = this.#request
+    const state = !lead
+      ? () => makeState(this.#alg, true, r, head)
+      : async () => {
+          const bytes = head.subarray(0, leadLength)
+          const secret = await lead.secret(bytes)
+          return makeState(this.#alg, true, { ...r, secret, nativeOptions: { ...r.nativeOptions, lead: bytes } }, head)
+        }
     try {
-      this.#state = makeState(this.#alg, true, this.#request, head)
+      this.#state = state()
     } catch (err) {
       this.#state = Promise.reject(err)
     }

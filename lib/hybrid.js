@@ -11,15 +11,16 @@
 //   message (label, suite, hash of the signer's whole public key, SHA-512 of the data); it
 //   verifies only when every component does, so a component cannot be stripped, used alone, or
 //   moved into another composite.
-// - Each suite is a list of components in the one table `SUITES`; the code below is generic over
-//   it. Components are the library's own algorithms (crypto.kem, crypto.dsa, crypto.cipher.rsa_oaep).
+// - Each suite is a list of components in the one table of `suites()`; the code below is generic
+//   over it. Components are the library's own algorithms (crypto.kem, crypto.dsa, crypto.cipher.rsa_oaep).
 const nodeCrypto = require('crypto')
-const { Transform } = require('node:stream')
 const fsp = require('fs/promises')
 const { checkOptions } = require('./options')
 const { coded, BYTES, invalidArgType, invalidArgValue } = require('./errors')
-const { runAsync, checkSignal } = require('./abort')
-const { isBytes } = require('./hash-stream')
+const { runAsync } = require('./abort')
+const { asBuffer, armor, unarmor, parseKey, parsedOnce, rsaModulusBits } = require('./keys')
+// The streaming AEAD's internal option for an enclosing format's head (cipher-stream.js `LEAD`).
+const { LEAD } = require('./cipher-stream')
 
 const VERSION = 1
 const MAGIC = { publicKey: 'cjs.hpub', privateKey: 'cjs.hsec', envelope: 'cjs.henv' }
@@ -31,6 +32,7 @@ const OAEP_LABEL = Buffer.from('cryptographer.js hybrid rsa-oaep v1')
 const FORM = { oneShot: 1, stream: 2 }
 const ENVELOPE_HEAD = 11 // magic (8), version, suite, form
 const GCM_NONCE = Buffer.alloc(12) // the payload key is new for every envelope: one message per key
+const GCM_TAG = 16
 const MAX_KEY_BYTES = 16 * 1024
 const RSA_BITS = 4096
 
@@ -39,40 +41,71 @@ const invalidKey = (name, expected, got) =>
   coded(TypeError, 'ERR_CRYPTO_INVALID_KEY', `The "${name}" argument must be ${expected}. ${got}`)
 
 const u16 = (n) => Buffer.from([n >> 8, n & 0xff])
-const sha3 = (...parts) => nodeCrypto.createHash('sha3-256').update(Buffer.concat(parts)).digest()
+
+/** Bytes as a Buffer view (a string as UTF-8), or a TypeError naming `name`. */
+function bytesOf(v, name, expected = BYTES) {
+  if (typeof v === 'string') return Buffer.from(v, 'utf8')
+  const b = asBuffer(v)
+  if (!b) throw invalidArgType(name, expected, v)
+  return b
+}
 
 /**
- * The components, over the library's own algorithms (`lib` = the crypto object). A KEM has
- * generate(seed?), encapsulate(pub) -> { ciphertext, sharedSecret }, decapsulate(ct, priv) and
- * decapsulateAsync, a fixed ciphertext length, and checks for its key bytes; a signer has
- * generate, sign, signAsync, verify and a fixed signature length.
+ * The components, over the library's own algorithms (`lib` = the crypto object). Each has
+ * generate / generateAsync, publicOf(private key), checkPublic / checkPrivate (its key bytes).
+ * A KEM adds encapsulate(pub) -> { ciphertext, sharedSecret } and decapsulate(ct, priv) (+ Async)
+ * and a fixed ciphertext length; a signer adds sign / verify (+ Async) and a fixed signature
+ * length. Async forms take the caller's `signal`.
  */
 function components(lib) {
-  const { kem, dsa, cipher } = lib
-  const mlkem = (name, alg) => ({
+  const { kem, dsa, cipher, keys } = lib
+  // ML-KEM, X-Wing, ML-DSA: private keys are seeds, public keys fixed-length bytes.
+  const seeded = (name, alg) => ({
     name,
-    ctLength: alg.lengths.ciphertext,
     generate: () => alg.generateKeypair(),
-    generateAsync: async () => alg.generateKeypair(),
+    generateAsync: async () => alg.generateKeypair(), // ~40-120 µs: not worth a pool round trip
     publicOf: (priv) => alg.generateKeypair({ seed: priv }).publicKey,
     checkPublic: (pub) => pub.length === alg.lengths.publicKey,
     checkPrivate: (priv) => priv.length === alg.lengths.seed,
+  })
+  // RSA-4096: DER keys (PKCS#8 / SPKI) through the key layer, which keeps each parsed key.
+  const rsaKey = (der, isPrivate) => parseKey(der, { alg: 'rsa', private: isPrivate }, isPrivate ? 'privateKey' : 'publicKey')
+  const rsaBits = (der, isPrivate) => {
+    try {
+      return rsaModulusBits(rsaKey(der, isPrivate))
+    } catch {
+      return 0
+    }
+  }
+  const RSA_GEN = { modulusLength: RSA_BITS, format: 'der' }
+  const rsa4096 = (name) => ({
+    name,
+    generate: () => dsa.rsa.generateKeypair(RSA_GEN),
+    generateAsync: (signal) => dsa.rsa.generateKeypairAsync({ ...RSA_GEN, signal }),
+    publicOf: (priv) => keys.export(priv, { format: 'der', public: true }),
+    checkPublic: (pub) => rsaBits(pub, false) === RSA_BITS,
+    checkPrivate: (priv) => rsaBits(priv, true) === RSA_BITS,
+  })
+
+  const mlkem = (name, alg) => ({
+    ...seeded(name, alg),
+    ctLength: alg.lengths.ciphertext,
     encapsulate: (pub) => alg.encapsulate(pub),
     decapsulate: (ct, priv) => alg.decapsulate(ct, priv),
     decapsulateAsync: async (ct, priv) => alg.decapsulate(ct, priv),
   })
   // RSA-OAEP as a KEM: a random 32-byte secret, encrypted. A failed decryption gives a random
-  // secret (as ML-KEM's implicit rejection does), so it shows only at the payload's tag.
+  // secret (as ML-KEM's implicit rejection does), so it shows only at the payload's tag; any
+  // other error (a bug, an abort) is not hidden.
   const oaep = { hash: 'sha256', label: OAEP_LABEL }
+  const implicit = (err) => {
+    if (err.code !== 'ERR_CRYPTO_DECRYPT_FAILED') throw err
+    return nodeCrypto.randomBytes(32)
+  }
   const rsaSecret = (s) => (s.length === 32 ? s : nodeCrypto.randomBytes(32))
   const rsaOaep = {
-    name: 'rsa-oaep-4096',
+    ...rsa4096('rsa-oaep-4096'),
     ctLength: RSA_BITS / 8,
-    generate: () => rsaKeypair(lib, false),
-    generateAsync: () => rsaKeypair(lib, true),
-    publicOf: (priv) => lib.keys.export(priv, { format: 'der', public: true }),
-    checkPublic: (pub) => rsaBits(pub, false) === RSA_BITS,
-    checkPrivate: (priv) => rsaBits(priv, true) === RSA_BITS,
     encapsulate(pub) {
       const sharedSecret = nodeCrypto.randomBytes(32)
       return { ciphertext: cipher.rsa_oaep.encrypt(sharedSecret, pub, oaep), sharedSecret }
@@ -80,34 +113,33 @@ function components(lib) {
     decapsulate(ct, priv) {
       try {
         return rsaSecret(cipher.rsa_oaep.decrypt(ct, priv, oaep))
-      } catch {
-        return nodeCrypto.randomBytes(32)
+      } catch (err) {
+        return implicit(err)
       }
     },
-    decapsulateAsync: (ct, priv) =>
-      cipher.rsa_oaep.decryptAsync(ct, priv, oaep).then(rsaSecret, () => nodeCrypto.randomBytes(32)),
+    decapsulateAsync: (ct, priv, signal) => cipher.rsa_oaep.decryptAsync(ct, priv, { ...oaep, signal }).then(rsaSecret, implicit),
   }
-  const mldsa = (name, alg) => ({
-    name,
-    sigLength: alg.lengths.signature,
-    generate: () => alg.generateKeypair(),
-    generateAsync: async () => alg.generateKeypair(),
-    publicOf: (priv) => alg.generateKeypair({ seed: priv }).publicKey,
-    checkPublic: (pub) => pub.length === alg.lengths.publicKey,
-    checkPrivate: (priv) => priv.length === alg.lengths.seed,
-    sign: (priv, m) => alg.sign(priv, m, { context: SIG_LABEL }),
-    signAsync: (priv, m) => alg.signAsync(priv, m, { context: SIG_LABEL }),
-    verify: (pub, m, sig) => alg.verify(pub, m, sig, { context: SIG_LABEL }),
-    verifyAsync: (pub, m, sig) => alg.verifyAsync(pub, m, sig, { context: SIG_LABEL }),
-  })
+
+  const mldsa = (name, alg) => {
+    const ctx = { context: SIG_LABEL }
+    return {
+      ...seeded(name, alg),
+      sigLength: alg.lengths.signature,
+      sign: (priv, m) => alg.sign(priv, m, ctx),
+      signAsync: (priv, m, signal) => alg.signAsync(priv, m, { ...ctx, signal }),
+      verify: (pub, m, sig) => alg.verify(pub, m, sig, ctx),
+      verifyAsync: (pub, m, sig, signal) => alg.verifyAsync(pub, m, sig, { ...ctx, signal }),
+    }
+  }
   const ed25519 = {
     name: 'ed25519',
     sigLength: 64,
     generate: () => dsa.ed25519.generateKeypair(),
     generateAsync: async () => dsa.ed25519.generateKeypair(),
-    publicOf: (priv) => lib.keys.export(priv, { algorithm: 'ed25519', keyType: 'private', format: 'raw', public: true }),
+    publicOf: (priv) => keys.export(priv, { algorithm: 'ed25519', keyType: 'private', format: 'raw', public: true }),
     checkPublic: (pub) => pub.length === 32,
     checkPrivate: (priv) => priv.length === 32,
+    // Ed25519 takes ~20-60 µs: the "async" forms run it here.
     sign: (priv, m) => dsa.ed25519.sign(priv, m),
     signAsync: async (priv, m) => dsa.ed25519.sign(priv, m),
     verify: (pub, m, sig) => dsa.ed25519.verify(pub, m, sig),
@@ -115,17 +147,12 @@ function components(lib) {
   }
   const pss = { hash: 'sha512', saltLength: 64 }
   const rsaPss = {
-    name: 'rsa-pss-4096',
+    ...rsa4096('rsa-pss-4096'),
     sigLength: RSA_BITS / 8,
-    generate: () => rsaKeypair(lib, false),
-    generateAsync: () => rsaKeypair(lib, true),
-    publicOf: rsaOaep.publicOf,
-    checkPublic: rsaOaep.checkPublic,
-    checkPrivate: rsaOaep.checkPrivate,
     sign: (priv, m) => dsa.rsa.signPSS(m, priv, pss),
-    signAsync: (priv, m) => dsa.rsa.signPSSAsync(m, priv, pss),
+    signAsync: (priv, m, signal) => dsa.rsa.signPSSAsync(m, priv, { ...pss, signal }),
     verify: (pub, m, sig) => dsa.rsa.verifyPSS(m, pub, sig, pss),
-    verifyAsync: (pub, m, sig) => dsa.rsa.verifyPSSAsync(m, pub, sig, pss),
+    verifyAsync: (pub, m, sig, signal) => dsa.rsa.verifyPSSAsync(m, pub, sig, { ...pss, signal }),
   }
   return {
     xwing: mlkem('x-wing', kem.xwing),
@@ -135,24 +162,6 @@ function components(lib) {
     mldsa65: mldsa('ml-dsa-65', dsa.mldsa65),
     mldsa87: mldsa('ml-dsa-87', dsa.mldsa87),
     rsaPss,
-  }
-}
-
-function rsaKeypair(lib, async) {
-  const o = { modulusLength: RSA_BITS, format: 'der' }
-  const pair = (k) => ({ publicKey: k.publicKey, privateKey: k.privateKey })
-  return async ? lib.dsa.rsa.generateKeypairAsync(o).then(pair) : pair(lib.dsa.rsa.generateKeypair(o))
-}
-
-/** The modulus length of a DER RSA key (SPKI or PKCS#8), or 0 for anything else. */
-function rsaBits(der, isPrivate) {
-  try {
-    const k = isPrivate
-      ? nodeCrypto.createPrivateKey({ key: der, format: 'der', type: 'pkcs8' })
-      : nodeCrypto.createPublicKey({ key: der, format: 'der', type: 'spki' })
-    return k.asymmetricKeyType === 'rsa' ? k.asymmetricKeyDetails.modulusLength : 0
-  } catch {
-    return 0
   }
 }
 
@@ -180,25 +189,12 @@ function encodeBlob(kind, suite, fields) {
   return Buffer.concat([head, ...fields.flatMap((f) => [u16(f.length), f])])
 }
 
-function toPem(kind, blob) {
-  const b64 = blob.toString('base64').replace(/.{64}/g, '$&\n').replace(/\n$/, '')
-  return `-----BEGIN ${PEM[kind]}-----\n${b64}\n-----END ${PEM[kind]}-----\n`
-}
-
-const PEM_RE = /^-----BEGIN ([A-Z0-9 .]+)-----\r?\n([A-Za-z0-9+/=\r\n]*?)\r?\n?-----END \1-----\s*$/
-
 /** The bytes of a key input: bytes, or PEM with the label of `kind`. */
 function keyBytes(input, kind, name) {
-  if (typeof input === 'string') {
-    if (input.length > 2 * MAX_KEY_BYTES) throw invalidKey(name, `a hybrid ${kind}`, `Received ${input.length} characters`)
-    const m = PEM_RE.exec(input.trim())
-    if (!m || m[1] !== PEM[kind]) throw invalidKey(name, `a hybrid ${kind} (bytes, or PEM "${PEM[kind]}")`, 'Malformed or mislabelled PEM')
-    const body = m[2].replace(/\r?\n/g, '')
-    if (body.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(body)) throw invalidKey(name, 'a PEM key', 'Malformed base64')
-    return Buffer.from(body, 'base64')
-  }
-  if (!isBytes(input)) throw invalidArgType(name, `a hybrid ${kind} (${BYTES}, or a PEM string)`, input)
-  return Buffer.from(input.buffer ?? input, input.byteOffset ?? 0, input.byteLength)
+  if (typeof input !== 'string') return bytesOf(input, name, `a hybrid ${kind} (${BYTES}, or a PEM string)`)
+  const { label, bytes } = unarmor(input, name)
+  if (label !== PEM[kind]) throw invalidKey(name, `a hybrid ${kind} (bytes, or PEM "${PEM[kind]}")`, `Received label "${label}"`)
+  return bytes
 }
 
 /**
@@ -208,20 +204,16 @@ function keyBytes(input, kind, name) {
  * RSA keys checked, only then; the component keys stay the same objects, so the components'
  * own key caches hold too.
  */
-function keyParser(bySuite) {
+function keyParser(bySuite, hash) {
   const seen = new WeakMap()
   return function parse(input, kind, name) {
     const buf = keyBytes(input, kind, name)
-    const cacheable = typeof input === 'object'
-    const hit = cacheable && seen.get(input)
-    if (hit && hit.kind === kind && hit.bytes.length === buf.length && nodeCrypto.timingSafeEqual(hit.bytes, buf)) return hit.key
-    const key = parseBlob(bySuite, buf, kind, name)
-    if (cacheable) seen.set(input, { kind, bytes: Buffer.from(buf), key })
-    return key
+    const read = (b) => parseBlob(bySuite, hash, b, kind, name)
+    return typeof input === 'object' ? parsedOnce(seen, input, buf, kind, read) : read(buf)
   }
 }
 
-function parseBlob(bySuite, buf, kind, name) {
+function parseBlob(bySuite, hash, buf, kind, name) {
   const bad = (why) => invalidKey(name, `a hybrid ${kind === 'publicKey' ? 'public' : 'private'} key`, why)
   if (buf.length > MAX_KEY_BYTES) throw bad(`Received ${buf.length} bytes (at most ${MAX_KEY_BYTES})`)
   const magic = buf.subarray(0, 8).toString('latin1')
@@ -249,7 +241,7 @@ function parseBlob(bySuite, buf, kind, name) {
     }
   })
   const pub = isPrivate ? encodeBlob('publicKey', suite, suite.parts.map((p, i) => p.publicOf(fields[i]))) : buf
-  return { suite, private: isPrivate, fields, pub, pubHash: sha3(pub) }
+  return { suite, private: isPrivate, fields, pub, pubHash: hash(pub) }
 }
 
 // ---- the namespace --------------------------------------------------------------------------
@@ -258,7 +250,9 @@ function makeHybrid(lib) {
   const all = suites(components(lib))
   const byName = new Map(all.map((s) => [s.name, s]))
   const byId = new Map(all.map((s) => [s.id, s]))
-  const parse = keyParser(byId)
+  const { aes } = lib.cipher
+  const sha3 = (...parts) => lib.sha.sha3_256(Buffer.concat(parts), { outputFormat: 'buffer' })
+  const parse = keyParser(byId, sha3)
   const publicKey = (k, name = 'publicKey') => parse(k, 'publicKey', name)
   const privateKey = (k, name = 'privateKey') => parse(k, 'privateKey', name)
 
@@ -278,23 +272,13 @@ function makeHybrid(lib) {
     if (typeof o !== 'object') throw invalidArgType('options', 'of type object', o)
     return checkOptions(o, allowed, what)
   }
-  const readAad = (v) => {
-    if (v === undefined || v === null) return Buffer.alloc(0)
-    if (typeof v === 'string') return Buffer.from(v, 'utf8')
-    if (!isBytes(v)) throw invalidArgType('options.aad', BYTES, v)
-    return Buffer.from(v.buffer ?? v, v.byteOffset ?? 0, v.byteLength)
-  }
-  const readData = (v, name) => {
-    if (typeof v === 'string') return Buffer.from(v, 'utf8')
-    if (!isBytes(v)) throw invalidArgType(name, BYTES, v)
-    return Buffer.from(v.buffer ?? v, v.byteOffset ?? 0, v.byteLength)
-  }
+  const readAad = (v) => (v === undefined || v === null ? Buffer.alloc(0) : bytesOf(v, 'options.aad'))
 
   function keypairOut(suite, pairs, format) {
     const pub = encodeBlob('publicKey', suite, pairs.map((p) => p.publicKey))
     const priv = encodeBlob('privateKey', suite, pairs.map((p) => p.privateKey))
     return format === 'pem'
-      ? { publicKey: toPem('publicKey', pub), privateKey: toPem('privateKey', priv) }
+      ? { publicKey: armor(pub, PEM.publicKey), privateKey: armor(priv, PEM.privateKey) }
       : { publicKey: pub, privateKey: priv }
   }
 
@@ -310,7 +294,7 @@ function makeHybrid(lib) {
       const suite = readSuite(o.suite)
       const format = readFormat(o.format)
       // The components on the pool side by side (RSA-4096 key generation dominates).
-      return keypairOut(suite, await Promise.all(suite.parts.map((p) => p.generateAsync())), format)
+      return keypairOut(suite, await Promise.all(suite.parts.map((p) => p.generateAsync(o.signal))), format)
     })
   }
 
@@ -354,41 +338,59 @@ function makeHybrid(lib) {
     return k
   }
 
+  const SIGNAL = new Set(['signal'])
   const ENC = new Set(['aad'])
   const ENC_ASYNC = new Set(['aad', 'signal'])
 
+  const gcm = (payloadKey, aad) => ({ key: payloadKey, iv: GCM_NONCE, mode: 'gcm', aad, outputFormat: 'buffer' })
+
+  /** The envelope, allocated once: the head, then the payload sealed into the rest (`output`). */
   function seal(data, pub, o) {
     const { payloadKey, head } = encapsulate(pub, FORM.oneShot)
     const aad = Buffer.concat([head.subarray(0, ENVELOPE_HEAD), readAad(o.aad)])
-    const sealed = lib.cipher.aes.encrypt(data, { key: payloadKey, iv: GCM_NONCE, mode: 'gcm', aad, outputFormat: 'buffer' })
-    payloadKey.fill(0)
-    return Buffer.concat([head, sealed])
+    const env = Buffer.allocUnsafe(head.length + data.length + GCM_TAG)
+    head.copy(env)
+    try {
+      aes.encrypt(data, { ...gcm(payloadKey, aad), output: env.subarray(head.length) })
+    } finally {
+      payloadKey.fill(0)
+    }
+    return env
   }
 
-  function open(env, key, o, secrets) {
-    const { cts, length } = readHead(key, env, FORM.oneShot)
-    const payloadKey = payloadKeyOf(key, cts, secrets(cts))
+  // A refusal of the payload, whichever its cause, is the envelope's one decryption error.
+  const refused = (err) => {
+    if (err.code === 'ERR_CRYPTO_DECRYPT_FAILED' || err.code === 'ERR_OUT_OF_RANGE') throw decryptFailed('a component or the payload did not verify')
+    throw err
+  }
+
+  /** Opens the payload after `length` bytes of head with `run` (aes.decrypt or decryptAsync). */
+  function openPayload(env, length, payloadKey, o, run) {
     const aad = Buffer.concat([env.subarray(0, ENVELOPE_HEAD), readAad(o.aad)])
     try {
-      return lib.cipher.aes.decrypt(env.subarray(length), { key: payloadKey, iv: GCM_NONCE, mode: 'gcm', aad, outputFormat: 'buffer' })
+      // The key is copied by the call itself (an async one at call time): wiped below.
+      const out = run(env.subarray(length), gcm(payloadKey, aad))
+      return out instanceof Promise ? out.catch(refused) : out
     } catch (err) {
-      if (err.code === 'ERR_CRYPTO_DECRYPT_FAILED' || err.code === 'ERR_OUT_OF_RANGE') throw decryptFailed('a component or the payload did not verify')
-      throw err
+      return refused(err)
     } finally {
       payloadKey.fill(0)
     }
   }
 
   const decapsulateAll = (key, cts) => key.suite.kems.map((k, i) => k.decapsulate(cts[i], key.fields[i]))
+  const decapsulateAllAsync = (key, cts, signal) => Promise.all(key.suite.kems.map((k, i) => k.decapsulateAsync(cts[i], key.fields[i], signal)))
 
   function encrypt(data, recipientPublicKey, options) {
     const o = readOpts(options, ENC, 'hybrid.encrypt')
-    return seal(readData(data, 'data'), publicKey(recipientPublicKey, 'recipientPublicKey'), o)
+    return seal(bytesOf(data, 'data'), publicKey(recipientPublicKey, 'recipientPublicKey'), o)
   }
   function decrypt(envelope, privKey, options) {
     const o = readOpts(options, ENC, 'hybrid.decrypt')
     const key = privateKey(privKey)
-    return open(readData(envelope, 'envelope'), key, o, (cts) => decapsulateAll(key, cts))
+    const env = bytesOf(envelope, 'envelope')
+    const { cts, length } = readHead(key, env, FORM.oneShot)
+    return openPayload(env, length, payloadKeyOf(key, cts, decapsulateAll(key, cts)), o, aes.decrypt)
   }
   function encryptAsync(data, recipientPublicKey, options) {
     return runAsync(options?.signal, async () => {
@@ -396,23 +398,22 @@ function makeHybrid(lib) {
       const pub = publicKey(recipientPublicKey, 'recipientPublicKey')
       const { payloadKey, head } = encapsulate(pub, FORM.oneShot)
       const aad = Buffer.concat([head.subarray(0, ENVELOPE_HEAD), readAad(o.aad)])
-      const input = Buffer.from(readData(data, 'data'))
-      try {
-        const sealed = await lib.cipher.aes.encryptAsync(input, { key: payloadKey, iv: GCM_NONCE, mode: 'gcm', aad, outputFormat: 'buffer' })
-        return Buffer.concat([head, sealed])
-      } finally {
-        payloadKey.fill(0)
-      }
+      // encryptAsync copies the data (and the key) as it is called, before any await here.
+      const sealed = aes.encryptAsync(bytesOf(data, 'data'), { ...gcm(payloadKey, aad), signal: o.signal })
+      payloadKey.fill(0)
+      return Buffer.concat([head, await sealed])
     })
   }
   function decryptAsync(envelope, privKey, options) {
     return runAsync(options?.signal, async () => {
       const o = readOpts(options, ENC_ASYNC, 'hybrid.decryptAsync')
       const key = privateKey(privKey)
-      const env = Buffer.from(readData(envelope, 'envelope'))
-      const { cts } = readHead(key, env, FORM.oneShot)
-      const secrets = await Promise.all(key.suite.kems.map((k, i) => k.decapsulateAsync(cts[i], key.fields[i])))
-      return open(env, key, o, () => secrets)
+      // Copied now: the payload is opened after the decapsulations, by then the caller's bytes
+      // may have changed (decryptAsync copies the payload again: the price of the pool).
+      const env = Buffer.from(bytesOf(envelope, 'envelope'))
+      const { cts, length } = readHead(key, env, FORM.oneShot)
+      const payloadKey = payloadKeyOf(key, cts, await decapsulateAllAsync(key, cts, o.signal))
+      return openPayload(env, length, payloadKey, o, (ct, opts) => aes.decryptAsync(ct, { ...opts, signal: o.signal }))
     })
   }
 
@@ -421,15 +422,18 @@ function makeHybrid(lib) {
 
   const STREAM = new Set(['aad', 'segmentSize', 'signal'])
   const FILE = new Set(['aad', 'segmentSize', 'signal', 'onProgress'])
-  const aes = lib.cipher.aes
 
+  // The Transforms are the streaming AEAD's own, with the envelope's head as their lead: written
+  // first when sealing; when opening, collected with the header and decapsulated for the key.
   function encryptStream(recipientPublicKey, options) {
     const o = readOpts(options, STREAM, 'hybrid.encryptStream')
     const pub = publicKey(recipientPublicKey, 'recipientPublicKey')
     const { payloadKey, head } = encapsulate(pub, FORM.stream)
-    const inner = aes.encryptStream({ key: payloadKey, aad: o.aad, segmentSize: o.segmentSize, signal: o.signal })
-    payloadKey.fill(0)
-    return new Outer(inner, head)
+    try {
+      return aes.encryptStream({ ...o, key: payloadKey, [LEAD]: head }) // copies the key as it starts
+    } finally {
+      payloadKey.fill(0)
+    }
   }
 
   function decryptStream(privKey, options) {
@@ -437,15 +441,14 @@ function makeHybrid(lib) {
     if (o.segmentSize !== undefined) throw invalidArgValue('options.segmentSize', 'no segment size when decrypting (the stream header says it)', o.segmentSize)
     const key = privateKey(privKey)
     readAad(o.aad)
-    checkSignal(o.signal)
-    const headLength = ENVELOPE_HEAD + key.suite.ctLength
-    return new Outer(null, null, headLength, async (head) => {
-      const { cts } = readHead(key, head, FORM.stream)
-      const secrets = await Promise.all(key.suite.kems.map((k, i) => k.decapsulateAsync(cts[i], key.fields[i])))
-      const payloadKey = payloadKeyOf(key, cts, secrets)
-      // The inner stream copies the key when its header arrives: not wiped here.
-      return aes.decryptStream({ key: payloadKey, aad: o.aad, signal: o.signal })
-    })
+    const lead = {
+      length: ENVELOPE_HEAD + key.suite.ctLength,
+      async secret(head) {
+        const { cts } = readHead(key, head, FORM.stream)
+        return payloadKeyOf(key, cts, await decapsulateAllAsync(key, cts, o.signal))
+      },
+    }
+    return aes.decryptStream({ ...o, [LEAD]: lead })
   }
 
   function encryptFile(src, dst, recipientPublicKey, options) {
@@ -460,14 +463,12 @@ function makeHybrid(lib) {
   }
 
   function decryptFile(src, dst, privKey, options) {
-    return runAsync(undefined, async () => {
+    return runAsync(options?.signal, async () => {
       const o = readOpts(options, FILE, 'hybrid.decryptFile')
       const key = privateKey(privKey)
-      checkSignal(o.signal)
       const head = await readFileHead(src, ENVELOPE_HEAD + key.suite.ctLength)
       const { cts } = readHead(key, head, FORM.stream)
-      const secrets = await Promise.all(key.suite.kems.map((k, i) => k.decapsulateAsync(cts[i], key.fields[i])))
-      const payloadKey = payloadKeyOf(key, cts, secrets)
+      const payloadKey = payloadKeyOf(key, cts, await decapsulateAllAsync(key, cts, o.signal))
       try {
         return await aes.decryptFile(src, dst, { ...o, key: payloadKey, [LEAD]: head })
       } finally {
@@ -480,23 +481,23 @@ function makeHybrid(lib) {
 
   /** What every component signs: label ‖ suite ‖ SHA3-256(signer's public key) ‖ SHA-512(data). */
   const signedMessage = (key, data) =>
-    Buffer.concat([SIG_LABEL, Buffer.from([key.suite.id]), key.pubHash, nodeCrypto.createHash('sha512').update(data).digest()])
+    Buffer.concat([SIG_LABEL, Buffer.from([key.suite.id]), key.pubHash, lib.sha.sha512(data, { outputFormat: 'buffer' })])
 
   const sigOut = (suite, sigs) => Buffer.concat([Buffer.from([VERSION, suite.id]), ...sigs])
 
   function sign(data, privKey) {
     const key = privateKey(privKey)
-    const m = signedMessage(key, readData(data, 'data'))
+    const m = signedMessage(key, bytesOf(data, 'data'))
     const off = key.suite.kems.length
     return sigOut(key.suite, key.suite.sigs.map((s, i) => s.sign(key.fields[off + i], m)))
   }
   function signAsync(data, privKey, options) {
     return runAsync(options?.signal, async () => {
-      readOpts(options, new Set(['signal']), 'hybrid.signAsync')
+      const o = readOpts(options, SIGNAL, 'hybrid.signAsync')
       const key = privateKey(privKey)
-      const m = signedMessage(key, readData(data, 'data'))
+      const m = signedMessage(key, bytesOf(data, 'data'))
       const off = key.suite.kems.length
-      return sigOut(key.suite, await Promise.all(key.suite.sigs.map((s, i) => s.signAsync(key.fields[off + i], m))))
+      return sigOut(key.suite, await Promise.all(key.suite.sigs.map((s, i) => s.signAsync(key.fields[off + i], m, o.signal))))
     })
   }
   /**
@@ -505,9 +506,9 @@ function makeHybrid(lib) {
    */
   function eachComponent(data, signature, pubKey, check) {
     const key = publicKey(pubKey)
-    const d = readData(data, 'data')
-    if (!isBytes(signature)) throw invalidArgType('signature', BYTES, signature)
-    const sig = Buffer.from(signature.buffer ?? signature, signature.byteOffset ?? 0, signature.byteLength)
+    const d = bytesOf(data, 'data')
+    const sig = asBuffer(signature)
+    if (!sig) throw invalidArgType('signature', BYTES, signature)
     const { suite } = key
     if (sig.length !== suite.sigLength || sig[0] !== VERSION || sig[1] !== suite.id) return null
     const m = signedMessage(key, d)
@@ -525,9 +526,9 @@ function makeHybrid(lib) {
   }
   function verifyAsync(data, signature, pubKey, options) {
     return runAsync(options?.signal, async () => {
-      readOpts(options, new Set(['signal']), 'hybrid.verifyAsync')
+      const o = readOpts(options, SIGNAL, 'hybrid.verifyAsync')
       // Every component call starts here, before any await: each copies its inputs as it is made.
-      const results = eachComponent(data, signature, pubKey, (s, k, m, part) => s.verifyAsync(k, m, part))
+      const results = eachComponent(data, signature, pubKey, (s, k, m, part) => s.verifyAsync(k, m, part, o.signal))
       return results !== null && (await Promise.all(results)).every(Boolean)
     })
   }
@@ -535,7 +536,7 @@ function makeHybrid(lib) {
   function getPublicKey(privKey, options) {
     const o = readOpts(options, new Set(['format']), 'hybrid.getPublicKey')
     const { pub } = privateKey(privKey)
-    return readFormat(o.format) === 'pem' ? toPem('publicKey', pub) : Buffer.from(pub)
+    return readFormat(o.format) === 'pem' ? armor(pub, PEM.publicKey) : Buffer.from(pub)
   }
 
   return Object.freeze({
@@ -558,9 +559,6 @@ function makeHybrid(lib) {
   })
 }
 
-// The internal option of the stream file forms that carries the envelope's head (see
-// cipher-stream.js `LEAD`).
-const { LEAD } = require('./cipher-stream')
 
 async function readFileHead(path, n) {
   const fh = await fsp.open(path, 'r')
@@ -570,69 +568,6 @@ async function readFileHead(path, n) {
     return buf.subarray(0, bytesRead)
   } finally {
     await fh.close()
-  }
-}
-
-/**
- * A Transform over an inner streaming-AEAD Transform: encrypting, `head` first and then the
- * inner stream's output; decrypting, the first `headLength` bytes go to `begin(head)`, which
- * resolves to the inner stream the rest is written to.
- */
-class Outer extends Transform {
-  #inner = null
-  #pending = null
-  #head = []
-  #headLength = 0
-  #need
-  #begin
-
-  constructor(inner, head, need = 0, begin = null) {
-    super()
-    this.#need = need
-    this.#begin = begin
-    if (inner) this.#attach(inner)
-    if (head) this.push(head)
-  }
-
-  #attach(inner) {
-    this.#inner = inner
-    inner.on('data', (d) => this.push(d))
-    inner.on('error', (err) => this.destroy(err))
-  }
-
-  #write(chunk, callback) {
-    if (this.#inner.write(chunk)) callback()
-    else this.#inner.once('drain', callback)
-  }
-
-  _transform(chunk, encoding, callback) {
-    if (typeof chunk === 'string') chunk = Buffer.from(chunk, encoding)
-    if (this.#inner) return this.#write(chunk, callback)
-    if (this.#pending) return this.#pending.then(() => this.#write(chunk, callback), callback)
-    this.#head.push(chunk)
-    this.#headLength += chunk.length
-    if (this.#headLength < this.#need) return callback()
-    this.#start(callback)
-  }
-
-  #start(callback) {
-    const all = Buffer.concat(this.#head, this.#headLength)
-    this.#head = []
-    this.#pending = Promise.resolve()
-      .then(() => this.#begin(all.subarray(0, this.#need)))
-      .then((inner) => this.#attach(inner))
-    this.#pending.then(() => this.#write(all.subarray(this.#need), callback), callback)
-  }
-
-  _flush(callback) {
-    const finish = () => {
-      this.#inner.once('end', () => callback())
-      this.#inner.end()
-    }
-    if (this.#inner) return finish()
-    if (this.#pending) return this.#pending.then(finish, callback)
-    // Ended before the whole head arrived.
-    callback(decryptFailed('it is truncated'))
   }
 }
 

@@ -666,19 +666,33 @@ const PKCS1_LABELS = { true: 'RSA PRIVATE KEY', false: 'RSA PUBLIC KEY' }
 const pemLabel = (type, isPrivate) => (type === 'pkcs1' ? PKCS1_LABELS[isPrivate] : PEM_LABELS[type])
 const PEM_RE = /^-----BEGIN ([A-Z0-9 ]+)-----\r?\n([A-Za-z0-9+/=\r\n]*?)\r?\n?-----END \1-----\s*$/
 
-function parsePem(text, name) {
+/**
+ * The label and bytes of a PEM text (RFC 7468), its length bounded before any work. Shared by the
+ * key forms below and crypto.hybrid's own labels.
+ */
+function unarmor(text, name) {
   if (text.length > MAX_PEM_CHARS) throw invalidKey(name, 'a PEM key', `Received ${text.length} characters (at most ${MAX_PEM_CHARS})`)
   const m = PEM_RE.exec(text.trim())
   if (!m) throw invalidKey(name, 'a PEM key (-----BEGIN ...----- base64 -----END ...-----)', 'Malformed PEM')
-  const label = m[1]
+  const body = m[2].replace(/\r?\n/g, '')
+  if (body.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(body)) throw invalidKey(name, 'a PEM key', 'Malformed base64')
+  return { label: m[1], bytes: Buffer.from(body, 'base64') }
+}
+
+/** `bytes` as PEM under `label`, 64 base64 characters a line. */
+function armor(bytes, label) {
+  const b64 = Buffer.from(bytes).toString('base64').replace(/.{64}/g, '$&\n').replace(/\n$/, '')
+  return `-----BEGIN ${label}-----\n${b64}\n-----END ${label}-----\n`
+}
+
+function parsePem(text, name) {
+  const { label, bytes } = unarmor(text, name)
   if (label === 'ENCRYPTED PRIVATE KEY') {
     throw invalidKey(name, 'an unencrypted key', 'Encrypted PEM: decrypt it with node:crypto createPrivateKey({ key, passphrase }) and pass the KeyObject')
   }
   const labels = [...Object.values(PEM_LABELS), ...Object.values(PKCS1_LABELS)]
   if (!labels.includes(label)) throw invalidKey(name, `a PEM ${labels.join(' / ')}`, `Received label "${label}"`)
-  const body = m[2].replace(/\r?\n/g, '')
-  if (body.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(body)) throw invalidKey(name, 'a PEM key', 'Malformed base64')
-  const k = parseDer(Buffer.from(body, 'base64'), name)
+  const k = parseDer(bytes, name)
   const expected =
     label === 'PUBLIC KEY' ? !k.private
     : label === 'EC PRIVATE KEY' ? k.private && k.alg === 'ec'
@@ -689,11 +703,7 @@ function parsePem(text, name) {
   return k
 }
 
-function toPem(derBuf, type, isPrivate) {
-  const b64 = derBuf.toString('base64').replace(/.{64}/g, '$&\n').replace(/\n$/, '')
-  const label = pemLabel(type, isPrivate)
-  return `-----BEGIN ${label}-----\n${b64}\n-----END ${label}-----\n`
-}
+const toPem = (derBuf, type, isPrivate) => armor(derBuf, pemLabel(type, isPrivate))
 
 // ---- JWK ------------------------------------------------------------------------------------
 
@@ -789,21 +799,22 @@ function fixedBytes(a, buf, want, name) {
 // key changed in place, or a new object, is parsed again. Held weakly, like the key it belongs to.
 const fromBytes = new WeakMap()
 
+/**
+ * `parse(buf)`, once per `input` object and `use` (a string) while the object holds the same
+ * bytes, compared in constant time on every call; `cache` is a WeakMap of the caller's. Also
+ * crypto.hybrid's key cache.
+ */
+function parsedOnce(cache, input, buf, use, parse) {
+  const seen = cache.get(input)
+  if (seen && seen.use === use && seen.bytes.length === buf.length && nodeCrypto.timingSafeEqual(seen.bytes, buf)) return seen.value
+  const value = parse(buf)
+  cache.set(input, { use, bytes: Buffer.from(buf), value })
+  return value
+}
+
 function parseBytesOnce(input, buf, want, name) {
-  const seen = fromBytes.get(input)
-  if (
-    seen &&
-    seen.alg === want.alg &&
-    seen.curve === want.curve &&
-    seen.private === want.private &&
-    seen.bytes.length === buf.length &&
-    nodeCrypto.timingSafeEqual(seen.bytes, buf)
-  ) {
-    return seen.k
-  }
-  const k = parseBytes(buf, want, name)
-  fromBytes.set(input, { alg: want.alg, curve: want.curve, private: want.private, bytes: Buffer.from(buf), k })
-  return k
+  const use = `${want.alg} ${want.curve ? want.curve.name : ''} ${want.private}`
+  return parsedOnce(fromBytes, input, buf, use, (b) => parseBytes(b, want, name))
 }
 
 /**
@@ -972,8 +983,20 @@ function parseAny(input, name) {
   throw invalidArgType(name, KEY_INPUT, input)
 }
 
+/** The modulus length in bits of a parsed RSA key (n: the first integer `rsaInts` returns). */
+function rsaModulusBits(k) {
+  const n = rsaInts(k.key, 'key', 'an RSA key')[0]
+  let i = 0
+  while (i < n.length - 1 && n[i] === 0) i++
+  return (n.length - i - 1) * 8 + (32 - Math.clz32(n[i]))
+}
+
 module.exports = {
   asBuffer,
+  armor,
+  unarmor,
+  parsedOnce,
+  rsaModulusBits,
   // The DER reader and writer, for the RSA row (part 2).
   DerReader,
   der,
