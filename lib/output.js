@@ -40,6 +40,12 @@ function outputTarget(output, format, need) {
   if (!ArrayBuffer.isView(output)) {
     throw invalidArgType('options.output', 'an instance of Buffer, TypedArray or DataView', output)
   }
+  // Another thread could read (or write) shared memory while the call runs: it would see
+  // plaintext before its tag is checked. (Checked by tag, so a SharedArrayBuffer of another realm
+  // is refused too.)
+  if (Object.prototype.toString.call(output.buffer) === '[object SharedArrayBuffer]') {
+    throw invalidArgValue('options.output', 'memory of an ArrayBuffer (a SharedArrayBuffer can be read by other threads during the call)', 'a view of a SharedArrayBuffer')
+  }
   if (format !== undefined && format !== 'buffer') {
     throw invalidArgValue('options.outputFormat', "'buffer' or undefined when options.output is given", format)
   }

@@ -247,11 +247,15 @@ pub fn cipher<'js>(
   };
   match result {
     Ok(n) => cx.number(n as f64),
-    Err(e) => {
+    // A refused argument wrote nothing, and the caller's buffer is left as it was. A failed
+    // tag or padding check has its written plaintext wiped where it happens (`aead::seal_or_open`,
+    // `block_modes::open_blocks`); wiped here again, whatever path a future mode takes.
+    Err(e) if e.code == Code::DecryptFailed => {
       let n = op.output_len(input.len()).min(target.len());
       target[..n].fill(0);
       Err(e)
     }
+    Err(e) => Err(e),
   }
 }
 

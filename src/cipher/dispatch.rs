@@ -25,12 +25,14 @@ pub fn run(key: &mut ModeKey, op: &Op, input: &[u8], out: &mut [u8]) -> CryptoRe
     }
     None if !op.decrypt => {
       let n = info.iv_default;
-      let (prefix, body) = out.split_at_mut(n);
-      crate::random::fill(prefix)?;
       let mut iv = [0u8; 32];
       let iv = iv.get_mut(..n).ok_or_else(|| internal("IV size"))?;
-      iv.copy_from_slice(prefix);
-      Ok(key.apply(op, iv, input, body)? + n)
+      crate::random::fill(iv)?;
+      let (prefix, body) = out.split_at_mut(n);
+      let written = key.apply(op, iv, input, body)?;
+      // The IV goes in front only once the data was accepted: a refusal writes nothing.
+      prefix.copy_from_slice(iv);
+      Ok(written + n)
     }
     None => {
       let n = info.iv_default;
