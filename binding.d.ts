@@ -238,16 +238,22 @@ export interface CpuPaths {
   sha256: string
   /** SHA-256 batch hashing (ours, several messages interleaved): `'sha-ni'` or `'one-by-one'`. */
   sha256Batch: string
-  /** SHA-384, SHA-512, SHA-512/256 (ring): `'avx'` (Intel only) or `'nohw'`. */
+  /**
+   * SHA-384, SHA-512, SHA-512/256 one-shot, HMAC and streams (ring): `'avx'` (Intel only) or
+   * `'nohw'`.
+   */
   sha512: string
-  /** SHA-512/224 (RustCrypto `sha2`): `'avx2'` or `'soft'`. */
+  /**
+   * RustCrypto `sha2`'s SHA-512 compression: SHA-512/224, and PBKDF2 and batches over
+   * SHA-384/512: `'avx2'` or `'soft'`.
+   */
   sha512T224: string
   /** MD5 (ours, `hash/md.rs`; scalar: MD5 is one serial chain): `'soft'`. */
   md5: string
   /**
-   * SHA3-256/384/512 (AWS-LC's Keccak: s2n-bignum scalar assembly on x86-64, `'aws-lc-asm'`;
-   * AWS-LC's own choice elsewhere, `'aws-lc'`). SHA3-224, SHAKE and Keccak-256 stay on RustCrypto
-   * `keccak` (portable).
+   * SHA3-256/384/512 (AWS-LC's Keccak, chosen when AWS-LC is compiled): `'aws-lc-asm'` (s2n-bignum
+   * assembly: x86-64 Linux and macOS), `'aws-lc-c'` (x86-64 Windows), `'unprobed'` elsewhere.
+   * SHA3-224, SHAKE and Keccak-256 stay on RustCrypto `keccak` (portable).
    */
   sha3: string
   /** BLAKE2b/BLAKE2s: `'scalar'` (ours, AMD and non-x86) or `'simd'` (`blake2b_simd`/`blake2s_simd`). */
@@ -260,7 +266,7 @@ export interface CpuPaths {
    */
   aes: string
   /**
-   * AES-GCM with a 96-bit IV (ring): `'vaes-avx2'`, `'aes-ni-avx-movbe'`, `'aes-ni-clmul'`,
+   * AES-GCM with a 96-bit IV and a 16-byte tag (ring; other IV and tag lengths: `aes` + `ghash`): `'vaes-avx2'`, `'aes-ni-avx-movbe'`, `'aes-ni-clmul'`,
    * `'vpaes-ssse3'` or `'nohw'`.
    */
   aesGcm: string

@@ -252,6 +252,10 @@ export declare function timingSafeEqual(a: Input, b: Input): boolean
  * The crates' own tests are restated from their sources (src/cpu.rs); non-x86 CPUs read
  * `'portable'` (or the row's fallback name).
  */
+/**
+ * The code path each backend took on this CPU. The crates' own choices are restated for x86-64;
+ * on other architectures their rows read 'unprobed' (ours are always read directly).
+ */
 export interface CpuPaths {
   /** RustCrypto sha1: 'sha-ni' | 'soft'. */
   sha1: string
@@ -259,13 +263,13 @@ export interface CpuPaths {
   sha256: string
   /** SHA-256 batch hashing (ours): 'sha-ni' | 'one-by-one'. */
   sha256Batch: string
-  /** SHA-384/512/512-256 (ring): 'avx' (Intel CPUs only) | 'nohw'. */
+  /** SHA-384/512/512-256 one-shot, HMAC, streams (ring): 'avx' (Intel CPUs only) | 'nohw'. */
   sha512: string
-  /** SHA-512/224 (RustCrypto sha2): 'avx2' | 'soft'. */
+  /** RustCrypto sha2's SHA-512 compression (SHA-512/224; PBKDF2 and batches over SHA-384/512): 'avx2' | 'soft'. */
   sha512T224: string
   /** MD5 (no SIMD path): 'soft'. */
   md5: string
-  /** SHA3-256/384/512 (AWS-LC's Keccak): 'aws-lc-asm' (x86-64 assembly) | 'aws-lc' (its own choice elsewhere). */
+  /** SHA3-256/384/512 (AWS-LC's Keccak, fixed when AWS-LC is compiled): 'aws-lc-asm' (x86-64 Linux, macOS) | 'aws-lc-c' (x86-64 Windows) | 'unprobed'. */
   sha3: string
   /** BLAKE2b/2s: 'scalar' (ours; AMD, non-x86) | 'simd' (blake2b_simd/blake2s_simd). */
   blake2: string
@@ -273,7 +277,7 @@ export interface CpuPaths {
   blake3: string
   /** AES in every mode but 96-bit-IV GCM (RustCrypto aes): 'vaes512' | 'vaes256' | 'aes-ni' | 'soft'. */
   aes: string
-  /** AES-GCM with a 96-bit IV (ring): 'vaes-avx2' | 'aes-ni-avx-movbe' | 'aes-ni-clmul' | 'vpaes-ssse3' | 'nohw'. */
+  /** AES-GCM with a 96-bit IV and 16-byte tag (ring; else aes + ghash): 'vaes-avx2' | 'aes-ni-avx-movbe' | 'aes-ni-clmul' | 'vpaes-ssse3' | 'nohw'. */
   aesGcm: string
   /** GHASH of GCM with other IV lengths (polyval): 'clmul' | 'soft'. */
   ghash: string

@@ -5,8 +5,9 @@
 //! theirs, so their run-time tests are restated here from their sources at the versions
 //! `Cargo.lock` pins (a version bump should re-read them): ring 0.17 (`cpu/intel.rs` and each
 //! algorithm's dispatch), RustCrypto sha1/sha2 0.11 and aes 0.9 (`cpufeatures`), polyval 0.7,
-//! blake3 1.8 (`platform.rs`), argon2-rust 1.1 (`fill_block/mod.rs`). On other architectures
-//! every path reads "portable" unless the row says otherwise.
+//! blake3 1.8 (`platform.rs`), argon2-rust 1.1 (`fill_block/mod.rs`). Those restatements are
+//! x86-64 only: on other architectures (where the crates use NEON and the ARMv8 crypto
+//! extensions) the crates' rows read `'unprobed'` rather than a guess.
 
 use napi_derive::napi;
 
@@ -19,15 +20,17 @@ pub struct CpuPaths {
   pub sha256: String,
   /// SHA-256 batch hashing (ours, several messages interleaved): `'sha-ni'` or `'one-by-one'`.
   pub sha256_batch: String,
-  /// SHA-384, SHA-512, SHA-512/256 (ring): `'avx'` (Intel only) or `'nohw'`.
+  /// SHA-384, SHA-512, SHA-512/256 one-shot, HMAC and streams (ring): `'avx'` (Intel only) or
+  /// `'nohw'`.
   pub sha512: String,
-  /// SHA-512/224 (RustCrypto `sha2`): `'avx2'` or `'soft'`.
+  /// RustCrypto `sha2`'s SHA-512 compression: SHA-512/224, and PBKDF2 and batches over
+  /// SHA-384/512: `'avx2'` or `'soft'`.
   pub sha512t224: String,
   /// MD5 (ours, `hash/md.rs`; scalar: MD5 is one serial chain): `'soft'`.
   pub md5: String,
-  /// SHA3-256/384/512 (AWS-LC's Keccak: s2n-bignum scalar assembly on x86-64, `'aws-lc-asm'`;
-  /// AWS-LC's own choice elsewhere, `'aws-lc'`). SHA3-224, SHAKE and Keccak-256 stay on RustCrypto
-  /// `keccak` (portable).
+  /// SHA3-256/384/512 (AWS-LC's Keccak, chosen when AWS-LC is compiled): `'aws-lc-asm'` (s2n-bignum
+  /// assembly: x86-64 Linux and macOS), `'aws-lc-c'` (x86-64 Windows), `'unprobed'` elsewhere.
+  /// SHA3-224, SHAKE and Keccak-256 stay on RustCrypto `keccak` (portable).
   pub sha3: String,
   /// BLAKE2b/BLAKE2s: `'scalar'` (ours, AMD and non-x86) or `'simd'` (`blake2b_simd`/`blake2s_simd`).
   pub blake2: String,
@@ -36,7 +39,7 @@ pub struct CpuPaths {
   /// AES in every mode but 96-bit-IV GCM (RustCrypto `aes`): `'vaes512'`, `'vaes256'`,
   /// `'aes-ni'` or `'soft'`.
   pub aes: String,
-  /// AES-GCM with a 96-bit IV (ring): `'vaes-avx2'`, `'aes-ni-avx-movbe'`, `'aes-ni-clmul'`,
+  /// AES-GCM with a 96-bit IV and a 16-byte tag (ring; other IV and tag lengths: `aes` + `ghash`): `'vaes-avx2'`, `'aes-ni-avx-movbe'`, `'aes-ni-clmul'`,
   /// `'vpaes-ssse3'` or `'nohw'`.
   pub aes_gcm: String,
   /// GHASH of GCM with other IV lengths (`polyval`): `'clmul'` or `'soft'`.
@@ -78,30 +81,42 @@ pub fn cpu_paths() -> CpuPaths {
   let intel = &crate::arch::cpu_vendor() == b"GenuineIntel";
   #[cfg(not(target_arch = "x86_64"))]
   let intel = false;
-  let soft = if cfg!(target_arch = "x86_64") {
-    "soft"
-  } else {
-    "portable"
+  let soft = "soft";
+  // The crates' own run-time choices are restated for x86-64 only (see the module comment).
+  let probed = |path: String| {
+    if cfg!(target_arch = "x86_64") {
+      path
+    } else {
+      "unprobed".to_string()
+    }
   };
   CpuPaths {
-    sha1: first(&[("sha-ni", has!("sha", "sse2", "ssse3", "sse4.1"))], soft),
-    sha256: first(&[("sha-ni", has!("sha", "sse4.1"))], soft),
+    sha1: probed(first(
+      &[("sha-ni", has!("sha", "sse2", "ssse3", "sse4.1"))],
+      soft,
+    )),
+    sha256: probed(first(&[("sha-ni", has!("sha", "sse4.1"))], soft)),
     sha256_batch: first(
       &[("sha-ni", crate::arch::Sha256Ni::detect().is_some())],
       "one-by-one",
     ),
     // ring gates its AVX SHA-512 on an Intel vendor (pre-Zen AMD microcodes SHLD/SHRD).
-    sha512: first(&[("avx", intel && has!("avx"))], "nohw"),
-    sha512t224: first(&[("avx2", has!("avx2"))], soft),
+    sha512: probed(first(&[("avx", intel && has!("avx"))], "nohw")),
+    sha512t224: probed(first(&[("avx2", has!("avx2"))], soft)),
     md5: soft.to_string(),
-    sha3: if cfg!(target_arch = "x86_64") {
+    sha3: if cfg!(all(
+      target_arch = "x86_64",
+      any(target_os = "linux", target_vendor = "apple")
+    )) {
       "aws-lc-asm"
+    } else if cfg!(target_arch = "x86_64") {
+      "aws-lc-c"
     } else {
-      "aws-lc"
+      "unprobed"
     }
     .to_string(),
     blake2: first(&[("scalar", crate::hash::blake2::prefer_scalar())], "simd"),
-    blake3: first(
+    blake3: probed(first(
       &[
         ("avx512", has!("avx512f", "avx512vl")),
         ("avx2", has!("avx2")),
@@ -109,16 +124,16 @@ pub fn cpu_paths() -> CpuPaths {
         ("sse2", has!("sse2")),
       ],
       "portable",
-    ),
-    aes: first(
+    )),
+    aes: probed(first(
       &[
         ("vaes512", has!("avx512f", "vaes")),
         ("vaes256", has!("vaes")),
         ("aes-ni", has!("aes")),
       ],
       soft,
-    ),
-    aes_gcm: first(
+    )),
+    aes_gcm: probed(first(
       &[
         (
           "vaes-avx2",
@@ -129,21 +144,24 @@ pub fn cpu_paths() -> CpuPaths {
         ("vpaes-ssse3", has!("ssse3")),
       ],
       "nohw",
-    ),
-    ghash: first(&[("clmul", has!("avx", "pclmulqdq"))], soft),
-    chacha20: first(&[("avx2", has!("avx2")), ("ssse3", has!("ssse3"))], "nohw"),
+    )),
+    ghash: probed(first(&[("clmul", has!("avx", "pclmulqdq"))], soft)),
+    chacha20: probed(first(
+      &[("avx2", has!("avx2")), ("ssse3", has!("ssse3"))],
+      "nohw",
+    )),
     scrypt: first(
       &[("avx512vl", crate::arch::Avx512Vl::detect().is_some())],
       "sse2",
     ),
     bcrypt: first(&[("bextr", crate::arch::Bmi1::detect().is_some())], "shift"),
-    argon2: first(
+    argon2: probed(first(
       &[
         ("avx512", has!("avx512f")),
         ("avx2", has!("avx2")),
         ("sse2", has!("sse2")),
       ],
       "portable",
-    ),
+    )),
   }
 }
