@@ -67,8 +67,9 @@ const LAYERS: &[&[&str]] = &[
 const EXCEPTIONS: &[(&str, &str, &str)] = &[(
   "arch",
   "kdf",
-  "arch.rs compiles kdf's generic ROMix and Argon2 fill for each CPU feature level \
-   (`#[target_feature]` wrappers around `kdf::scrypt::ro_mix_with` and `kdf::argon2::Params`)",
+  "arch.rs compiles kdf's generic ROMix, Argon2 fill and bcrypt key schedule for each CPU \
+   feature level (`#[target_feature]` wrappers around `kdf::scrypt::ro_mix_with`, \
+   `kdf::argon2::Params` and `kdf::bcrypt::raw_with`)",
 )];
 
 fn src() -> PathBuf {
