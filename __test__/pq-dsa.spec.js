@@ -257,6 +257,25 @@ test('keys: the key layer names, KeyObjects where node has them, and cached expa
   t.true(dsa.mldsa87.verify(other.publicKey, 'a', dsa.mldsa87.sign(key, 'a')))
   dsa.mldsa87.generateKeypair({ privateKeyFormat: 'expanded' }).privateKey.copy(key)
   t.false(dsa.mldsa87.verify(other.publicKey, 'a', dsa.mldsa87.sign(key, 'a')))
+  // A seed Buffer signed with twice is expanded once (counted at the native call), and once more
+  // after it changed in place. (The body is synchronous: no other test sees the counter.)
+  // Both seeds are generated before counting (generateKeypair calls the native expansion too).
+  const seed = Buffer.from(dsa.mldsa87.generateKeypair().privateKey)
+  const next = dsa.mldsa87.generateKeypair().privateKey
+  const native = require('../lib/native')
+  const expand = native.mldsaKeys
+  let calls = 0
+  native.mldsaKeys = (...a) => (calls++, expand(...a))
+  try {
+    dsa.mldsa87.sign(seed, 'a')
+    dsa.mldsa87.sign(seed, 'b')
+    t.is(calls, 1, 'one expansion for a seed passed twice')
+    next.copy(seed)
+    dsa.mldsa87.sign(seed, 'c')
+    t.is(calls, 2, 'expanded again once its bytes changed')
+  } finally {
+    native.mldsaKeys = expand
+  }
 })
 
 // ---- async ------------------------------------------------------------------------------------

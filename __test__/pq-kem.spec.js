@@ -286,6 +286,22 @@ test('a private key Buffer passed again is expanded once, and changed in place i
     t.true(k.decapsulate(ea.ciphertext, key).equals(ea.sharedSecret))
     b.privateKey.copy(key)
     t.true(k.decapsulate(eb.ciphertext, key).equals(eb.sharedSecret), name)
+    // Counted at the native call: once for a key passed twice, once more after it changed.
+    const native = require('../lib/native')
+    const prepare = native.kemPrepare
+    let calls = 0
+    native.kemPrepare = (...x) => (calls++, prepare(...x))
+    try {
+      const twice = Buffer.from(a.privateKey)
+      k.decapsulate(ea.ciphertext, twice)
+      k.decapsulate(ea.ciphertext, twice)
+      t.is(calls, 1, `${name}: expanded once`)
+      b.privateKey.copy(twice)
+      k.decapsulate(eb.ciphertext, twice)
+      t.is(calls, 2, `${name}: expanded again after a change in place`)
+    } finally {
+      native.kemPrepare = prepare
+    }
     // The same bytes as another set's key are still refused there.
     if (name !== 'xwing') t.throws(() => kem.xwing.decapsulate(Buffer.alloc(1120), key), INVALID_VALUE)
   }

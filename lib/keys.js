@@ -409,7 +409,9 @@ function kemReadPrivate(kem, inner, r) {
     const dk = expanded(both.read(TAG.OCTET_STRING))
     both.end()
     if (key.length !== kem.seedLength) r.fail(`seed is not ${kem.seedLength} bytes`)
-    if (!native.kemGenerate(kem.id, key, true)[0].equals(dk)) r.fail('the seed and the expanded key disagree')
+    // Constant time: both are secret (a stored key's expanded half could be edited to probe it).
+    const fromSeed = native.kemGenerate(kem.id, key, true)[0]
+    if (fromSeed.length !== dk.length || !nodeCrypto.timingSafeEqual(fromSeed, dk)) r.fail('the seed and the expanded key disagree')
   }
   p.end()
   return key
@@ -466,6 +468,7 @@ const MLDSA = (set, oidLast) => {
     alg,
     oid,
     jwkKty: 'AKP',
+    keyObjectType: alg, // node's asymmetricKeyType: 'ml-dsa-65' (Node >= 24.7 with OpenSSL 3.5)
     describe: () => `an ${jwkAlg} key`,
     // Raw keys: the seed or the expanded key (private), the public key, told apart by length.
     rawWhat: `a ${set.seedLength}-byte seed or ${set.expandedLength}-byte expanded ${jwkAlg} private key, a ${set.publicLength}-byte public key`,
@@ -531,8 +534,6 @@ const MLDSA = (set, oidLast) => {
 // The id-ml-dsa-* OIDs end in 0x11, 0x12, 0x13, in the order of the native table.
 const MLDSA_ROWS = MLDSA_SETS.map((set, i) => MLDSA(set, (0x11 + i).toString(16)))
 const NATIVE_MLDSA = new Map(MLDSA_SETS.map((s) => [s.name, s]))
-const [NODE_MAJOR, NODE_MINOR] = process.versions.node.split('.').map(Number)
-const NODE_HAS_MLDSA = NODE_MAJOR > 24 || (NODE_MAJOR === 24 && NODE_MINOR >= 7)
 
 const ALGORITHMS = [OKP('ed25519', '2b6570', 'Ed25519'), OKP('x25519', '2b656e', 'X25519'), EC, RSA, ...KEM_ROWS, ...MLDSA_ROWS]
 const BY_ALG = new Map(ALGORITHMS.map((a) => [a.alg, a]))
@@ -880,9 +881,6 @@ function encodeKey(k, format = 'raw', type, name = 'options.format') {
     case 'jwk':
       return BY_ALG.get(k.alg).toJwk(k)
     case 'keyobject': {
-      if (k.alg.startsWith('ml-dsa-') && !NODE_HAS_MLDSA) {
-        throw coded(Error, 'ERR_FEATURE_UNAVAILABLE_ON_PLATFORM', `node:crypto has ML-DSA KeyObjects from Node 24.7 (this is ${process.version})`)
-      }
       // Algorithms node may lack (`keyObjectType`): a KeyObject node cannot use is refused too
       // (Node 22 with OpenSSL 3.5 parses an ML-KEM key into a KeyObject of no known type).
       const type = BY_ALG.get(k.alg).keyObjectType

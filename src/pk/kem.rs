@@ -256,7 +256,7 @@ impl XWing {
       Digest::update(&mut h, part);
     }
     let mut out = Zeroizing::new([0u8; 32]);
-    out.copy_from_slice(&h.finalize());
+    h.finalize_into((&mut *out).into());
     out
   }
 }

@@ -520,7 +520,7 @@ mod tests {
       );
       assert!(P::verify(&pk, &msg, &ctx, sig));
       assert!(!P::verify(&pk, &msg, &[], sig) || ctx.is_empty());
-      // The public key of the expanded key (RustCrypto) and its tr check.
+      // The public key of the expanded key (AWS-LC) and its tr check.
       assert_eq!(public_key::<P>(&PrivateKey::Expanded(&sk)).unwrap(), pk);
       n += 1;
     }

@@ -80,10 +80,9 @@ fn cctv_strcmp() {
 }
 
 /// Accumulated tests: `n` tests drawn from one SHAKE-128 stream (d‖z, m, a random
-/// ciphertext), every output absorbed into another SHAKE-128, compared by digest. `with_dk`:
-/// CCTV's procedure (`accumulated.json`, which also absorbs dk); without: Go's (crypto/mlkem
-/// TestAccumulated: ek, ct, K, rejected K).
-fn accumulated<K: Kem>(n: usize, with_dk: bool) -> String {
+/// ciphertext), every output absorbed into another SHAKE-128, compared by digest: Go's procedure
+/// (crypto/mlkem TestAccumulated: ek, ct, K, rejected K).
+fn accumulated<K: Kem>(n: usize) -> String {
   let mut rng = shake::Shake128::default().finalize_xof();
   let mut acc = shake::Shake128::default();
   let draw = |rng: &mut shake::Shake128Reader, len: usize| {
@@ -97,11 +96,7 @@ fn accumulated<K: Kem>(n: usize, with_dk: bool) -> String {
     let (ct, k) = K::encapsulate_derand(&ek, &draw(&mut rng, 32)).unwrap();
     assert_eq!(&K::decapsulate_expanded(&dk, &ct).unwrap()[..], &k[..]);
     let rejected = K::decapsulate_expanded(&dk, &draw(&mut rng, K::CIPHERTEXT_LEN)).unwrap();
-    acc.update(&ek);
-    if with_dk {
-      acc.update(&dk);
-    }
-    for part in [&ct[..], &k[..], &rejected[..]] {
+    for part in [&ek[..], &ct[..], &k[..], &rejected[..]] {
       acc.update(part);
     }
   }
@@ -140,7 +135,7 @@ const GO_ACCUMULATED: &str = "go_mlkem/accumulated.json";
 #[test]
 fn go_accumulated_10k() {
   assert_eq!(
-    accumulated::<MlKem768>(10_000, false),
+    accumulated::<MlKem768>(10_000),
     accumulated_digest(GO_ACCUMULATED, "ML-KEM-768", 10_000)
   );
 }
@@ -149,19 +144,14 @@ fn go_accumulated_10k() {
 #[ignore = "about two minutes: cargo test --release -- --ignored"]
 fn go_accumulated_1m() {
   assert_eq!(
-    accumulated::<MlKem768>(1_000_000, false),
+    accumulated::<MlKem768>(1_000_000),
     accumulated_digest(GO_ACCUMULATED, "ML-KEM-768", 1_000_000)
   );
 }
 
-/// CCTV's accumulated digests are of FIPS 203 ipd keys: a final FIPS 203 implementation gives
-/// other digests (100 tests suffice to tell; the whole 10 000 are not run).
-#[test]
-fn cctv_accumulated_is_ipd() {
-  let ours = accumulated::<MlKem512>(100, true);
-  let cctv = accumulated_digest("cctv_mlkem/accumulated.json", "ML-KEM-512", 10_000);
-  assert_ne!(ours, cctv);
-}
+// CCTV's accumulated digests are of FIPS 203 ipd keys, which no final FIPS 203 implementation
+// can match (a digest of 100 tests against the 10 000-test entry could not fail either, so there
+// is no test of it); Go's accumulated test above covers final key generation.
 
 #[test]
 fn xwing_draft_vectors() {
