@@ -38,12 +38,35 @@ use crate::task::{Cancel, Job, Output};
 
 /// The state machine that turns a format's input into its output after the head.
 pub trait Body: Send + 'static {
-  /// The output `input` completes, appended to `out`.
-  fn push(&mut self, input: &[u8], out: &mut Vec<u8>) -> CryptoResult<()>;
+  /// The output `input` completes, put into `out`.
+  fn push<S: Sink + ?Sized>(&mut self, input: &[u8], out: &mut S) -> CryptoResult<()>;
   /// The rest of the output, once the input ended (the last segment).
-  fn finish(self, out: &mut Vec<u8>) -> CryptoResult<()>;
+  fn finish<S: Sink + ?Sized>(self, out: &mut S) -> CryptoResult<()>;
   /// Input bytes handed to `push` between two cancellation checks (a segment).
   fn piece_len(&self) -> usize;
+}
+
+/// Where a [`Body`] puts its output (`cipher/stream.rs`'s `Sealer` and `Opener`): one whole
+/// sealed or opened segment per call. A `Vec` appends it; the file pipeline writes it out (`stream_file.rs`), so a file never
+/// holds more than the segment being worked on.
+pub trait Sink {
+  fn put(&mut self, bytes: &[u8]) -> CryptoResult<()>;
+  /// The sink's own buffer, when it is one growing `Vec`: whole segments arriving in one input
+  /// are then copied straight into it and sealed or opened there (one copy, not two).
+  fn buffer(&mut self) -> Option<&mut Vec<u8>> {
+    None
+  }
+}
+
+impl Sink for Vec<u8> {
+  fn put(&mut self, bytes: &[u8]) -> CryptoResult<()> {
+    self.extend_from_slice(bytes);
+    Ok(())
+  }
+
+  fn buffer(&mut self) -> Option<&mut Vec<u8>> {
+    Some(self)
+  }
 }
 
 /// What [`StreamFormat::begin`] returns.
@@ -159,6 +182,40 @@ impl Drop for TempFile {
   }
 }
 
+/// The body's output on its way to the temporary file: segments smaller than a read are gathered
+/// into one write per read's worth (`AHEAD_LEN`); a larger segment is written straight from the
+/// body's own buffer. The gathering buffer never grows past its capacity (so it is never moved),
+/// and holds plaintext when decrypting: wiped when dropped.
+struct FileSink<'a> {
+  tmp: &'a mut TempFile,
+  gathered: Zeroizing<Vec<u8>>,
+  written: u64,
+}
+
+impl FileSink<'_> {
+  fn flush(&mut self) -> CryptoResult<()> {
+    self.tmp.write(&self.gathered)?;
+    self.written += self.gathered.len() as u64;
+    self.gathered.clear();
+    Ok(())
+  }
+}
+
+impl Sink for FileSink<'_> {
+  fn put(&mut self, bytes: &[u8]) -> CryptoResult<()> {
+    if self.gathered.len() + bytes.len() > self.gathered.capacity() {
+      self.flush()?;
+    }
+    if bytes.len() >= self.gathered.capacity() {
+      self.tmp.write(bytes)?;
+      self.written += bytes.len() as u64;
+    } else {
+      self.gathered.extend_from_slice(bytes);
+    }
+    Ok(())
+  }
+}
+
 /// Reads until `buf` is full or the file ends; returns the bytes read.
 fn read_head(mut file: &File, buf: &mut [u8]) -> CryptoResult<usize> {
   let mut n = 0;
@@ -221,23 +278,19 @@ impl<F: StreamFormat> Job for FileJob<F> {
       mut body,
     } = format.begin(&head[..n], cancel)?;
     let piece = body.piece_len().max(1);
-    // The output of one read (plaintext when decrypting: wiped when dropped), with room for a
-    // whole read and the segment it may complete, so it is never moved (and left unwiped).
-    let mut out = Zeroizing::new(Vec::with_capacity(
-      lead.len() + AHEAD_LEN + 2 * (piece + 16),
-    ));
-    out.extend_from_slice(&lead);
-    let mut written = 0u64;
+    let mut out = FileSink {
+      tmp: &mut tmp,
+      gathered: Zeroizing::new(Vec::with_capacity(AHEAD_LEN)),
+      written: 0,
+    };
+    out.put(&lead)?;
     // The rest of the head (up to a read's worth: age reads 1 MiB ahead for its header), then
-    // each read, written out before the next so that `out` stays within its capacity.
+    // each read, a segment between two looks at the cancel token.
     let mut step = |input: &[u8]| -> CryptoResult<()> {
       for p in input.chunks(piece) {
         cancel.check()?;
         body.push(p, &mut out)?;
       }
-      tmp.write(&out)?;
-      written += out.len() as u64;
-      out.clear();
       Ok(())
     };
     step(&head[consumed..n])?;
@@ -250,8 +303,8 @@ impl<F: StreamFormat> Job for FileJob<F> {
     )?;
     cancel.check()?;
     body.finish(&mut out)?;
-    tmp.write(&out)?;
-    written += out.len() as u64;
+    out.flush()?;
+    let written = out.written;
     self.done = Some((tmp, dst));
     Ok(Output::Number(written as f64))
   }

@@ -20,6 +20,7 @@ use zeroize::Zeroizing;
 
 use super::modes::{decrypt_failed, internal, too_long};
 use crate::error::CryptoResult;
+use crate::stream_file::Sink;
 
 /// Bytes of every segment's tag.
 pub const TAG_LEN: usize = 16;
@@ -32,7 +33,6 @@ pub enum SegmentAead {
   /// XChaCha20-Poly1305: nonce = 19-byte prefix ‖ 4-byte counter ‖ flag.
   XChaCha20Poly1305,
   /// ChaCha20-Poly1305 with an empty prefix and an 11-byte counter (age's payload).
-  #[allow(dead_code)] // used by age, which lands on its own branch
   ChaCha20Poly1305Age,
 }
 
@@ -175,10 +175,12 @@ impl Segments {
 /// Cuts a plaintext arriving in pieces of any size into `size`-byte segments and seals them.
 /// A full segment is sealed only once a byte after it arrived: until then it may be the last one.
 /// So the last segment holds 1..=`size` bytes, and is empty only when the whole plaintext is (the
-/// rule age states, and the one the library's format follows).
+/// rule age states, and the one the library's format follows). The pending segment is sealed in
+/// place and handed to the sink from there.
 pub struct Sealer {
   segments: Segments,
   size: usize,
+  /// The segment being filled (plaintext, wiped when dropped), with room for its tag.
   pending: Zeroizing<Vec<u8>>,
 }
 
@@ -187,24 +189,24 @@ impl Sealer {
     Sealer {
       segments,
       size,
-      pending: Zeroizing::new(Vec::with_capacity(size)),
+      pending: Zeroizing::new(Vec::with_capacity(size + TAG_LEN)),
     }
   }
 
-  /// The sealed bytes `input` completes, appended to `out`.
-  pub fn push(&mut self, mut input: &[u8], out: &mut Vec<u8>) -> CryptoResult<()> {
+  /// The sealed segments `input` completes, put into `out`.
+  pub fn push<S: Sink + ?Sized>(&mut self, mut input: &[u8], out: &mut S) -> CryptoResult<()> {
     while !input.is_empty() {
       if self.pending.len() == self.size {
         // A byte follows this full segment, so it is not the last.
-        seal_into(&mut self.segments, &self.pending, false, out)?;
-        self.pending.clear();
+        self.seal_pending(false, out)?;
       }
       let take = (self.size - self.pending.len()).min(input.len());
-      if self.pending.is_empty() && take == self.size && input.len() > self.size {
-        // Whole segments straight from the input, without the copy into `pending`.
-        seal_into(&mut self.segments, &input[..take], false, out)?;
-      } else {
-        self.pending.extend_from_slice(&input[..take]);
+      match out.buffer() {
+        Some(buf) if self.pending.is_empty() && take == self.size && input.len() > self.size => {
+          // A whole segment straight from the input, sealed in the output.
+          seal_into(&mut self.segments, &input[..take], false, buf)?;
+        }
+        _ => self.pending.extend_from_slice(&input[..take]),
       }
       input = &input[take..];
     }
@@ -212,8 +214,17 @@ impl Sealer {
   }
 
   /// Seals what is left as the last segment.
-  pub fn finish(mut self, out: &mut Vec<u8>) -> CryptoResult<()> {
-    seal_into(&mut self.segments, &self.pending, true, out)
+  pub fn finish<S: Sink + ?Sized>(mut self, out: &mut S) -> CryptoResult<()> {
+    self.seal_pending(true, out)
+  }
+
+  fn seal_pending<S: Sink + ?Sized>(&mut self, last: bool, out: &mut S) -> CryptoResult<()> {
+    let tag = self.segments.seal(&mut self.pending, last)?;
+    // Within the capacity reserved for it: the plaintext is never left behind by a move.
+    self.pending.extend_from_slice(&tag);
+    out.put(&self.pending)?;
+    self.pending.clear();
+    Ok(())
   }
 }
 
@@ -226,13 +237,14 @@ fn seal_into(s: &mut Segments, plain: &[u8], last: bool, out: &mut Vec<u8>) -> C
 }
 
 /// The other direction: cuts sealed bytes arriving in pieces into `size + TAG_LEN`-byte segments,
-/// opens each and appends its plaintext only after its tag verified. A full segment is held back
-/// until a byte after it arrived (or [`Opener::finish`]), since only then is it known whether it is
-/// the last. After any failure the opener refuses everything.
+/// opens each in place and puts its plaintext into the sink only after its tag verified. A full
+/// segment is held back until a byte after it arrived (or [`Opener::finish`]), since only then is
+/// it known whether it is the last. After any failure the opener refuses everything.
 pub struct Opener {
   segments: Segments,
   size: usize,
-  pending: Vec<u8>,
+  /// The segment being filled; plaintext once opened (wiped when dropped).
+  pending: Zeroizing<Vec<u8>>,
 }
 
 impl Opener {
@@ -240,23 +252,23 @@ impl Opener {
     Opener {
       segments,
       size,
-      pending: Vec::with_capacity(size + TAG_LEN),
+      pending: Zeroizing::new(Vec::with_capacity(size + TAG_LEN)),
     }
   }
 
-  /// The plaintext of the segments `input` completes, appended to `out`.
-  pub fn push(&mut self, mut input: &[u8], out: &mut Vec<u8>) -> CryptoResult<()> {
+  /// The plaintext of the segments `input` completes, put into `out`.
+  pub fn push<S: Sink + ?Sized>(&mut self, mut input: &[u8], out: &mut S) -> CryptoResult<()> {
     let full = self.size + TAG_LEN;
     while !input.is_empty() {
       if self.pending.len() == full {
-        open_into(&mut self.segments, &self.pending, false, out)?;
-        self.pending.clear();
+        self.open_pending(false, out)?;
       }
       let take = (full - self.pending.len()).min(input.len());
-      if self.pending.is_empty() && take == full && input.len() > full {
-        open_into(&mut self.segments, &input[..take], false, out)?;
-      } else {
-        self.pending.extend_from_slice(&input[..take]);
+      match out.buffer() {
+        Some(buf) if self.pending.is_empty() && take == full && input.len() > full => {
+          open_into(&mut self.segments, &input[..take], false, buf)?;
+        }
+        _ => self.pending.extend_from_slice(&input[..take]),
       }
       input = &input[take..];
     }
@@ -266,11 +278,19 @@ impl Opener {
   /// Opens what is left as the last segment. Refuses an empty last segment after others (a
   /// stream cut right after a full segment and given a forged empty end would need the key, but
   /// the format forbids it anyway) and a stream with no segment at all.
-  pub fn finish(mut self, out: &mut Vec<u8>) -> CryptoResult<()> {
+  pub fn finish<S: Sink + ?Sized>(mut self, out: &mut S) -> CryptoResult<()> {
     if self.pending.len() == TAG_LEN && self.segments.position() > 0 {
       return Err(decrypt_failed());
     }
-    open_into(&mut self.segments, &self.pending, true, out)
+    self.open_pending(true, out)
+  }
+
+  fn open_pending<S: Sink + ?Sized>(&mut self, last: bool, out: &mut S) -> CryptoResult<()> {
+    // On failure `open` wiped the segment and the stream refuses all further ones.
+    let n = self.segments.open(&mut self.pending, last)?;
+    out.put(&self.pending[..n])?;
+    self.pending.clear();
+    Ok(())
   }
 }
 
@@ -470,6 +490,60 @@ mod tests {
     seal_into(&mut s, &[1; 8], false, &mut forged).unwrap();
     seal_into(&mut s, &[], true, &mut forged).unwrap();
     assert!(open(&forged, 100).is_err());
+  }
+
+  /// A sink that is not a `Vec` (as the file pipeline's): each put is one whole segment, and
+  /// the bytes equal what a `Vec` sink (which seals whole segments in place in itself) gets.
+  #[derive(Default)]
+  struct Pieces(Vec<Vec<u8>>);
+
+  impl Sink for Pieces {
+    fn put(&mut self, bytes: &[u8]) -> CryptoResult<()> {
+      self.0.push(bytes.to_vec());
+      Ok(())
+    }
+  }
+
+  #[test]
+  fn other_sinks_get_whole_segments() {
+    let size = 8;
+    let segments = || Segments::new(SegmentAead::XChaCha20Poly1305, &[6; 32], &[1; 19]).unwrap();
+    for len in [0usize, 1, 8, 9, 16, 17, 40] {
+      let plain: Vec<u8> = (0..len as u8).collect();
+      for piece in [1, 3, 8, 9, 100] {
+        let (mut pieces, mut vec) = (Pieces::default(), Vec::new());
+        let (mut a, mut b) = (Sealer::new(segments(), size), Sealer::new(segments(), size));
+        for c in plain.chunks(piece) {
+          a.push(c, &mut pieces).unwrap();
+          b.push(c, &mut vec).unwrap();
+        }
+        a.finish(&mut pieces).unwrap();
+        b.finish(&mut vec).unwrap();
+        assert_eq!(pieces.0.concat(), vec, "len {len} piece {piece}");
+        let n = pieces.0.len();
+        assert_eq!(n, len.div_ceil(size).max(1));
+        assert!(pieces.0[..n - 1].iter().all(|s| s.len() == size + TAG_LEN));
+        // Opened into both kinds of sink: whole plaintext segments, the same bytes.
+        let (mut opened, mut flat) = (Pieces::default(), Vec::new());
+        let (mut a, mut b) = (Opener::new(segments(), size), Opener::new(segments(), size));
+        for c in vec.chunks(piece) {
+          a.push(c, &mut opened).unwrap();
+          b.push(c, &mut flat).unwrap();
+        }
+        a.finish(&mut opened).unwrap();
+        b.finish(&mut flat).unwrap();
+        assert_eq!((opened.0.concat(), &flat), (plain.clone(), &plain));
+        assert!(opened.0[..n - 1].iter().all(|s| s.len() == size));
+        // A flipped bit in the last segment: the segments before it were put, that one not.
+        let mut bad = vec.clone();
+        *bad.last_mut().unwrap() ^= 1;
+        let mut o = Opener::new(segments(), size);
+        let mut got = Pieces::default();
+        o.push(&bad, &mut got).unwrap();
+        assert!(o.finish(&mut got).is_err());
+        assert_eq!(got.0.len(), n - 1);
+      }
+    }
   }
 
   #[test]

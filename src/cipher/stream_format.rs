@@ -30,7 +30,7 @@ use crate::hash::list::Alg;
 use crate::js::{Kept, Tag};
 use crate::kdf::argon2::{self, Argon2Limits, Load};
 use crate::kdf::hkdf;
-use crate::stream_file::{Begun, Body, StreamFormat};
+use crate::stream_file::{Begun, Body, Sink, StreamFormat};
 use crate::task::{Cancel, Job, Output};
 
 pub const MAGIC: [u8; 8] = *b"cjs.aead";
@@ -427,14 +427,14 @@ pub enum Codec {
 }
 
 impl Body for Codec {
-  fn push(&mut self, input: &[u8], out: &mut Vec<u8>) -> CryptoResult<()> {
+  fn push<S: Sink + ?Sized>(&mut self, input: &[u8], out: &mut S) -> CryptoResult<()> {
     match self {
       Codec::Seal(s, _) => s.push(input, out),
       Codec::Open(o, _) => o.push(input, out),
     }
   }
 
-  fn finish(self, out: &mut Vec<u8>) -> CryptoResult<()> {
+  fn finish<S: Sink + ?Sized>(self, out: &mut S) -> CryptoResult<()> {
     match self {
       Codec::Seal(s, _) => s.finish(out),
       Codec::Open(o, _) => o.finish(out),

@@ -291,8 +291,8 @@ fn open_payload(mut opener: Opener, body: &[u8], cancel: &Cancel) -> CryptoResul
   reserve(&mut out, body.len())?;
   for piece in body.chunks(PIECE) {
     cancel.check()?;
-    opener.push(piece, &mut out)?;
+    opener.push(piece, &mut *out)?;
   }
-  opener.finish(&mut out)?;
+  opener.finish(&mut *out)?;
   Ok(std::mem::take(&mut *out))
 }
