@@ -545,7 +545,7 @@ export type AgeEncryptKey =
 
 export type AgeEncryptOptions = AgeEncryptKey & {
   /**
-   * scrypt work factor (passphrases only): N = 2^workFactor (r = 8, p = 1), 1..30. Default 18 (as
+   * scrypt work factor (passphrases only; refused with `recipients`): N = 2^workFactor (r = 8, p = 1), 1..30. Default 18 (as
    * age: about 0.3-1 s and 256 MiB). Decrypting needs `maxWorkFactor` >= this value (age accepts up
    * to 22 by default).
    */

@@ -586,7 +586,7 @@ test('X25519: generateIdentity / toRecipient strings; round trips to 1 and 3 rec
   t.throws(() => age.decryptSync(one, { passphrase: 'pw' }), { ...FAILED, message: /no scrypt stanza/ })
 })
 
-test('X25519: bad options and key strings are refused with stable codes', (t) => {
+test('X25519: bad options and key strings are refused with stable codes', async (t) => {
   const { identity, recipient } = age.generateIdentity()
   const BAD_KEY = { instanceOf: TypeError, code: 'ERR_INVALID_ARG_VALUE' }
   const TYPE = { instanceOf: TypeError, code: 'ERR_INVALID_ARG_TYPE' }
@@ -604,6 +604,12 @@ test('X25519: bad options and key strings are refused with stable codes', (t) =>
     t.throws(() => age.toRecipient(bad), BAD_KEY, bad)
   }
   t.throws(() => age.toRecipient(undefined), TYPE)
+  // A work factor is scrypt's: with X25519 recipients it would silently mean nothing.
+  const WORK = { ...BAD_KEY, message: /options\.workFactor/ }
+  t.throws(() => age.encryptSync(Buffer.from('x'), { recipients: [recipient], workFactor: 12 }), WORK)
+  const dst = path.join(os.tmpdir(), `age-work-factor-${process.pid}`)
+  await t.throwsAsync(age.encryptFile(__filename, dst, { recipients: [recipient], workFactor: 12 }), WORK)
+  t.false(fs.existsSync(dst))
 })
 
 test('X25519: C2SP test kit vectors with an X25519 identity: the expected outcome, payload hash on success', (t) => {

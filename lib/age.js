@@ -74,12 +74,20 @@ function readOptions(options, allowed, what) {
 
 const workFactor = (v, name, dflt) => checkInt(v, name, MIN_WORK_FACTOR, MAX_WORK_FACTOR) ?? dflt
 
+/** The scrypt work factor of an encrypt call; refused with recipients, which have none (X25519). */
+function encryptWorkFactor(o) {
+  if (o.keys[1] !== undefined && o.workFactor !== undefined) {
+    throw invalidArgValue('options.workFactor', 'only with a passphrase (the scrypt work factor; X25519 recipients take none)', o.workFactor)
+  }
+  return workFactor(o.workFactor, 'options.workFactor', DEFAULTS.workFactor)
+}
+
 /** [data, passphrase, keys, workFactor, armor] of an encrypt call. */
 function encryptArgs(data, options, allowed, what) {
   const o = readOptions(options, allowed, what)
   const armor = o.armor ?? false
   if (typeof armor !== 'boolean') throw invalidArgType('options.armor', 'of type boolean', armor)
-  return [data, ...o.keys, workFactor(o.workFactor, 'options.workFactor', DEFAULTS.workFactor), armor]
+  return [data, ...o.keys, encryptWorkFactor(o), armor]
 }
 
 /** [[data, passphrase, keys, maxWorkFactor], output format] of a decrypt call. */
@@ -149,7 +157,7 @@ const age = {
       if (o.armor !== undefined && o.armor !== false) {
         throw invalidArgValue('options.armor', `false (encryptFile writes the binary form; ${IN_MEMORY})`, o.armor)
       }
-      return workFactor(o.workFactor, 'options.workFactor', DEFAULTS.workFactor)
+      return encryptWorkFactor(o)
     })
   },
   /**
