@@ -309,6 +309,38 @@ test('a refused argument leaves the output as it was; a SharedArrayBuffer output
 
 // ---- types and cpuPaths -------------------------------------------------------------------------
 
+test('a getter that detaches the output buffer runs before the output is looked at: a clear refusal', (t) => {
+  // Every option is read before the view over options.output is made, so the view sees the
+  // detached (empty) buffer and is refused as too short, not written after the fact.
+  const detaching = (name, value, ab) => ({
+    get [name]() {
+      structuredClone(ab, { transfer: [ab] })
+      return value
+    },
+  })
+  const key = rnd(32)
+  {
+    const ab = new ArrayBuffer(64)
+    const o = { key, output: new Uint8Array(ab) }
+    Object.defineProperty(o, 'iv', Object.getOwnPropertyDescriptor(detaching('iv', rnd(12), ab), 'iv'))
+    t.throws(() => cipher.aes.encrypt(rnd(10), o), RANGE)
+    t.is(ab.byteLength, 0)
+  }
+  {
+    const ab = new ArrayBuffer(64)
+    const o = { output: new Uint8Array(ab) }
+    Object.defineProperty(o, 'key', Object.getOwnPropertyDescriptor(detaching('key', key, ab), 'key'))
+    t.throws(() => hmac.sha256('m', o), RANGE)
+    t.is(ab.byteLength, 0)
+  }
+  {
+    const ab = new ArrayBuffer(64)
+    const o = { output: new Uint8Array(ab), outputLength: 32 }
+    Object.defineProperty(o, 'key', Object.getOwnPropertyDescriptor(detaching('key', key, ab), 'key'))
+    t.throws(() => sha.blake2b('m', o), RANGE)
+  }
+})
+
 test('index.d.ts: output is typed (Buffer result; formats other than buffer and non-views rejected)', (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'output-types-'))
   const file = path.join(dir, 'use.ts')

@@ -83,10 +83,13 @@ function plan(spec, decrypt, data, o) {
 }
 
 function runSync(spec, decrypt, data, options, key) {
-  const [bits, outLen, bytes, fmt] = plan(spec, decrypt, data, options)
+  // With a caller's output, the options are read once, into a copy, before its view is made: no
+  // getter runs after that (one could detach the buffer the view is over, or change a length).
   const caller = options.output != null
-  const out = caller ? outputTarget(options.output, fmt, outLen) : Buffer.allocUnsafe(outLen)
-  const written = nativeCipher(bits, key, options.iv, bytes, options.aad, out, options.tagLength, caller)
+  const o = caller ? { ...options } : options
+  const [bits, outLen, bytes, fmt] = plan(spec, decrypt, data, o)
+  const out = caller ? outputTarget(o.output, fmt, outLen) : Buffer.allocUnsafe(outLen)
+  const written = nativeCipher(bits, key, o.iv, bytes, o.aad, out, o.tagLength, caller)
   return format(written === outLen ? out : out.subarray(0, written), fmt)
 }
 

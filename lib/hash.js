@@ -167,8 +167,9 @@ function makeHash(info) {
     ? function (data, options) {
         if (options === undefined) return nativeHash(id, data)
         const [format, len, key, salt, pers, ctx, explicitLen] = read(options, allowedOnce)
-        if (options !== null && options.output != null) {
-          const view = outputTarget(options.output, format, len)
+        const output = options === null ? undefined : options.output
+        if (output != null) {
+          const view = outputTarget(output, format, len)
           nativeHashWith(id, data, view, key, salt, pers, ctx, explicitLen, true)
           return view
         }
@@ -182,8 +183,9 @@ function makeHash(info) {
     : function (data, options) {
         if (options === undefined) return nativeHash(id, data)
         const format = read(options, allowedOnce)[0]
-        if (options !== null && options.output != null) {
-          const view = outputTarget(options.output, format, outputLength)
+        const output = options === null ? undefined : options.output
+        if (output != null) {
+          const view = outputTarget(output, format, outputLength)
           nativeHash(id, data, view, true)
           return view
         }
@@ -262,9 +264,12 @@ function makeHmac(info) {
   const { id, name, outputLength } = info
   const mac = function (data, options) {
     const format = readHmacOptions(options, name, HMAC_ONCE_OPTIONS)
-    if (options.output != null) {
-      const view = outputTarget(options.output, format, outputLength)
-      nativeHmac(id, options.key, data, view, true)
+    const output = options.output
+    if (output != null) {
+      // The key is read before the view is made: no getter runs after it.
+      const key = options.key
+      const view = outputTarget(output, format, outputLength)
+      nativeHmac(id, key, data, view, true)
       return view
     }
     if (format === undefined || format === 'hex') return nativeHmac(id, options.key, data)
