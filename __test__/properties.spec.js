@@ -889,7 +889,13 @@ property(
         ...(secret ? { secret: secret.bytes } : {}), ...(ad ? { associatedData: ad.bytes } : {}),
       }
       same(await peerArgon2.hash(pw.bytes, { ...theirOptions, raw: true }), raw, 'npm argon2 raw tag')
-      assert.equal(await peerArgon2.verify(phc, pw.bytes, secret ? { secret: secret.bytes } : undefined), true, 'npm argon2 verifies ours')
+      // The npm package's PHC parser (@phc/format) turns a parameter of digits only into a
+      // number, and then fails on `Buffer.from(number)`: an associated data field whose base64 is
+      // all digits ("data=208") cannot be verified there. Its own hashes of the same data are
+      // checked below.
+      if (!/[$,]data=\d+[,$]/.test(phc)) {
+        assert.equal(await peerArgon2.verify(phc, pw.bytes, secret ? { secret: secret.bytes } : undefined), true, 'npm argon2 verifies ours')
+      }
       const theirs = await peerArgon2.hash(pw.bytes, theirOptions)
       assert.equal(kdf.argon2.verifySync(theirs, pw.input, verifyOptions), true, 'ours verifies npm argon2')
     }
