@@ -239,15 +239,12 @@ export interface CpuPaths {
   /** SHA-256 batch hashing (ours, several messages interleaved): `'sha-ni'` or `'one-by-one'`. */
   sha256Batch: string
   /**
-   * SHA-384, SHA-512, SHA-512/256 one-shot, HMAC and streams (ring): `'avx'` (Intel only) or
-   * `'nohw'`.
+   * SHA-384, SHA-512, SHA-512/224 and SHA-512/256 (one block function for hashing, HMAC,
+   * PBKDF2, batches and streams): `'avx2-bmi2'` (ours, `arch::Sha512Avx2`: the message schedule
+   * of two blocks in AVX2 registers, scalar rounds with BMI2 `rorx`), else RustCrypto `sha2`'s
+   * compression, `'avx2'` or `'soft'`.
    */
   sha512: string
-  /**
-   * RustCrypto `sha2`'s SHA-512 compression: SHA-512/224, and PBKDF2 and batches over
-   * SHA-384/512: `'avx2'` or `'soft'`.
-   */
-  sha512T224: string
   /** MD5 (ours, `hash/md.rs`; scalar: MD5 is one serial chain): `'soft'`. */
   md5: string
   /**

@@ -263,10 +263,8 @@ export interface CpuPaths {
   sha256: string
   /** SHA-256 batch hashing (ours): 'sha-ni' | 'one-by-one'. */
   sha256Batch: string
-  /** SHA-384/512/512-256 one-shot, HMAC, streams (ring): 'avx' (Intel CPUs only) | 'nohw'. */
+  /** SHA-384/512/512-224/512-256 (hashing, HMAC, PBKDF2, batches, streams): 'avx2-bmi2' (ours: AVX2 message schedule, BMI2 rounds) | else RustCrypto sha2's 'avx2' | 'soft'. */
   sha512: string
-  /** RustCrypto sha2's SHA-512 compression (SHA-512/224; PBKDF2 and batches over SHA-384/512): 'avx2' | 'soft'. */
-  sha512T224: string
   /** MD5 (no SIMD path): 'soft'. */
   md5: string
   /** SHA3-256/384/512 (AWS-LC's Keccak, fixed when AWS-LC is compiled): 'aws-lc-asm' (x86-64 Linux, macOS) | 'aws-lc-c' (x86-64 Windows) | 'unprobed'. */

@@ -20,12 +20,11 @@ pub struct CpuPaths {
   pub sha256: String,
   /// SHA-256 batch hashing (ours, several messages interleaved): `'sha-ni'` or `'one-by-one'`.
   pub sha256_batch: String,
-  /// SHA-384, SHA-512, SHA-512/256 one-shot, HMAC and streams (ring): `'avx'` (Intel only) or
-  /// `'nohw'`.
+  /// SHA-384, SHA-512, SHA-512/224 and SHA-512/256 (one block function for hashing, HMAC,
+  /// PBKDF2, batches and streams): `'avx2-bmi2'` (ours, `arch::Sha512Avx2`: the message schedule
+  /// of two blocks in AVX2 registers, scalar rounds with BMI2 `rorx`), else RustCrypto `sha2`'s
+  /// compression, `'avx2'` or `'soft'`.
   pub sha512: String,
-  /// RustCrypto `sha2`'s SHA-512 compression: SHA-512/224, and PBKDF2 and batches over
-  /// SHA-384/512: `'avx2'` or `'soft'`.
-  pub sha512t224: String,
   /// MD5 (ours, `hash/md.rs`; scalar: MD5 is one serial chain): `'soft'`.
   pub md5: String,
   /// SHA3-256/384/512 (AWS-LC's Keccak, chosen when AWS-LC is compiled): `'aws-lc-asm'` (s2n-bignum
@@ -77,10 +76,6 @@ pub fn cpu_paths() -> CpuPaths {
       false
     };
   }
-  #[cfg(target_arch = "x86_64")]
-  let intel = &crate::arch::cpu_vendor() == b"GenuineIntel";
-  #[cfg(not(target_arch = "x86_64"))]
-  let intel = false;
   let soft = "soft";
   // The crates' own run-time choices are restated for x86-64 only (see the module comment).
   let probed = |path: String| {
@@ -100,9 +95,10 @@ pub fn cpu_paths() -> CpuPaths {
       &[("sha-ni", crate::arch::Sha256Ni::detect().is_some())],
       "one-by-one",
     ),
-    // ring gates its AVX SHA-512 on an Intel vendor (pre-Zen AMD microcodes SHLD/SHRD).
-    sha512: probed(first(&[("avx", intel && has!("avx"))], "nohw")),
-    sha512t224: probed(first(&[("avx2", has!("avx2"))], soft)),
+    sha512: match crate::arch::Sha512Avx2::detect() {
+      Some(_) => "avx2-bmi2".to_string(),
+      None => probed(first(&[("avx2", has!("avx2"))], soft)),
+    },
     md5: soft.to_string(),
     sha3: if cfg!(all(
       target_arch = "x86_64",

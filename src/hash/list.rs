@@ -8,7 +8,7 @@
 //! ([`Alg::with_block_fn`]). The backends are in `backends.rs` and the own implementations in
 //! `md.rs`, `rmd160.rs` and `blake2.rs`; why each was chosen is in `docs/backends.md`.
 
-use super::backends::{AwsLc, Blake3, Ring, RustCrypto, Xof};
+use super::backends::{AwsLc, Blake3, RustCrypto, Xof};
 use super::blake2::{Blake2b, Blake2s};
 use super::core::{check_len, HashCore, Params};
 use super::md::{self, BlockFn};
@@ -136,12 +136,14 @@ hash_algorithms! {
                                                                    block_fn: md::Sha224Compress;
   Sha256     "sha256"     Fixed:  RustCrypto<sha2::Sha256>       = Default::default(),
                                                                    block_fn: md::Sha256Compress;
-  Sha384     "sha384"     Fixed:  Ring                           = Ring::new(&ring::digest::SHA384),
+  Sha384     "sha384"     Fixed:  md::Md<md::Sha384Compress>     = Default::default(),
                                                                    block_fn: md::Sha384Compress;
-  Sha512     "sha512"     Fixed:  Ring                           = Ring::new(&ring::digest::SHA512),
+  Sha512     "sha512"     Fixed:  md::Md<md::Sha512Compress>     = Default::default(),
                                                                    block_fn: md::Sha512Compress;
-  Sha512_224 "sha512_224" Fixed:  RustCrypto<sha2::Sha512_224>   = Default::default();
-  Sha512_256 "sha512_256" Fixed:  Ring                           = Ring::new(&ring::digest::SHA512_256);
+  Sha512_224 "sha512_224" Fixed:  md::Md<md::Sha512_224Compress> = Default::default(),
+                                                                   block_fn: md::Sha512_224Compress;
+  Sha512_256 "sha512_256" Fixed:  md::Md<md::Sha512_256Compress> = Default::default(),
+                                                                   block_fn: md::Sha512_256Compress;
   Sha3_224   "sha3_224"   Fixed:  RustCrypto<sha3::Sha3_224>     = Default::default();
   Sha3_256   "sha3_256"   Fixed:  AwsLc                          = AwsLc::new(&aws_lc_rs::digest::SHA3_256);
   Sha3_384   "sha3_384"   Fixed:  AwsLc                          = AwsLc::new(&aws_lc_rs::digest::SHA3_384);

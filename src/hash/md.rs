@@ -2,10 +2,13 @@
 //! function ([`BlockFn`]): 32- or 64-bit words, either byte order. Its block functions:
 //! - MD4 and MD5 (below) and RIPEMD-160 (`rmd160.rs`), written here for speed (why not the RustCrypto
 //!   crates: `docs/backends.md`), hashed through [`Md`];
-//! - SHA-1 and SHA-224/256/384/512: the raw compression functions of the `sha1`/`sha2` crates
-//!   (SHA-NI, AVX2) with their FIPS 180-4 initial values. Hashing with these goes through the
-//!   crates themselves (or `ring`); PBKDF2 drives the block functions directly, two compressions
-//!   per iteration (`src/kdf/pbkdf2.rs`).
+//! - SHA-1 and SHA-224/256: the raw compression functions of the `sha1`/`sha2` crates (SHA-NI)
+//!   with their FIPS 180-4 initial values. Hashing with these goes through the crates
+//!   themselves; PBKDF2 drives the block functions directly, two compressions per iteration
+//!   (`src/kdf/pbkdf2.rs`);
+//! - SHA-384, SHA-512, SHA-512/224 and SHA-512/256: one block function, the AVX2 + BMI2 kernel
+//!   `arch::Sha512Avx2` where the CPU has it, else the `sha2` crate's; every use (hashing, HMAC,
+//!   PBKDF2, batches, streams) goes through [`Md`] or the block function directly.
 //!
 //! Batch hashing (`batch.rs`) hashes several messages at once on a block function whose
 //! [`BlockFn::compress_lanes`] has a multi-lane kernel on this CPU ([`hash_lanes`]).
@@ -334,15 +337,45 @@ sha_block_fns! {
     0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
   ], lanes: Sha256Ni;
   /// SHA-384; initial value FIPS 180-4 §5.3.4.
-  Sha384Compress: [u64; 8] = sha2::block_api::compress512, 48, [
+  Sha384Compress: [u64; 8] = sha512_compress, 48, [
     0xcbbb_9d5d_c105_9ed8, 0x629a_292a_367c_d507, 0x9159_015a_3070_dd17, 0x152f_ecd8_f70e_5939,
     0x6733_2667_ffc0_0b31, 0x8eb4_4a87_6858_1511, 0xdb0c_2e0d_64f9_8fa7, 0x47b5_481d_befa_4fa4,
   ];
   /// SHA-512; initial value FIPS 180-4 §5.3.5.
-  Sha512Compress: [u64; 8] = sha2::block_api::compress512, 64, [
+  Sha512Compress: [u64; 8] = sha512_compress, 64, [
     0x6a09_e667_f3bc_c908, 0xbb67_ae85_84ca_a73b, 0x3c6e_f372_fe94_f82b, 0xa54f_f53a_5f1d_36f1,
     0x510e_527f_ade6_82d1, 0x9b05_688c_2b3e_6c1f, 0x1f83_d9ab_fb41_bd6b, 0x5be0_cd19_137e_2179,
   ];
+  /// SHA-512/224; initial value FIPS 180-4 §5.3.6.1.
+  Sha512_224Compress: [u64; 8] = sha512_compress, 28, [
+    0x8c3d_37c8_1954_4da2, 0x73e1_9966_89dc_d4d6, 0x1dfa_b7ae_32ff_9c82, 0x679d_d514_582f_9fcf,
+    0x0f6d_2b69_7bd4_4da8, 0x77e3_6f73_04c4_8942, 0x3f9d_85a8_6a1d_36c8, 0x1112_e6ad_91d6_92a1,
+  ];
+  /// SHA-512/256; initial value FIPS 180-4 §5.3.6.2.
+  Sha512_256Compress: [u64; 8] = sha512_compress, 32, [
+    0x2231_2194_fc2b_f72c, 0x9f55_5fa3_c84c_64c2, 0x2393_b86b_6f53_b151, 0x9638_7719_5940_eabd,
+    0x9628_3ee2_a88e_ffe3, 0xbe5e_1e25_5386_3992, 0x2b01_99fc_2c85_b8aa, 0x0eb7_2ddc_81c5_2ca2,
+  ];
+}
+
+/// The SHA-512 family's block function: the AVX2 + BMI2 kernel (`arch::Sha512Avx2`) where this
+/// CPU has it, else the `sha2` crate's (its own AVX2 path, or portable code).
+#[inline]
+fn sha512_compress(state: &mut [u64; 8], blocks: &[[u8; 128]]) {
+  sha512_compress_with(crate::arch::Sha512Avx2::detect(), state, blocks)
+}
+
+/// [`sha512_compress`] on `kernel` when given, else on the `sha2` crate.
+#[inline(always)]
+fn sha512_compress_with(
+  kernel: Option<crate::arch::Sha512Avx2>,
+  state: &mut [u64; 8],
+  blocks: &[[u8; 128]],
+) {
+  match kernel {
+    Some(kernel) => kernel.compress(state, blocks),
+    None => sha2::block_api::compress512(state, blocks),
+  }
 }
 
 // ---- MD4 (RFC 1320) ------------------------------------------------------------------------
@@ -644,6 +677,55 @@ pub(super) mod tests {
     equals_crate::<Sha256Compress, sha2::Sha256>("sha256", &data);
     equals_crate::<Sha384Compress, sha2::Sha384>("sha384", &data);
     equals_crate::<Sha512Compress, sha2::Sha512>("sha512", &data);
+    equals_crate::<Sha512_224Compress, sha2::Sha512_224>("sha512_224", &data);
+    equals_crate::<Sha512_256Compress, sha2::Sha512_256>("sha512_256", &data);
+    // The fallback too, when the kernel ran above.
+    equals_crate::<Sha512Soft, sha2::Sha512>("sha512 soft", &data);
+  }
+
+  /// SHA-512 on the `sha2` crate's block function whatever the CPU: the path taken without
+  /// `arch::Sha512Avx2`.
+  #[derive(Clone, Copy)]
+  enum Sha512Soft {}
+
+  impl BlockFn for Sha512Soft {
+    type Word = u64;
+    type State = [u64; 8];
+    const ENDIAN: Endian = Endian::Big;
+    const IV: [u64; 8] = Sha512Compress::IV;
+    const OUTPUT_LEN: usize = 64;
+    fn compress(state: &mut [u64; 8], blocks: &[[u8; 128]]) {
+      sha512_compress_with(None, state, blocks)
+    }
+  }
+
+  /// The SHA-512 kernel equals the `sha2` crate's block function from arbitrary chaining values,
+  /// on 0..7 blocks (odd counts: a lone last block) of varied bytes.
+  #[test]
+  fn sha512_kernel_equals_crate() {
+    let Some(kernel) = crate::arch::Sha512Avx2::detect() else {
+      eprintln!("no AVX2 + BMI2 here: the SHA-512 kernel is not checked");
+      return;
+    };
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      x
+    };
+    for n in 0..8 {
+      for _ in 0..20 {
+        let blocks: Vec<[u8; 128]> = (0..n)
+          .map(|_| std::array::from_fn(|_| next() as u8))
+          .collect();
+        let start: [u64; 8] = std::array::from_fn(|_| next());
+        let (mut ours, mut want) = (start, start);
+        kernel.compress(&mut ours, &blocks);
+        sha2::block_api::compress512(&mut want, &blocks);
+        assert_eq!(ours, want, "{n} blocks");
+      }
+    }
   }
 
   /// Lanes of every length mix (both padding cases, lanes ending at different blocks), plain
@@ -696,6 +778,7 @@ pub(super) mod tests {
     check::<Sha224Compress>("sha224", &data);
     check::<Sha1Compress>("sha1", &data);
     check::<Sha512Compress>("sha512", &data);
+    check::<Sha384Compress>("sha384", &data);
     check::<Md4Compress>("md4", &data);
   }
 
