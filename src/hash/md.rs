@@ -244,6 +244,15 @@ impl<F: BlockFn> Default for Md<F> {
   }
 }
 
+/// The chaining value and the buffered block are wiped when a state is dropped: an HMAC's keyed
+/// states are these (`core.rs`'s `Hmac` holds two), and a hashed secret passes through `buf`.
+impl<F: BlockFn> Drop for Md<F> {
+  fn drop(&mut self) {
+    self.state.zeroize();
+    self.buf.zeroize();
+  }
+}
+
 impl<F: BlockFn> HashCore for Md<F> {
   fn update(&mut self, mut data: &[u8]) {
     self.total = self.total.wrapping_add(data.len() as u64);
