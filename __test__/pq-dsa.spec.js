@@ -223,7 +223,7 @@ test('RFC 9881 encodings: SPKI, PKCS#8 seed / expandedKey / both, PEM, JWK (AKP)
   }
 })
 
-test('expanded keys are checked: coefficients out of range and an inconsistent tr are refused', (t) => {
+test('expanded keys are checked: coefficients out of range and an inconsistent tr or t0 are refused', async (t) => {
   const { privateKey: sk } = dsa.mldsa44.generateKeypair({ privateKeyFormat: 'expanded' })
   const outOfRange = Buffer.from(sk)
   outOfRange[128] |= 0b111 // s1[0] = η − 7 = −5
@@ -232,6 +232,12 @@ test('expanded keys are checked: coefficients out of range and an inconsistent t
   const badTr = Buffer.from(sk)
   badTr[64] ^= 1
   t.throws(() => keys.export(badTr, { algorithm: 'ml-dsa-44', public: true }), { ...VALUE, message: /tr/ })
+  // Signing checks the key whole too: an inconsistent tr or t0 would give signatures that never verify.
+  t.throws(() => dsa.mldsa44.sign(badTr, 'm'), { ...VALUE, message: /tr/ })
+  const badT0 = Buffer.from(sk)
+  badT0[badT0.length - 1] ^= 1
+  t.throws(() => dsa.mldsa44.sign(badT0, 'm'), { ...VALUE, message: /t0/ })
+  await t.throwsAsync(dsa.mldsa44.signAsync(badT0, 'm'), { ...VALUE, message: /t0/ })
   const derTr = keys.export(sk, { algorithm: 'ml-dsa-44' })
   derTr[derTr.length - sk.length + 64] ^= 1
   t.throws(() => keys.export(derTr), VALUE)

@@ -453,8 +453,12 @@ function mldsaForms(k) {
   return k.forms
 }
 
-/** The key native signing takes: the expanded key (expanded once for a seed). */
-const mldsaSigningKey = (k) => (k.seed ? mldsaForms(k).expanded : k.key)
+/**
+ * The key native signing takes: the expanded key, expanded once for a seed, and for an expanded
+ * key checked whole once (t0 and tr those of its ρ, s1, s2: an inconsistent key would sign
+ * silently wrong signatures).
+ */
+const mldsaSigningKey = (k) => mldsaForms(k).expanded
 
 const MLDSA = (set, oidLast) => {
   const alg = set.name
