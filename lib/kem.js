@@ -9,9 +9,8 @@
 // a private key expanded once (`kemPrepare`) for a KeyObject or a Buffer passed again.
 // Every call is synchronous (35-160 µs; the public-key family's rule, docs/backends.md "ML-KEM
 // and X-Wing", has the measurement).
-const nodeCrypto = require('node:crypto')
 const native = require('./native')
-const { asBuffer, parseKey, encodeKey, KEMS, FORMATS } = require('./keys')
+const { asBuffer, parseKey, preparedKey, encodeKey, KEMS, FORMATS } = require('./keys')
 const { checkOptions } = require('./options')
 const { BYTES, invalidArgType, invalidArgValue } = require('./errors')
 
@@ -32,17 +31,9 @@ function bytes(v, name) {
 
 function kem(a) {
   const privateFormats = a.expandedLength > 0 ? ['seed', 'expanded'] : ['seed']
-  // A KeyObject, or a byte key passed again with the same bytes (the key layer keeps both), is
-  // expanded once into a native handle (`kemPrepare`); PEM strings and JWK-like objects are
-  // parsed and expanded on every call.
-  const privateKey = (input) => {
-    if (typeof input === 'string' || (!(input instanceof nodeCrypto.KeyObject) && !asBuffer(input))) {
-      return parseKey(input, { alg: a.alg, private: true }, 'privateKey').key
-    }
-    const k = parseKey(input, { alg: a.alg, private: true }, 'privateKey')
-    if (!k.prepared) k.prepared = native.kemPrepare(a.id, k.key)
-    return k.prepared
-  }
+  // Expanded once into a native handle per kept key (keys.js `preparedKey`).
+  const privateKey = (input) =>
+    preparedKey(input, { alg: a.alg, private: true }, 'privateKey', (key) => native.kemPrepare(a.id, key))
   const publicKey = (input) => rawOf(input, [a.publicLength]) || parseKey(input, { alg: a.alg, private: false }, 'publicKey').key
   const what = (f) => `kem.${a.alg.replace(/-/g, '')}.${f}`
 

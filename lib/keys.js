@@ -823,6 +823,19 @@ function parseBytesOnce(input, buf, want, name) {
 }
 
 /**
+ * A private key for native code, expanded once (`prepare(bytes)`: a native handle) per key the
+ * key layer keeps: a KeyObject (as node keeps its EVP_PKEY) or a byte key passed again with the
+ * same bytes (`parseKey`'s cache). PEM strings and JWK objects are parsed on every call and given
+ * as their bytes. (Ed25519/X25519 in pk.js, the KEMs in kem.js.)
+ */
+function preparedKey(input, want, name, prepare) {
+  const k = parseKey(input, want, name)
+  if (!(input instanceof nodeCrypto.KeyObject) && !asBuffer(input)) return k.key
+  if (!k.prepared) k.prepared = prepare(k.key)
+  return k.prepared
+}
+
+/**
  * Any key input as a parsed key, checked against what the caller needs:
  * `want` = { alg: 'ed25519' | 'x25519' | 'ec', curve (EC), private: bool }.
  * A private key given where a public one is needed stands for its public key.
@@ -1005,6 +1018,7 @@ module.exports = {
   derUint,
   keys: { export: exportKey, import: importKey },
   parseKey,
+  preparedKey,
   parseAny,
   encodeKey,
   publicOf,

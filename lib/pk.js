@@ -3,10 +3,9 @@
 // public-key entry points (src/pk/). Keys go through the key layer (./keys.js) unless they are
 // already in the native form (raw bytes of the right length), which is passed as it is.
 // Names and argument orders are those of the original cryptographer.js (docs: README.md).
-const nodeCrypto = require('crypto')
 const native = require('./native')
 const { ALGORITHMS: HASH_LIST } = require('./hash')
-const { asBuffer, parseKey, encodeKey, readCurve, NATIVE, FORMATS } = require('./keys')
+const { asBuffer, parseKey, preparedKey, encodeKey, readCurve, NATIVE, FORMATS } = require('./keys')
 const { checkOptions } = require('./options')
 const { invalidArgType, invalidArgValue } = require('./errors')
 
@@ -27,19 +26,9 @@ function keyBytes(input, want, name) {
   return raw || parseKey(input, want, name).key
 }
 
-/**
- * A private Ed25519/X25519 key for native code, expanded once per key the key layer keeps: a
- * KeyObject (as node keeps its EVP_PKEY) or a byte key passed again (keys.js `parseKey`); PEM
- * strings and JWK objects as bytes.
- */
-function privateKeyFor(input, alg, name) {
-  if (!(input instanceof nodeCrypto.KeyObject) && !asBuffer(input)) {
-    return keyBytes(input, { alg, private: true }, name)
-  }
-  const k = parseKey(input, { alg, private: true }, name)
-  if (!k.prepared) k.prepared = native.pkPrepare(NATIVE.get(alg).id, k.key)
-  return k.prepared
-}
+/** A private Ed25519/X25519 key for native code, expanded once per kept key (keys.js `preparedKey`). */
+const privateKeyFor = (input, alg, name) =>
+  preparedKey(input, { alg, private: true }, name, (key) => native.pkPrepare(NATIVE.get(alg).id, key))
 
 const GENERATE_OPTIONS = new Set(['format'])
 
