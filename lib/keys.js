@@ -384,37 +384,58 @@ const KEM_KEYS = {
 }
 const KEMS = native.kemAlgorithms().map((n) => Object.freeze({ ...n, ...KEM_KEYS[n.name] }))
 
+// The private key CHOICE that ML-KEM (draft-ietf-lamps-kyber-certificates) and ML-DSA (RFC 9881)
+// PKCS#8 share: seed [0] IMPLICIT OCTET STRING, expandedKey OCTET STRING, or both SEQUENCE { seed,
+// expandedKey }.
+const SEED_TAG = 0x80
+
+/**
+ * The CHOICE above as `{ seed }` or `{ expanded, checked }`. `s`: { seedLength, expandedLength,
+ * expandedOf(seed) (the expanded key of a seed), check(expanded) (throws unless it is a valid
+ * expanded key; what it returns is `checked`) }. `both` is read as its seed once its halves agree (compared in constant time:
+ * both are secret, and a stored key's expanded half could be edited to probe the other).
+ */
+function readSeedOrExpanded(inner, r, s) {
+  const p = new DerReader(inner, r.name, r.what)
+  const seedOf = (seed) => {
+    if (seed.length !== s.seedLength) r.fail(`seed is not ${s.seedLength} bytes`)
+    return Buffer.from(seed)
+  }
+  const lengthChecked = (e) => {
+    if (e.length !== s.expandedLength) r.fail(`expandedKey is not ${s.expandedLength} bytes`)
+    return e
+  }
+  let out
+  if (p.peek() === SEED_TAG) {
+    out = { seed: seedOf(p.read(SEED_TAG)) }
+  } else if (p.peek() === TAG.OCTET_STRING) {
+    const expanded = Buffer.from(lengthChecked(p.read(TAG.OCTET_STRING)))
+    out = { expanded, checked: s.check(expanded) }
+  } else {
+    const both = p.sub(TAG.SEQUENCE)
+    const seed = seedOf(both.read(TAG.OCTET_STRING))
+    const expanded = lengthChecked(both.read(TAG.OCTET_STRING))
+    both.end()
+    if (!nodeCrypto.timingSafeEqual(s.expandedOf(seed), expanded)) r.fail('the seed and the expanded key disagree')
+    out = { seed }
+  }
+  p.end()
+  return out
+}
+
 /** The ML-KEM-PrivateKey CHOICE (or X-Wing's bare key) of PKCS#8 as the native private key. */
 function kemReadPrivate(kem, inner, r) {
   if (kem.expandedLength === 0) {
     if (inner.length !== kem.seedLength) r.fail(`private key is not ${kem.seedLength} bytes`)
     return Buffer.from(inner)
   }
-  const p = new DerReader(inner, r.name, r.what)
-  const expanded = (dk) => {
-    if (dk.length !== kem.expandedLength) r.fail(`expandedKey is not ${kem.expandedLength} bytes`)
-    native.kemPublic(kem.id, dk) // the FIPS 203 hash check
-    return Buffer.from(dk)
-  }
-  let key
-  if (p.peek() === 0x80) {
-    key = p.read(0x80)
-    if (key.length !== kem.seedLength) r.fail(`seed is not ${kem.seedLength} bytes`)
-    key = Buffer.from(key)
-  } else if (p.peek() === TAG.OCTET_STRING) {
-    key = expanded(p.read(TAG.OCTET_STRING))
-  } else {
-    const both = p.sub(TAG.SEQUENCE)
-    key = Buffer.from(both.read(TAG.OCTET_STRING))
-    const dk = expanded(both.read(TAG.OCTET_STRING))
-    both.end()
-    if (key.length !== kem.seedLength) r.fail(`seed is not ${kem.seedLength} bytes`)
-    // Constant time: both are secret (a stored key's expanded half could be edited to probe it).
-    const fromSeed = native.kemGenerate(kem.id, key, true)[0]
-    if (fromSeed.length !== dk.length || !nodeCrypto.timingSafeEqual(fromSeed, dk)) r.fail('the seed and the expanded key disagree')
-  }
-  p.end()
-  return key
+  const k = readSeedOrExpanded(inner, r, {
+    seedLength: kem.seedLength,
+    expandedLength: kem.expandedLength,
+    expandedOf: (seed) => native.kemGenerate(kem.id, seed, true)[0],
+    check: (dk) => native.kemPublic(kem.id, dk), // the FIPS 203 hash check
+  })
+  return k.seed || k.expanded
 }
 
 const KEM_ROWS = KEMS.map((kem) =>
@@ -426,7 +447,7 @@ const KEM_ROWS = KEMS.map((kem) =>
     privateLengths: [kem.seedLength, kem.expandedLength].filter((n) => n > 0),
     readPrivate: (inner, r) => kemReadPrivate(kem, inner, r),
     writePrivate: (key) =>
-      kem.expandedLength === 0 ? Buffer.from(key) : key.length === kem.seedLength ? der(0x80, key) : derOctets(key),
+      kem.expandedLength === 0 ? Buffer.from(key) : key.length === kem.seedLength ? der(SEED_TAG, key) : derOctets(key),
     checkPublic: (bits) => native.kemCheckPublic(kem.id, bits),
     publicOf: (k) => native.kemPublic(kem.id, k.key),
     keyObjectType: kem.alg,
@@ -445,7 +466,6 @@ const KEM_ROWS = KEMS.map((kem) =>
 // unknown, seed? (= key), forms? (native mldsaKeys: { seed, expanded, publicKey }, computed once;
 // an expanded key is checked whole there) }.
 const MLDSA_SETS = native.mldsaSets()
-const MLDSA_SEED = 0x80 // [0] IMPLICIT OCTET STRING
 
 /** The seed / expanded / public forms of a parsed ML-DSA private key (native, once per key). */
 function mldsaForms(k) {
@@ -484,29 +504,14 @@ const MLDSA = (set, oidLast) => {
     },
     fromPkcs8(params, inner, r) {
       if (params) r.fail('unexpected parameters')
-      const p = new DerReader(inner, r.name, r.what)
-      const tag = p.peek()
-      let k
-      if (tag === MLDSA_SEED || tag === TAG.SEQUENCE) {
-        const both = tag === TAG.SEQUENCE ? p.sub(TAG.SEQUENCE) : undefined
-        const seed = both ? both.read(TAG.OCTET_STRING) : p.read(MLDSA_SEED)
-        if (seed.length !== set.seedLength) r.fail(`${jwkAlg} seed is not ${set.seedLength} bytes`)
-        k = privateKey(seed, true)
-        if (both) {
-          const expanded = both.read(TAG.OCTET_STRING)
-          both.end()
-          if (expanded.length !== set.expandedLength || !nodeCrypto.timingSafeEqual(expanded, mldsaForms(k).expanded)) {
-            r.fail('the seed and the expanded key disagree')
-          }
-        }
-      } else {
-        const expanded = p.read(TAG.OCTET_STRING)
-        if (expanded.length !== set.expandedLength) r.fail(`${jwkAlg} expanded key is not ${set.expandedLength} bytes`)
-        k = privateKey(expanded, false)
-        mldsaForms(k) // checks it whole (AWS-LC: s1/s2 in range, t0 and tr consistent)
-      }
-      p.end()
-      return k
+      const k = readSeedOrExpanded(inner, r, {
+        seedLength: set.seedLength,
+        expandedLength: set.expandedLength,
+        expandedOf: (seed) => native.mldsaKeys(set.id, seed).expanded,
+        // Checked whole (s1/s2 in range, t0 and tr consistent); the forms it gives are kept.
+        check: (expanded) => native.mldsaKeys(set.id, expanded),
+      })
+      return k.seed ? privateKey(k.seed, true) : { ...privateKey(k.expanded, false), forms: k.checked }
     },
     fromSpki(params, bits, r) {
       if (params) r.fail('unexpected parameters')
@@ -514,7 +519,7 @@ const MLDSA = (set, oidLast) => {
       return { alg, private: false, key: Buffer.from(bits) }
     },
     algorithmIdentifier: () => der(TAG.SEQUENCE, derOid(oid)),
-    pkcs8Inner: (k) => (k.seed ? der(MLDSA_SEED, k.seed) : derOctets(k.key)),
+    pkcs8Inner: (k) => (k.seed ? der(SEED_TAG, k.seed) : derOctets(k.key)),
     spkiBits: (k) => k.key,
     publicOf: (k) => mldsaForms(k).publicKey,
     fromJwk(jwk, name) {
