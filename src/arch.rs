@@ -361,7 +361,8 @@ fn sha256_lanes<const L: usize>(states: [&mut [u32; 8]; L], blocks: [&[u8; 64]; 
 
 /// The SHA-512 block function of OpenSSL's `sha512_block_data_order_avx2` design (Intel, "Fast
 /// SHA-512 Implementations on Intel Architecture Processors"); a value exists only on a CPU
-/// with AVX2, BMI1 and BMI2.
+/// with AVX2, BMI1 and BMI2, in an optimised build (`build.rs` sets `sha512_asm`: unoptimised,
+/// the assembly's operands do not fit in the registers left beside the frame pointer).
 ///
 /// Blocks go in pairs: the message schedule of both (the first block in the low 128-bit lane of
 /// each `ymm` register, the second in the high lane) is computed with AVX2, interleaved with the
@@ -376,7 +377,7 @@ pub struct Sha512Avx2(());
 
 impl Sha512Avx2 {
   pub fn detect() -> Option<Self> {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", sha512_asm))]
     if std::arch::is_x86_feature_detected!("avx2")
       && std::arch::is_x86_feature_detected!("bmi1")
       && std::arch::is_x86_feature_detected!("bmi2")
@@ -389,18 +390,18 @@ impl Sha512Avx2 {
   /// Compresses `blocks` into `state`, in order (FIPS 180-4 §6.4.2).
   #[inline]
   pub fn compress(self, state: &mut [u64; 8], blocks: &[[u8; 128]]) {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", sha512_asm))]
     // SAFETY: `self` exists, so `detect` found AVX2, BMI1 and BMI2.
     unsafe {
       sha512_avx2(state, blocks)
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(not(all(target_arch = "x86_64", sha512_asm)))]
     sha2::block_api::compress512(state, blocks);
   }
 }
 
 /// The round constants of SHA-512 (FIPS 180-4 §4.2.3).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", sha512_asm))]
 const K512: [u64; 80] = [
   0x428a2f98d728ae22,
   0x7137449123ef65cd,
@@ -486,11 +487,11 @@ const K512: [u64; 80] = [
 
 /// K of FIPS 180-4 §4.2.3 in the layout of the schedule: entry `t / 2` holds K[t], K[t + 1] twice
 /// (one pair per 128-bit lane), so the vector schedule adds it with one full-width load.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", sha512_asm))]
 #[repr(C, align(32))]
 struct K512Lanes([[u64; 4]; 40]);
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", sha512_asm))]
 static K512_LANES: K512Lanes = {
   let mut k = [[0; 4]; 40];
   let mut i = 0;
@@ -506,11 +507,11 @@ static K512_LANES: K512Lanes = {
 ///
 /// Aligned to 16 bytes, not 32: a 32-byte-aligned stack buffer makes LLVM keep a frame pointer,
 /// and the rounds with the schedule need every other general-purpose register.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", sha512_asm))]
 #[repr(C, align(16))]
 struct Sha512Schedule([[u64; 4]; 40]);
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", sha512_asm))]
 #[target_feature(enable = "avx2,bmi1,bmi2")]
 // The last round of a block leaves a ^ b, which no round reads.
 #[allow(unused_assignments)]
