@@ -2,7 +2,7 @@
 //! allocator guarantees: the SIMD Salsa20/8 cores scrypt runs and the run-time check that
 //! selects them, the Blowfish round index of bcrypt (BMI1 `bextr`), SHA-256 over several
 //! messages at once (SHA-NI, batch hashing), the CPU vendor some backends are chosen by, a zeroed
-//! allocation, the Argon2 backend call. With `src/js/` (the N-API boundary), the only module where `unsafe` is allowed;
+//! allocation, the Argon2 backend call, AWS-LC's Keccak-f[1600] (SHA-3). With `src/js/` (the N-API boundary), the only module where `unsafe` is allowed;
 //! every block says why it is sound, and every function here is safe to call.
 
 use crate::error::CryptoResult;
@@ -766,6 +766,25 @@ fn sha512_avx2(state: &mut [u64; 8], blocks: &[[u8; 128]]) {
       }
     }
   }
+}
+
+// ---- Keccak-f[1600] (SHA-3, SHAKE, Keccak-256) ----------------------------------------------
+
+extern "C" {
+  /// AWS-LC's Keccak-f[1600] (`crypto/fipsmodule/sha/keccak1600.c`): s2n-bignum's scalar assembly
+  /// on x86-64 Linux and macOS, AWS-LC's C or Neon code elsewhere. Not declared by aws-lc-sys: linked
+  /// by AWS-LC's versioned symbol name, as `awslc.rs` links mlkem-native, so an aws-lc-sys upgrade
+  /// (pinned exactly in Cargo.toml) fails to link until this name is updated.
+  #[link_name = "aws_lc_0_47_0_KeccakF1600"]
+  fn aws_lc_keccak_f1600(state: *mut u64);
+}
+
+/// Keccak-f[1600] on the 25 lanes of `state` (FIPS 202 order: lane (x, y) at index x + 5y).
+pub fn keccak_f1600(state: &mut [u64; 25]) {
+  // SAFETY: AWS-LC's function reads and writes exactly the 25 lanes (`uint64_t A[5][5]`, the same
+  // 200 bytes in the same order) behind the pointer, which `state` owns for the call, and keeps
+  // no pointer to them.
+  unsafe { aws_lc_keccak_f1600(state.as_mut_ptr()) }
 }
 
 // ---- memory ---------------------------------------------------------------------------------

@@ -27,9 +27,9 @@ pub struct CpuPaths {
   pub sha512: String,
   /// MD5 (ours, `hash/md.rs`; scalar: MD5 is one serial chain): `'soft'`.
   pub md5: String,
-  /// SHA3-256/384/512 (AWS-LC's Keccak, chosen when AWS-LC is compiled): `'aws-lc-asm'` (s2n-bignum
-  /// assembly: x86-64 Linux and macOS), `'aws-lc-c'` (x86-64 Windows), `'unprobed'` elsewhere.
-  /// SHA3-224, SHAKE and Keccak-256 stay on RustCrypto `keccak` (portable).
+  /// Every Keccak hash (SHA-3, SHAKE, Keccak-256: our sponge, `hash/keccak.rs`, over AWS-LC's
+  /// Keccak-f[1600], chosen when AWS-LC is compiled): `'aws-lc-asm'` (s2n-bignum assembly: x86-64
+  /// Linux and macOS), `'aws-lc-c'` (x86-64 Windows), `'unprobed'` elsewhere.
   pub sha3: String,
   /// BLAKE2b/BLAKE2s: `'scalar'` (ours, AMD and non-x86) or `'simd'` (`blake2b_simd`/`blake2s_simd`).
   pub blake2: String,

@@ -29,6 +29,7 @@ const LAYERS: &[&[&str]] = &[
   ],
   // The hash family, floor by floor (see `hash/mod.rs`).
   &["hash/core"],
+  &["hash/keccak"],
   &["hash/md"],
   &["hash/rmd160"],
   &["hash/blake2"],

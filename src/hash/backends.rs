@@ -1,9 +1,9 @@
-//! The hash backends from other crates, each behind [`HashCore`]: RustCrypto digests and XOFs,
-//! AWS-LC's digests (and `ring`'s, now only measured against), and BLAKE3 (on every core for large inputs). The own implementations they
+//! The hash backends from other crates, each behind [`HashCore`]: RustCrypto digests, and BLAKE3
+//! (AWS-LC's and `ring`'s digests are only measured against, in tests) (on every core for large inputs). The own implementations they
 //! compete with are `md.rs` (MD4, MD5, the SHA block functions), `rmd160.rs` and `blake2.rs`; why
 //! each backend was chosen is in `docs/backends.md`.
 
-use digest::{common::BlockSizeUser, Digest, ExtendableOutput, Update};
+use digest::{common::BlockSizeUser, Digest};
 use zeroize::Zeroizing;
 
 use super::core::HashCore;
@@ -31,111 +31,85 @@ impl<D: Digest + BlockSizeUser + Clone> HashCore for RustCrypto<D> {
   }
 }
 
-/// A RustCrypto extendable-output function (SHAKE) with a chosen output length.
-#[derive(Clone)]
-pub struct Xof<X> {
-  state: X,
-  len: usize,
-}
-
-impl<X: Default> Xof<X> {
-  pub fn new(len: usize) -> Self {
-    Xof {
-      state: X::default(),
-      len,
-    }
-  }
-}
-
-impl<X: Update + ExtendableOutput + Clone> HashCore for Xof<X> {
-  #[inline]
-  fn update(&mut self, data: &[u8]) {
-    self.state.update(data);
-  }
-  #[inline]
-  fn finalize_into(self, out: &mut [u8]) {
-    self.state.finalize_xof_into(out);
-  }
-  fn output_len(&self) -> usize {
-    self.len
-  }
-  fn block_len(&self) -> usize {
-    0
-  }
-}
-
-/// A `ring`-shaped digest context: `ring::digest::Context` and `aws_lc_rs::digest::Context` have
-/// the same API, so one adapter ([`Ctx`]) serves both.
-pub trait DigestContext: Clone {
-  type Algorithm: 'static;
-  fn new(alg: &'static Self::Algorithm) -> Self;
-  fn update(&mut self, data: &[u8]);
-  fn finish_into(self, out: &mut [u8]);
-  fn output_len(&self) -> usize;
-  fn block_len(&self) -> usize;
-}
-
-macro_rules! digest_context {
-  ($($krate:ident)*) => {$(
-    impl DigestContext for $krate::digest::Context {
-      type Algorithm = $krate::digest::Algorithm;
-      #[inline]
-      fn new(alg: &'static Self::Algorithm) -> Self {
-        $krate::digest::Context::new(alg)
-      }
-      #[inline]
-      fn update(&mut self, data: &[u8]) {
-        $krate::digest::Context::update(self, data);
-      }
-      #[inline]
-      fn finish_into(self, out: &mut [u8]) {
-        out.copy_from_slice(self.finish().as_ref());
-      }
-      fn output_len(&self) -> usize {
-        self.algorithm().output_len()
-      }
-      fn block_len(&self) -> usize {
-        self.algorithm().block_len()
-      }
-    }
-  )*};
-}
-digest_context!(ring aws_lc_rs);
-
-/// A digest of `ring` or AWS-LC (`aws-lc-rs`), behind [`HashCore`]. Both pick their assembly
-/// at run time from CPUID (AVX on Intel, scalar elsewhere; SHA extensions where present).
-#[derive(Clone)]
-pub struct Ctx<C>(C);
-
-impl<C: DigestContext> Ctx<C> {
-  pub fn new(alg: &'static C::Algorithm) -> Self {
-    Ctx(C::new(alg))
-  }
-}
-
-/// `ring`'s digests: no hash runs on them now (the SHA-512 family moved to the own block
-/// function, `md.rs`); kept for `backend_speed`.
+// The digest contexts of `ring` and AWS-LC, now only measured against (`backend_speed` below):
+// every hash runs on its own or a RustCrypto backend (`docs/backends.md`).
 #[cfg(test)]
-pub type Ring = Ctx<ring::digest::Context>;
-/// AWS-LC's digests.
-pub type AwsLc = Ctx<aws_lc_rs::digest::Context>;
+mod contexts {
+  use super::HashCore;
 
-impl<C: DigestContext> HashCore for Ctx<C> {
-  #[inline]
-  fn update(&mut self, data: &[u8]) {
-    self.0.update(data);
+  /// A `ring`-shaped digest context: `ring::digest::Context` and `aws_lc_rs::digest::Context` have
+  /// the same API, so one adapter ([`Ctx`]) serves both.
+  pub trait DigestContext: Clone {
+    type Algorithm: 'static;
+    fn new(alg: &'static Self::Algorithm) -> Self;
+    fn update(&mut self, data: &[u8]);
+    fn finish_into(self, out: &mut [u8]);
+    fn output_len(&self) -> usize;
+    fn block_len(&self) -> usize;
   }
-  #[inline]
-  fn finalize_into(self, out: &mut [u8]) {
-    self.0.finish_into(out);
+
+  macro_rules! digest_context {
+    ($($krate:ident)*) => {$(
+      impl DigestContext for $krate::digest::Context {
+        type Algorithm = $krate::digest::Algorithm;
+        #[inline]
+        fn new(alg: &'static Self::Algorithm) -> Self {
+          $krate::digest::Context::new(alg)
+        }
+        #[inline]
+        fn update(&mut self, data: &[u8]) {
+          $krate::digest::Context::update(self, data);
+        }
+        #[inline]
+        fn finish_into(self, out: &mut [u8]) {
+          out.copy_from_slice(self.finish().as_ref());
+        }
+        fn output_len(&self) -> usize {
+          self.algorithm().output_len()
+        }
+        fn block_len(&self) -> usize {
+          self.algorithm().block_len()
+        }
+      }
+    )*};
   }
-  fn output_len(&self) -> usize {
-    self.0.output_len()
+  digest_context!(ring aws_lc_rs);
+
+  /// A digest of `ring` or AWS-LC (`aws-lc-rs`), behind [`HashCore`]. Both pick their assembly
+  /// at run time from CPUID (AVX on Intel, scalar elsewhere; SHA extensions where present).
+  #[derive(Clone)]
+  pub struct Ctx<C>(C);
+
+  impl<C: DigestContext> Ctx<C> {
+    pub fn new(alg: &'static C::Algorithm) -> Self {
+      Ctx(C::new(alg))
+    }
   }
-  fn block_len(&self) -> usize {
-    self.0.block_len()
+
+  /// `ring`'s digests (the SHA-512 family moved to the own block function, `md.rs`).
+  pub type Ring = Ctx<ring::digest::Context>;
+  /// AWS-LC's digests (SHA-3 moved to the own sponge over AWS-LC's permutation, `keccak.rs`).
+  pub type AwsLc = Ctx<aws_lc_rs::digest::Context>;
+
+  impl<C: DigestContext> HashCore for Ctx<C> {
+    #[inline]
+    fn update(&mut self, data: &[u8]) {
+      self.0.update(data);
+    }
+    #[inline]
+    fn finalize_into(self, out: &mut [u8]) {
+      self.0.finish_into(out);
+    }
+    fn output_len(&self) -> usize {
+      self.0.output_len()
+    }
+    fn block_len(&self) -> usize {
+      self.0.block_len()
+    }
   }
 }
+#[cfg(test)]
+use contexts::{AwsLc, Ring};
 
 /// BLAKE3 (any output length). Inputs from 1 MiB up are hashed on the rayon pool, on every core.
 /// So are streams: once a hasher has taken 1 MiB in smaller pieces (a stream's 64 KiB chunks), it
@@ -286,6 +260,14 @@ mod tests {
       (
         "sha3_512 aws-lc",
         Box::new(|d| rate(&|| AwsLc::new(&a::SHA3_512), d)),
+      ),
+      (
+        "sha3_256 ours",
+        Box::new(|d| rate(&|| crate::hash::keccak::Keccak::sha3(256), d)),
+      ),
+      (
+        "sha3_512 ours",
+        Box::new(|d| rate(&|| crate::hash::keccak::Keccak::sha3(512), d)),
       ),
       (
         "sha3_512 sha3",

@@ -8,9 +8,10 @@
 //! ([`Alg::with_block_fn`]). The backends are in `backends.rs` and the own implementations in
 //! `md.rs`, `rmd160.rs` and `blake2.rs`; why each was chosen is in `docs/backends.md`.
 
-use super::backends::{AwsLc, Blake3, RustCrypto, Xof};
+use super::backends::{Blake3, RustCrypto};
 use super::blake2::{Blake2b, Blake2s};
 use super::core::{check_len, HashCore, Params};
+use super::keccak::Keccak;
 use super::md::{self, BlockFn};
 use super::rmd160::{Ripemd160, Ripemd160Compress};
 use crate::error::{CryptoError, CryptoResult};
@@ -144,13 +145,13 @@ hash_algorithms! {
                                                                    block_fn: md::Sha512_224Compress;
   Sha512_256 "sha512_256" Fixed:  md::Md<md::Sha512_256Compress> = Default::default(),
                                                                    block_fn: md::Sha512_256Compress;
-  Sha3_224   "sha3_224"   Fixed:  RustCrypto<sha3::Sha3_224>     = Default::default();
-  Sha3_256   "sha3_256"   Fixed:  AwsLc                          = AwsLc::new(&aws_lc_rs::digest::SHA3_256);
-  Sha3_384   "sha3_384"   Fixed:  AwsLc                          = AwsLc::new(&aws_lc_rs::digest::SHA3_384);
-  Sha3_512   "sha3_512"   Fixed:  AwsLc                          = AwsLc::new(&aws_lc_rs::digest::SHA3_512);
-  Keccak256  "keccak256"  Fixed:  RustCrypto<sha3::Keccak256>    = Default::default();
-  Shake128   "shake128"   Shake:  Xof<shake::Shake128>           = Xof::new(16);
-  Shake256   "shake256"   Shake:  Xof<shake::Shake256>           = Xof::new(32);
+  Sha3_224   "sha3_224"   Fixed:  Keccak                         = Keccak::sha3(224);
+  Sha3_256   "sha3_256"   Fixed:  Keccak                         = Keccak::sha3(256);
+  Sha3_384   "sha3_384"   Fixed:  Keccak                         = Keccak::sha3(384);
+  Sha3_512   "sha3_512"   Fixed:  Keccak                         = Keccak::sha3(512);
+  Keccak256  "keccak256"  Fixed:  Keccak                         = Keccak::keccak256();
+  Shake128   "shake128"   Shake:  Keccak                         = Keccak::shake(128, 16);
+  Shake256   "shake256"   Shake:  Keccak                         = Keccak::shake(256, 32);
   Blake2b    "blake2b"    Blake2: Blake2b                        = Blake2b::fresh();
   Blake2s    "blake2s"    Blake2: Blake2s                        = Blake2s::fresh();
   Blake3     "blake3"     Blake3: Blake3                         = Blake3::new(blake3::Hasher::new(), 32);
@@ -190,8 +191,8 @@ impl State {
         }
         let len = check_len("outputLength", p.output_len, 1, MAX_XOF_LEN, 0)?;
         Ok(match alg {
-          Alg::Shake128 => State::Shake128(Xof::new(len)),
-          _ => State::Shake256(Xof::new(len)),
+          Alg::Shake128 => State::Shake128(Keccak::shake(128, len)),
+          _ => State::Shake256(Keccak::shake(256, len)),
         })
       }
       Family::Blake2 => {

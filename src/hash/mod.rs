@@ -20,6 +20,7 @@ pub mod blake2;
 pub mod blake3_tree;
 pub mod core;
 pub mod file;
+pub mod keccak;
 pub mod list;
 pub mod md;
 pub mod rmd160;
