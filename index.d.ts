@@ -267,7 +267,7 @@ export interface CpuPaths {
   sha512: string
   /** MD5 (no SIMD path): 'soft'. */
   md5: string
-  /** SHA3-256/384/512 (AWS-LC's Keccak, fixed when AWS-LC is compiled): 'aws-lc-asm' (x86-64 Linux, macOS) | 'aws-lc-c' (x86-64 Windows) | 'unprobed'. */
+  /** Every Keccak hash (SHA-3, SHAKE, Keccak-256: our sponge over AWS-LC's Keccak-f[1600], fixed when AWS-LC is compiled): 'aws-lc-asm' (x86-64 Linux, macOS) | 'aws-lc-c' (x86-64 Windows) | 'unprobed'. */
   sha3: string
   /** BLAKE2b/2s: 'scalar' (ours; AMD, non-x86) | 'simd' (blake2b_simd/blake2s_simd). */
   blake2: string
