@@ -310,8 +310,10 @@ test('a refused argument leaves the output as it was; a SharedArrayBuffer output
 // ---- types and cpuPaths -------------------------------------------------------------------------
 
 test('a getter that detaches the output buffer runs before the output is looked at: a clear refusal', (t) => {
-  // Every option is read before the view over options.output is made, so the view sees the
-  // detached (empty) buffer and is refused as too short, not written after the fact.
+  // Whatever the order of reads, a detached output ends in a clear RangeError, never a write:
+  // with options read before the view is made (lib/cipher.js runSync, lib/hash.js) the view sees
+  // the empty buffer; the native side would refuse an empty view too (this test passed before
+  // that reordering as well, so it pins the outcome, not the order).
   const detaching = (name, value, ab) => ({
     get [name]() {
       if (ab.byteLength > 0) structuredClone(ab, { transfer: [ab] }) // once: the getter may be read more than once

@@ -47,8 +47,8 @@ pub trait Body: Send + 'static {
 }
 
 /// Where a [`Body`] puts its output (`cipher/stream.rs`'s `Sealer` and `Opener`): one whole
-/// sealed or opened segment per call. A `Vec` appends it; the file pipeline writes it out (`stream_file.rs`), so a file never
-/// holds more than the segment being worked on.
+/// sealed or opened segment per call. A `Vec` appends it; the file job's `FileSink` writes it
+/// out, so a file never holds more than the segment being worked on.
 pub trait Sink {
   fn put(&mut self, bytes: &[u8]) -> CryptoResult<()>;
   /// The sink's own buffer, when it is one growing `Vec`: whole segments arriving in one input

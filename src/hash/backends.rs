@@ -1,7 +1,8 @@
-//! The hash backends from other crates, each behind [`HashCore`]: RustCrypto digests, and BLAKE3
-//! (AWS-LC's and `ring`'s digests are only measured against, in tests) (on every core for large inputs). The own implementations they
-//! compete with are `md.rs` (MD4, MD5, the SHA block functions), `rmd160.rs` and `blake2.rs`; why
-//! each backend was chosen is in `docs/backends.md`.
+//! The hash backends from other crates, each behind [`HashCore`]: RustCrypto digests and BLAKE3
+//! (on every core for large inputs); AWS-LC's and `ring`'s digests only in tests, measured
+//! against. The own implementations they compete with are `md.rs` (MD4, MD5, the SHA block
+//! functions), `rmd160.rs`, `blake2.rs` and `keccak.rs` (the SHA-3 family's sponge); why each
+//! backend was chosen is in `docs/backends.md`.
 
 use digest::{common::BlockSizeUser, Digest};
 use zeroize::Zeroizing;
