@@ -723,3 +723,31 @@ impl MlDsaSet {
     ok(unsafe { (self.public)(pk.as_mut_ptr(), sk.as_ptr()) }).then_some(pk)
   }
 }
+
+/// AWS-LC's `AES_cbc_encrypt` (OpenSSL's `aesni_cbc_encrypt` on x86-64, the code node runs),
+/// measured against in `cipher::tests::cbc_speed`: encrypts whole blocks of `data` into `out`.
+#[cfg(test)]
+pub fn aes_cbc_encrypt_reference(key: &[u8], iv: &[u8; 16], data: &[u8], out: &mut [u8]) {
+  assert!(
+    matches!(key.len(), 16 | 24 | 32) && data.len().is_multiple_of(16) && out.len() >= data.len()
+  );
+  let mut iv = *iv;
+  // SAFETY: AES_KEY is plain data (zeroed is a valid value before AES_set_encrypt_key fills it);
+  // key holds key.len() * 8 bits; data and out are distinct slices of at least data.len() bytes,
+  // a multiple of the block size; iv is 16 writable bytes.
+  unsafe {
+    let mut k: sys::AES_KEY = std::mem::zeroed();
+    assert_eq!(
+      sys::AES_set_encrypt_key(key.as_ptr(), (key.len() * 8) as u32, &mut k),
+      0
+    );
+    sys::AES_cbc_encrypt(
+      data.as_ptr(),
+      out.as_mut_ptr(),
+      data.len(),
+      &k,
+      iv.as_mut_ptr(),
+      1,
+    );
+  }
+}
