@@ -1,16 +1,18 @@
 //! AES-GCM for what `ring` does not cover: IVs of any non-zero length (NIST SP 800-38D §7.1:
 //! J0 = GHASH(IV ‖ 0-pad ‖ [len(IV)]64) unless the IV has 96 bits), AES-192, and truncated tags
-//! (12..16 bytes) on decryption. Built from `aes` 0.9 (VAES), `ctr`'s 32-bit counter and `ghash`.
+//! (12..16 bytes) on decryption. Built from `aes` 0.9 (VAES), the own counter mode
+//! (`block_modes::Ctr`, 32-bit wrap) and `ghash`.
 //! The `aes-gcm` crate fixes the nonce length as a type, so it cannot take arbitrary IVs.
 //! Framed (layout, lengths, wiping) by [`super::aead::seal_or_open`].
 
 use cipher::array::Array;
 use cipher::consts::U16;
-use cipher::{BlockCipherEncrypt, InOutBuf, InnerIvInit, StreamCipher};
+use cipher::BlockCipherEncrypt;
 use ghash::universal_hash::UniversalHash;
 use ghash::GHash;
 
 use super::aead::{put_tag, DetachedAead};
+use super::block_modes::Ctr;
 use super::modes::{decrypt_failed, internal, too_long};
 use crate::error::CryptoResult;
 
@@ -41,20 +43,29 @@ fn setup<C: BlockCipherEncrypt<BlockSize = U16>>(c: &C, iv: &[u8]) -> (Block, Bl
   (h, j0)
 }
 
-/// GCTR from inc32(J0): the 32-bit counter wraps, as the standard says.
+/// GCTR from inc32(J0): the 32-bit counter wraps, as the standard says. At most 2^32 - 2 blocks
+/// (SP 800-38D §5.2.1.1), so no counter value repeats.
 fn gctr<C: BlockCipherEncrypt<BlockSize = U16>>(
   c: &C,
   j0: &Block,
   input: &[u8],
   out: &mut [u8],
 ) -> CryptoResult<()> {
-  let mut ctr0 = *j0;
-  let low = u32::from_be_bytes([ctr0[12], ctr0[13], ctr0[14], ctr0[15]]).wrapping_add(1);
-  ctr0[12..].copy_from_slice(&low.to_be_bytes());
-  let buf = InOutBuf::new(input, out).map_err(|_| internal("lengths"))?;
-  ctr::Ctr32BE::<&C>::from_core(ctr::CtrCore::inner_iv_init(c, &ctr0))
-    .try_apply_keystream_inout(buf)
-    .map_err(|_| too_long())
+  if input.len().div_ceil(16) as u64 > (1 << 32) - 2 {
+    return Err(too_long());
+  }
+  let out = out
+    .get_mut(..input.len())
+    .ok_or_else(|| internal("lengths"))?;
+  let j0 = u128::from_be_bytes((*j0).into());
+  let wrap = u128::from(u32::MAX);
+  c.encrypt_with_backend(Ctr {
+    counter: (j0 & !wrap) | (j0.wrapping_add(1) & wrap),
+    wrap,
+    input,
+    out,
+  });
+  Ok(())
 }
 
 fn tag<C: BlockCipherEncrypt<BlockSize = U16>>(
