@@ -305,6 +305,24 @@ test('a refused argument leaves the output as it was; a SharedArrayBuffer output
   t.throws(() => hmac.sha256('x', { key: 'k', output: shared }), SHARED)
   t.throws(() => cipher.aes.decrypt(rnd(64), { key: rnd(32), output: shared }), SHARED)
   t.true(shared.every((b) => b === 0))
+  // An own `buffer` property cannot hide the shared memory; nor can another realm.
+  const sab = new SharedArrayBuffer(64)
+  const disguised = new Uint8Array(sab)
+  Object.defineProperty(disguised, 'buffer', { value: new ArrayBuffer(64) })
+  t.throws(() => sha.sha256('x', { output: disguised }), SHARED)
+  const foreign = require('node:vm').runInNewContext('new DataView(new SharedArrayBuffer(64))')
+  t.throws(() => sha.sha256('x', { output: foreign }), SHARED)
+  t.true(new Uint8Array(sab).every((b) => b === 0))
+})
+
+test('DataView outputs, of this realm and of another, receive the result', (t) => {
+  const want = sha.sha256('abc', { outputFormat: 'buffer' })
+  const local = new DataView(new ArrayBuffer(40), 8)
+  t.deepEqual(Buffer.from(sha.sha256('abc', { output: local })), want)
+  t.deepEqual(Buffer.from(local.buffer, 8, 32), want)
+  const foreign = require('node:vm').runInNewContext('new DataView(new ArrayBuffer(32))')
+  sha.sha256('abc', { output: foreign })
+  t.deepEqual(Buffer.from(foreign.buffer), want)
 })
 
 // ---- types and cpuPaths -------------------------------------------------------------------------

@@ -31,6 +31,19 @@ function decryptOutput(buf, format) {
   return encode(buf, format)
 }
 
+const typedArrayMemory = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), 'buffer').get
+const dataViewMemory = Object.getOwnPropertyDescriptor(DataView.prototype, 'buffer').get
+
+/** The ArrayBuffer (or SharedArrayBuffer) behind a view, whatever properties the view has. */
+function memoryOf(view) {
+  if (view instanceof DataView) return dataViewMemory.call(view)
+  try {
+    return typedArrayMemory.call(view)
+  } catch {
+    return dataViewMemory.call(view) // a DataView of another realm
+  }
+}
+
 /**
  * The caller's `options.output` (a Buffer, TypedArray or DataView) for a result of `need` bytes:
  * a Buffer over its first `need` bytes, which the native call writes and the call returns. The
@@ -41,9 +54,12 @@ function outputTarget(output, format, need) {
     throw invalidArgType('options.output', 'an instance of Buffer, TypedArray or DataView', output)
   }
   // Another thread could read (or write) shared memory while the call runs: it would see
-  // plaintext before its tag is checked. (Checked by tag, so a SharedArrayBuffer of another realm
-  // is refused too.)
-  if (Object.prototype.toString.call(output.buffer) === '[object SharedArrayBuffer]') {
+  // plaintext before its tag is checked. The memory is read with the intrinsic getters (an own
+  // `buffer` property on the view cannot stand in for it) and checked by tag, so a
+  // SharedArrayBuffer of another realm is refused too; this realm's ArrayBuffer answers
+  // `instanceof` without the slower tag read.
+  const memory = memoryOf(output)
+  if (!(memory instanceof ArrayBuffer) && Object.prototype.toString.call(memory) === '[object SharedArrayBuffer]') {
     throw invalidArgValue('options.output', 'memory of an ArrayBuffer (a SharedArrayBuffer can be read by other threads during the call)', 'a view of a SharedArrayBuffer')
   }
   if (format !== undefined && format !== 'buffer') {
@@ -54,7 +70,7 @@ function outputTarget(output, format, need) {
   }
   // A Buffer of exactly the result's length is its own view (no view object to make).
   if (output.byteLength === need && Buffer.isBuffer(output)) return output
-  return Buffer.from(output.buffer, output.byteOffset, need)
+  return Buffer.from(memory, output.byteOffset, need)
 }
 
 /** Async calls return a new Buffer (their work runs off the JS thread): `output` is refused. */
