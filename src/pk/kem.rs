@@ -23,12 +23,12 @@
 use napi::bindgen_prelude::{Buffer, Unknown};
 use napi::{Env, Result};
 use napi_derive::napi;
-use sha3::Digest;
-use shake::{ExtendableOutput, Update, XofReader};
 use zeroize::Zeroizing;
 
 use crate::awslc::{self, MlKem as MlKemFfi};
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
+use crate::hash::core::HashCore;
+use crate::hash::keccak::Keccak;
 use crate::js::{self, Cx, Kept, Tag, Value};
 
 /// A shared secret (32 bytes for every KEM here), wiped when dropped.
@@ -251,12 +251,12 @@ const XWING_M: &str = "X-Wing (ML-KEM-768 part)";
 impl XWing {
   /// SHA3-256(ss_M ‖ ss_X ‖ ct_X ‖ pk_X ‖ XWingLabel).
   fn combiner(ss_m: &[u8], ss_x: &[u8], ct_x: &[u8], pk_x: &[u8]) -> Secret {
-    let mut h = sha3::Sha3_256::new();
+    let mut h = Keccak::sha3(256);
     for part in [ss_m, ss_x, ct_x, pk_x, XWING_LABEL] {
-      Digest::update(&mut h, part);
+      h.update(part);
     }
     let mut out = Zeroizing::new([0u8; 32]);
-    h.finalize_into((&mut *out).into());
+    h.finalize_into(&mut out[..]);
     out
   }
 }
@@ -279,10 +279,10 @@ impl Kem for XWing {
     if seed.len() != Self::SEED_LEN {
       return Err(wrong_private_length::<Self>(seed.len()));
     }
-    let mut xof = shake::Shake256::default();
+    let mut xof = Keccak::shake(256, 96);
     xof.update(seed);
     let mut expanded = Zeroizing::new([0u8; 96]);
-    xof.finalize_xof().read(&mut expanded[..]);
+    xof.finalize_into(&mut expanded[..]);
     let (pk_m, dk_m) = MlKem768::keygen(&expanded[..64])?;
     let sk_x = x25519_key(&expanded[64..]);
     let pk_x = awslc::x25519_base(sk_x);

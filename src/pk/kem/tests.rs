@@ -11,6 +11,7 @@
 //! against @noble/post-quantum and node:crypto.
 
 use super::*;
+use shake::{ExtendableOutput, Update, XofReader};
 
 fn vectors(path: &str) -> String {
   let full = format!("{}/__test__/vectors/pq/{path}", env!("CARGO_MANIFEST_DIR"));
