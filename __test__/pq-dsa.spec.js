@@ -268,20 +268,32 @@ test('keys: the key layer names, KeyObjects where node has them, and cached expa
   // Both seeds are generated before counting (generateKeypair calls the native expansion too).
   const seed = Buffer.from(dsa.mldsa87.generateKeypair().privateKey)
   const next = dsa.mldsa87.generateKeypair().privateKey
+  // The expansion is a native handle (mldsaPrepare): the expanded key is not kept in JS.
   const native = require('../lib/native')
-  const expand = native.mldsaKeys
+  const prepare = native.mldsaPrepare
   let calls = 0
-  native.mldsaKeys = (...a) => (calls++, expand(...a))
+  native.mldsaPrepare = (...a) => (calls++, prepare(...a))
   try {
     dsa.mldsa87.sign(seed, 'a')
     dsa.mldsa87.sign(seed, 'b')
     t.is(calls, 1, 'one expansion for a seed passed twice')
     next.copy(seed)
-    dsa.mldsa87.sign(seed, 'c')
+    const sig = dsa.mldsa87.sign(seed, 'c')
     t.is(calls, 2, 'expanded again once its bytes changed')
+    t.true(dsa.mldsa87.verify(dsa.mldsa87.generateKeypair({ seed: next }).publicKey, 'c', sig))
   } finally {
-    native.mldsaKeys = expand
+    native.mldsaPrepare = prepare
   }
+  // One seed Buffer is a key of each parameter set: each set signs with its own expansion.
+  const shared = Buffer.alloc(32, 9)
+  for (const set of [dsa.mldsa44, dsa.mldsa65, dsa.mldsa44]) {
+    t.true(set.verify(set.generateKeypair({ seed: shared }).publicKey, 'x', set.sign(shared, 'x')))
+  }
+  // A prepared handle of one set is refused by another (reachable only through the native call).
+  const handle = native.mldsaPrepare(0, shared)
+  const params = (set) => ({ set, verify: false, deterministic: true })
+  t.is(native.mldsa(params(0), [handle, Buffer.from('x'), undefined, Buffer.alloc(0)]).length, dsa.mldsa44.lengths.signature)
+  t.throws(() => native.mldsa(params(1), [handle, Buffer.from('x'), undefined, Buffer.alloc(0)]), { instanceOf: TypeError, code: 'ERR_CRYPTO_INVALID_KEY_TYPE', message: /another ML-DSA parameter set/ })
 })
 
 // ---- async ------------------------------------------------------------------------------------

@@ -463,22 +463,16 @@ const KEM_ROWS = KEMS.map((kem) =>
 // `expandedKey` for a key known only expanded), all three read (`both` checked for consistency).
 // JWK: kty "AKP", alg "ML-DSA-65", pub, priv = the seed (draft-ietf-cose-dilithium, as node).
 // A parsed private key: { alg, private: true, key: the seed, or the expanded key when the seed is
-// unknown, seed? (= key), forms? (native mldsaKeys: { seed, expanded, publicKey }, computed once;
-// an expanded key is checked whole there) }.
+// unknown, seed? (= key), forms? ({ publicKey }, from native mldsaKeys, computed once; an expanded
+// key is checked whole there), prepared? (the native signing handle, `preparedKey`) }. The
+// expanded form of a seed is not kept in JS: signing expands it natively (lib/mldsa.js).
 const MLDSA_SETS = native.mldsaSets()
 
-/** The seed / expanded / public forms of a parsed ML-DSA private key (native, once per key). */
-function mldsaForms(k) {
-  if (!k.forms) k.forms = native.mldsaKeys(NATIVE_MLDSA.get(k.alg).id, k.key)
-  return k.forms
+/** The public key of a parsed ML-DSA private key (native, once per key). */
+function mldsaPublic(k) {
+  if (!k.forms) k.forms = { publicKey: native.mldsaKeys(NATIVE_MLDSA.get(k.alg).id, k.key).publicKey }
+  return k.forms.publicKey
 }
-
-/**
- * The key native signing takes: the expanded key, expanded once for a seed, and for an expanded
- * key checked whole once (t0 and tr those of its ρ, s1, s2: an inconsistent key would sign
- * silently wrong signatures).
- */
-const mldsaSigningKey = (k) => mldsaForms(k).expanded
 
 const MLDSA = (set, oidLast) => {
   const alg = set.name
@@ -508,8 +502,8 @@ const MLDSA = (set, oidLast) => {
         seedLength: set.seedLength,
         expandedLength: set.expandedLength,
         expandedOf: (seed) => native.mldsaKeys(set.id, seed).expanded,
-        // Checked whole (s1/s2 in range, t0 and tr consistent); the forms it gives are kept.
-        check: (expanded) => native.mldsaKeys(set.id, expanded),
+        // Checked whole (s1/s2 in range, t0 and tr consistent); the public key it gives is kept.
+        check: (expanded) => ({ publicKey: native.mldsaKeys(set.id, expanded).publicKey }),
       })
       return k.seed ? privateKey(k.seed, true) : { ...privateKey(k.expanded, false), forms: k.checked }
     },
@@ -521,7 +515,7 @@ const MLDSA = (set, oidLast) => {
     algorithmIdentifier: () => der(TAG.SEQUENCE, derOid(oid)),
     pkcs8Inner: (k) => (k.seed ? der(SEED_TAG, k.seed) : derOctets(k.key)),
     spkiBits: (k) => k.key,
-    publicOf: (k) => mldsaForms(k).publicKey,
+    publicOf: (k) => mldsaPublic(k),
     fromJwk(jwk, name) {
       if (jwk.alg !== jwkAlg) return undefined
       const pub = jwkBytes(jwk, 'pub', set.publicLength, name)
@@ -1034,7 +1028,6 @@ module.exports = {
   KEMS,
   // ML-DSA (lib/mldsa.js)
   MLDSA_SETS,
-  mldsaSigningKey,
   FORMATS,
   BYTES,
   describe,

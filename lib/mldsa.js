@@ -4,10 +4,10 @@
 // Keys go through the key layer (./keys.js): raw seed / expanded / public keys told apart by their
 // length, DER PKCS#8 / SPKI, PEM, JWK (AKP), KeyObject. A private key's expanded form is computed
 // once per key the key layer keeps (a KeyObject, a byte key passed again), as node keeps its
-// EVP_PKEY. Argument orders are those of crypto.dsa.ed25519: sign(privateKey, message, options),
+// EVP_PKEY, and held natively (`mldsaPrepare`, wiped when collected). Argument orders are those of crypto.dsa.ed25519: sign(privateKey, message, options),
 // verify(publicKey, message, signature, options).
 const native = require('./native')
-const { asBuffer, parseKey, encodeKey, publicOf, mldsaSigningKey, MLDSA_SETS, FORMATS } = require('./keys')
+const { asBuffer, parseKey, preparedKey, encodeKey, publicOf, MLDSA_SETS, FORMATS } = require('./keys')
 const { checkOptions } = require('./options')
 const { runAsync } = require('./abort')
 const { BYTES, invalidArgType, invalidArgValue } = require('./errors')
@@ -36,7 +36,11 @@ function deterministic(v) {
 function parameterSet(set) {
   const alg = set.name
   const what = `dsa.${alg.replace(/-/g, '')}`
-  const privateKey = (input) => mldsaSigningKey(parseKey(input, { alg, private: true }, 'privateKey'))
+  // Expanded (and an expanded key checked whole) once into a native handle per kept key (a
+  // KeyObject, a byte key passed again: keys.js `preparedKey`); other forms are expanded and
+  // checked by each call.
+  const privateKey = (input) =>
+    preparedKey(input, { alg, private: true }, 'privateKey', (key) => native.mldsaPrepare(set.id, key))
   // Raw public keys (the usual form) are passed as they are; every other form is parsed.
   const publicKey = (input) => {
     const raw = (Buffer.isBuffer(input) || input instanceof Uint8Array) && input.length === set.publicLength
@@ -79,9 +83,10 @@ function parameterSet(set) {
         if (seed.length !== set.seedLength) throw invalidArgValue('options.seed', `${set.seedLength} bytes`, `${seed.length} bytes`)
       }
       const forms = native.mldsaKeys(set.id, seed)
+      const known = { publicKey: forms.publicKey }
       const k = pkf === 'seed'
-        ? { alg, private: true, key: forms.seed, seed: forms.seed, forms }
-        : { alg, private: true, key: forms.expanded, forms }
+        ? { alg, private: true, key: forms.seed, seed: forms.seed, forms: known }
+        : { alg, private: true, key: forms.expanded, forms: known }
       return {
         privateKey: encodeKey(k, format),
         publicKey: encodeKey({ alg, private: false, key: publicOf(k) }, format),

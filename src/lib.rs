@@ -72,7 +72,7 @@ use napi::{Env, Result};
 use napi_derive::napi;
 
 /// Entry points written directly against N-API (the hot synchronous paths), by JS name.
-static RAW_EXPORTS: [(&std::ffi::CStr, js::Entry); 14] = [
+static RAW_EXPORTS: [(&std::ffi::CStr, js::Entry); 15] = [
   (c"hash", hash::api::hash),
   (c"hashWith", hash::api::hash_with),
   (c"hmac", hash::api::hmac),
@@ -86,6 +86,7 @@ static RAW_EXPORTS: [(&std::ffi::CStr, js::Entry); 14] = [
   (c"cipherKey", cipher::api::cipher_key),
   (c"pkPrepare", pk::pk_prepare),
   (c"kemPrepare", pk::kem::kem_prepare),
+  (c"mldsaPrepare", pk::mldsa::mldsa_prepare),
   (c"cipherBatch", cipher::batch::cipher_batch),
 ];
 

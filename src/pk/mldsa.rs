@@ -10,9 +10,10 @@
 //! each; the list of sets is [`SETS`], the one table the entry points and `lib/mldsa.js` read.
 //!
 //! Private keys reach native code as the 32-byte seed ξ or the FIPS 204 expanded key, told apart
-//! by their length. An expanded key is checked before use: its s1 and s2 coefficients in
-//! [−η, η] (every time it signs), and all of it (t0 and tr consistent with ρ, s1, s2) when its
-//! public key is derived (`mldsaKeys`, which the key layer calls once per imported key).
+//! by their length, or as a handle `mldsaPrepare` made from one of them (the key layer keeps one
+//! per KeyObject or byte key passed again, so the expanded key stays native and is wiped on drop).
+//! An expanded key is checked whole before it signs (s1 and s2 coefficients in [−η, η], t0 and tr
+//! consistent with ρ, s1, s2): once when prepared, else by each call.
 
 use napi::bindgen_prelude::{AsyncTask, Buffer, Unknown};
 use napi::{Env, Result};
@@ -21,7 +22,9 @@ use zeroize::{Zeroize, Zeroizing};
 
 use crate::awslc;
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
-use crate::js;
+use std::sync::Arc;
+
+use crate::js::{self, Cx, Kept, Tag, Value};
 use crate::task::{Cancel, CancelToken, Job, Output, Work};
 
 /// Bytes in the seed ξ, in `rnd` and the most bytes in a context string.
@@ -164,7 +167,9 @@ pub fn private_key<'a, P: MlDsa>(key: &'a [u8], name: &str) -> CryptoResult<Priv
   ))
 }
 
-/// Signs with either form of the private key (a seed is expanded first).
+/// Signs with either form of the private key (a seed is expanded first): the tests' entry; the
+/// entry points sign with an expanded key from [`Set::keys`], checked whole.
+#[cfg(test)]
 pub fn sign<P: MlDsa>(
   key: &PrivateKey,
   msg: &[u8],
@@ -200,7 +205,8 @@ fn check_context(ctx: &[u8]) -> CryptoResult<()> {
   Ok(())
 }
 
-/// `(key, message, context, rnd)`: a signature; `(public key, message, context, signature)`: valid?
+/// `(expanded key, message, context, rnd)`: a signature; `(public key, message, context,
+/// signature)`: valid?
 type SignFn = fn(&[u8], &[u8], &[u8], [u8; RND_LEN]) -> CryptoResult<Vec<u8>>;
 type VerifyFn = fn(&[u8], &[u8], &[u8], &[u8]) -> bool;
 
@@ -210,7 +216,8 @@ pub struct Set {
   pub public_len: usize,
   pub expanded_len: usize,
   pub signature_len: usize,
-  sign: SignFn,
+  /// Signs with an expanded key that [`Set::keys`] produced (checked whole).
+  sign_expanded: SignFn,
   verify: VerifyFn,
   keys: fn(&[u8]) -> CryptoResult<Keys>,
   check_private: fn(&[u8]) -> CryptoResult<()>,
@@ -230,7 +237,10 @@ impl Set {
       public_len: P::PUBLIC_LEN,
       expanded_len: P::EXPANDED_LEN,
       signature_len: P::SIGNATURE_LEN,
-      sign: |key, msg, ctx, rnd| sign::<P>(&private_key::<P>(key, "privateKey")?, msg, ctx, rnd),
+      sign_expanded: |expanded, msg, ctx, rnd| {
+        check_context(ctx)?;
+        P::sign_expanded(expanded, msg, ctx, rnd)
+      },
       verify: P::verify,
       keys: |key| {
         let k = private_key::<P>(key, "privateKey")?;
@@ -339,10 +349,51 @@ pub fn mldsa_keys(env: &Env, set: u32, key: Option<Unknown>) -> Result<MlDsaKeys
   })
 }
 
+/// A private key expanded and checked once (`mldsaPrepare`): `lib/keys.js` keeps one per
+/// KeyObject or byte key passed again, so signing with a seed does not repeat key generation and
+/// an expanded key is checked whole once. The expanded key stays native (wiped when the last
+/// user drops it: the handle's finalizer or a queued async sign).
+pub struct MlDsaPrepared {
+  set: &'static Set,
+  expanded: Arc<Zeroizing<Vec<u8>>>,
+}
+
+impl Kept for MlDsaPrepared {
+  const TAG: Tag = Tag {
+    lower: 0x6372_7970_746f_6473,
+    upper: 0x6170_7265_7061_7265,
+  };
+  const WHAT: &'static str = "a prepared ML-DSA private key";
+}
+
+/// `mldsaPrepare(set, privateKey)` (raw seed or expanded key): the key expanded and checked.
+pub fn mldsa_prepare<'js>(cx: Cx<'js>, args: js::Args<'js>) -> CryptoResult<Value<'js>> {
+  let set = Set::by_id(cx.id(args[0]))?;
+  let key = cx.bytes(args[1], "privateKey")?;
+  let expanded = Arc::new((set.keys)(key.as_slice())?.expanded);
+  cx.keep(MlDsaPrepared { set, expanded })
+}
+
+/// The key of a call: a prepared private key, or the bytes given (a public key; a private key
+/// as its seed or expanded key, expanded and checked whole by the call).
+enum Key<B> {
+  Prepared(Arc<Zeroizing<Vec<u8>>>),
+  Given(B),
+}
+
+impl<B: AsRef<[u8]>> Key<B> {
+  fn parts(&self) -> (&[u8], bool) {
+    match self {
+      Key::Prepared(e) => (e.as_slice(), true),
+      Key::Given(b) => (b.as_ref(), false),
+    }
+  }
+}
+
 /// A sign or verify call over owned inputs (the async forms copy them before queueing).
 pub struct MlDsaJob {
   set: &'static Set,
-  key: Zeroizing<Vec<u8>>,
+  key: Key<Zeroizing<Vec<u8>>>,
   msg: Zeroizing<Vec<u8>>,
   ctx: Zeroizing<Vec<u8>>,
   op: Op,
@@ -354,14 +405,28 @@ enum Op {
 }
 
 impl MlDsaJob {
-  fn run_on(set: &Set, key: &[u8], msg: &[u8], ctx: &[u8], op: &Op) -> CryptoResult<Output> {
+  /// `key` is prepared (an expanded key from [`Set::keys`]) or as given.
+  fn run_on(
+    set: &Set,
+    (key, prepared): (&[u8], bool),
+    msg: &[u8],
+    ctx: &[u8],
+    op: &Op,
+  ) -> CryptoResult<Output> {
     match op {
       Op::Sign { deterministic } => {
+        let keys;
+        let expanded = if prepared {
+          key
+        } else {
+          keys = (set.keys)(key)?;
+          keys.expanded.as_slice()
+        };
         let mut rnd = [0u8; RND_LEN];
         if !deterministic {
           crate::random::fill(&mut rnd)?;
         }
-        let sig = (set.sign)(key, msg, ctx, rnd);
+        let sig = (set.sign_expanded)(expanded, msg, ctx, rnd);
         rnd.zeroize();
         sig.map(Output::Buffer)
       }
@@ -372,7 +437,7 @@ impl MlDsaJob {
 
 impl Job for MlDsaJob {
   fn run(&mut self, _cancel: &Cancel) -> CryptoResult<Output> {
-    Self::run_on(self.set, &self.key, &self.msg, &self.ctx, &self.op)
+    Self::run_on(self.set, self.key.parts(), &self.msg, &self.ctx, &self.op)
   }
 }
 
@@ -388,7 +453,7 @@ pub struct MlDsaParams {
 /// The arguments of one call, read and checked (key length, context length when signing).
 struct Call<'e> {
   set: &'static Set,
-  key: js::Bytes<'e>,
+  key: Key<js::Bytes<'e>>,
   msg: js::Bytes<'e>,
   ctx: js::Bytes<'e>,
   op: Op,
@@ -401,20 +466,31 @@ impl<'e> Call<'e> {
     [key, msg, sig, ctx]: [&Unknown<'e>; 4],
   ) -> CryptoResult<Self> {
     let set = Set::by_id(p.set)?;
-    let key = js::read_arg(env, key, if p.verify { "publicKey" } else { "privateKey" })?;
     let ctx_bytes = js::read_arg(env, ctx, "options.context")?;
-    let op = if p.verify {
+    let (key, op) = if p.verify {
+      let key = js::read_arg(env, key, "publicKey")?;
       set.check_public(key.as_slice())?;
       let sig = js::read_arg(env, sig, "signature")?;
-      Op::Verify {
-        sig: sig.as_slice().to_vec(),
-      }
+      let sig = sig.as_slice().to_vec();
+      (Key::Given(key), Op::Verify { sig })
     } else {
-      (set.check_private)(key.as_slice())?;
+      let key = match Cx::from(env).kept::<MlDsaPrepared>(Value::from(key)) {
+        Some(k) if std::ptr::eq(k.set, set) => Key::Prepared(Arc::clone(&k.expanded)),
+        Some(_) => {
+          return Err(CryptoError::new(
+            Code::InvalidKeyType,
+            "The prepared key is for another ML-DSA parameter set",
+          ))
+        }
+        None => {
+          let key = js::read_arg(env, key, "privateKey")?;
+          (set.check_private)(key.as_slice())?;
+          Key::Given(key)
+        }
+      };
       check_context(ctx_bytes.as_slice())?;
-      Op::Sign {
-        deterministic: p.deterministic,
-      }
+      let deterministic = p.deterministic;
+      (key, Op::Sign { deterministic })
     };
     let msg = js::read_arg(env, msg, "message")?;
     Ok(Call {
@@ -443,8 +519,8 @@ pub fn mldsa<'e>(env: &'e Env, params: MlDsaParams, args: Vec<Unknown<'e>>) -> R
   let call = inputs(&args)
     .and_then(|a| Call::read(env, &params, a))
     .and_then(|c| {
-      let (k, m, x) = (c.key.as_slice(), c.msg.as_slice(), c.ctx.as_slice());
-      MlDsaJob::run_on(c.set, k, m, x, &c.op)
+      let (m, x) = (c.msg.as_slice(), c.ctx.as_slice());
+      MlDsaJob::run_on(c.set, c.key.parts(), m, x, &c.op)
     });
   match call {
     Ok(out) => out.into_js(env),
@@ -464,9 +540,13 @@ pub fn mldsa_async<'e>(
   let c = inputs(&args)
     .and_then(|a| Call::read(env, &params, a))
     .or_throw(env)?;
+  let key = match c.key {
+    Key::Prepared(e) => Key::Prepared(e),
+    Key::Given(b) => Key::Given(b.into_owned()),
+  };
   let job = MlDsaJob {
     set: c.set,
-    key: c.key.into_owned(),
+    key,
     msg: c.msg.into_owned(),
     ctx: c.ctx.into_owned(),
     op: c.op,
