@@ -17,6 +17,18 @@ fn bytes(n: usize, seed: u8) -> Vec<u8> {
     .collect()
 }
 
+/// Encryption of whole blocks in `mode` without padding, AAD or tag.
+fn unpadded(mode: Mode, iv: Option<&[u8]>) -> Op<'_> {
+  Op {
+    mode,
+    decrypt: false,
+    padding: false,
+    iv,
+    aad: &[],
+    tag_len: 16,
+  }
+}
+
 /// One call through `run`, as the N-API entry point makes it (PKCS#7 padding on).
 fn crypt(
   decrypt: bool,
@@ -140,14 +152,7 @@ fn pkcs7_rejects_every_bad_padding_and_zeroes_the_output() {
   for last in 0u8..=255 {
     let mut block = vec![last; 32];
     block[20] = 0xee;
-    let op = Op {
-      mode: Mode::Cbc,
-      decrypt: false,
-      padding: false,
-      iv: Some(&iv),
-      aad: &[],
-      tag_len: 16,
-    };
+    let op = unpadded(Mode::Cbc, Some(&iv));
     let mut ct = vec![0u8; 32];
     run(&mut e, &op, &block, &mut ct).unwrap();
     let op = Op {
@@ -347,14 +352,7 @@ fn cbc_speed() {
     let key = bytes(klen, 1);
     let mut out = vec![0u8; data.len() + 16];
     let mut ours = || {
-      let op = Op {
-        mode: Mode::Cbc,
-        decrypt: false,
-        padding: false,
-        iv: Some(&iv),
-        aad: &[],
-        tag_len: 16,
-      };
+      let op = unpadded(Mode::Cbc, Some(&iv));
       let mut e = ModeKey::new(Mode::Cbc, &key).unwrap();
       run(&mut e, &op, &data, &mut out).unwrap();
     };
@@ -505,14 +503,7 @@ fn ctr_speed() {
             }
             continue;
           }
-          let op = Op {
-            mode,
-            decrypt: false,
-            padding: false,
-            iv: (i == 0).then_some(&iv[..]),
-            aad: &[],
-            tag_len: 16,
-          };
+          let op = unpadded(mode, (i == 0).then_some(&iv[..]));
           let mut e = ModeKey::new(mode, &key).unwrap();
           run(&mut e, &op, &data, &mut out).unwrap();
         }
