@@ -12,8 +12,8 @@
 //!   which keeps RFC 5297's `V ‖ C`.
 //!
 //! Backends (measured, docs/backends.md "Ciphers"): `ring` for AES-GCM with a 96-bit IV and for
-//! ChaCha20-Poly1305 (XChaCha20 = HChaCha20 subkey + ring); `aes` 0.9 with own CBC-encrypt and
-//! CTR loops (`block_modes.rs`), `cbc` (decrypt), `cfb-mode`, `cfb8` and `ofb` for the block modes;
+//! ChaCha20-Poly1305 (XChaCha20 = HChaCha20 subkey + ring); `aes` 0.9 with own CBC-encrypt, CTR
+//! and OFB loops (`block_modes.rs`), `cbc` (decrypt), `cfb-mode` and `cfb8` for the block modes;
 //! `gcm.rs` (aes 0.9, the own CTR + `ghash`) for GCM with other IV lengths,
 //! AES-192 and truncated tags; `aes-gcm-siv`, `ccm`, `aes-siv`, `des`.
 //!

@@ -446,6 +446,35 @@ fn ctr_matches_ctr_crate() {
   }
 }
 
+/// The own OFB (`block_modes::Ofb`) equals the `ofb` crate for every key size on lengths 0..300.
+#[test]
+fn ofb_matches_ofb_crate() {
+  use cipher::{KeyIvInit, StreamCipher};
+  fn reference<C>(key: &[u8], iv: &[u8], msg: &[u8]) -> Vec<u8>
+  where
+    C: cipher::BlockCipherEncrypt<BlockSize = cipher::consts::U16> + KeyInit,
+  {
+    let mut buf = msg.to_vec();
+    ofb::Ofb::<C>::new_from_slices(key, iv)
+      .unwrap()
+      .apply_keystream(&mut buf);
+    buf
+  }
+  let iv = bytes(16, 9);
+  for n in 0..300 {
+    let msg = bytes(n, 7);
+    for key in [bytes(16, 1), bytes(24, 2), bytes(32, 3)] {
+      let want = match key.len() {
+        16 => reference::<aes::Aes128>(&key, &iv, &msg),
+        24 => reference::<aes::Aes192>(&key, &iv, &msg),
+        _ => reference::<aes::Aes256>(&key, &iv, &msg),
+      };
+      let got = crypt(false, Mode::Ofb, &key, Some(&iv), &[], 16, &msg).unwrap();
+      assert_eq!(got, want, "AES-{} n={n}", key.len() * 8);
+    }
+  }
+}
+
 /// With the 32-bit wrap GCM uses, the counter mode equals the `ctr` crate's `Ctr32BE` (the upper
 /// 96 bits of the counter block fixed), across a wrap of the low 32 bits.
 #[test]
@@ -513,6 +542,39 @@ fn ctr_speed() {
     for v in &mut t {
       v.sort_by(|a, b| a.partial_cmp(b).unwrap());
     }
+    let mut ofb_t = vec![];
+    let mut crate_t = vec![];
+    for _ in 0..15 {
+      let s = Instant::now();
+      for _ in 0..20 {
+        let op = unpadded(Mode::Ofb, Some(&iv[..]));
+        let mut e = ModeKey::new(Mode::Ofb, &key).unwrap();
+        run(&mut e, &op, &data, &mut out).unwrap();
+      }
+      ofb_t.push(20.0 * 65536.0 / s.elapsed().as_secs_f64() / 1e6);
+      let s = Instant::now();
+      for _ in 0..20 {
+        buf.copy_from_slice(&data);
+        if klen == 16 {
+          ofb::Ofb::<aes::Aes128>::new_from_slices(&key, &iv)
+            .unwrap()
+            .apply_keystream(&mut buf);
+        } else {
+          ofb::Ofb::<aes::Aes256>::new_from_slices(&key, &iv)
+            .unwrap()
+            .apply_keystream(&mut buf);
+        }
+      }
+      crate_t.push(20.0 * 65536.0 / s.elapsed().as_secs_f64() / 1e6);
+    }
+    ofb_t.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    crate_t.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    println!(
+      "AES-{} 64 KiB MB/s: own OFB {:.0}, ofb crate {:.0}",
+      klen * 8,
+      ofb_t[7],
+      crate_t[7]
+    );
     println!(
       "AES-{} 64 KiB MB/s: own CTR {:.0}, ctr crate {:.0}, ECB {:.0}",
       klen * 8,
