@@ -406,34 +406,32 @@ fn cbc_speed() {
   }
 }
 
-/// A stream mode of the `ctr`/`ofb` crates over `C`, applied to `msg`: the reference.
-type Reference = fn(&[u8], &[u8], &[u8]) -> Vec<u8>;
+/// A stream mode of the `ctr`/`ofb` crates: `(key, iv, input, output)`, the reference.
+type Reference = fn(&[u8], &[u8], &[u8], &mut [u8]);
 
-fn crate_ctr<C>(key: &[u8], iv: &[u8], msg: &[u8]) -> Vec<u8>
-where
-  C: cipher::BlockCipherEncrypt<BlockSize = cipher::consts::U16> + KeyInit,
-{
-  use cipher::{KeyIvInit, StreamCipher};
-  let mut buf = msg.to_vec();
-  ctr::Ctr128BE::<C>::new_from_slices(key, iv)
-    .unwrap()
-    .apply_keystream(&mut buf);
-  buf
+fn crate_stream<S: cipher::KeyIvInit + cipher::StreamCipher>(
+  key: &[u8],
+  iv: &[u8],
+  input: &[u8],
+  out: &mut [u8],
+) {
+  let mut s = S::new_from_slices(key, iv).unwrap();
+  s.apply_keystream_b2b(input, out);
 }
 
-fn crate_ofb<C>(key: &[u8], iv: &[u8], msg: &[u8]) -> Vec<u8>
-where
-  C: cipher::BlockCipherEncrypt<BlockSize = cipher::consts::U16> + KeyInit,
-{
-  use cipher::{KeyIvInit, StreamCipher};
-  let mut buf = msg.to_vec();
-  ofb::Ofb::<C>::new_from_slices(key, iv)
-    .unwrap()
-    .apply_keystream(&mut buf);
-  buf
-}
+/// The references by AES key size (128, 192, 256).
+const CTR_CRATE: [Reference; 3] = [
+  crate_stream::<ctr::Ctr128BE<aes::Aes128>>,
+  crate_stream::<ctr::Ctr128BE<aes::Aes192>>,
+  crate_stream::<ctr::Ctr128BE<aes::Aes256>>,
+];
+const OFB_CRATE: [Reference; 3] = [
+  crate_stream::<ofb::Ofb<aes::Aes128>>,
+  crate_stream::<ofb::Ofb<aes::Aes192>>,
+  crate_stream::<ofb::Ofb<aes::Aes256>>,
+];
 
-/// `mode` through `run` equals `refs` (AES-128, -192, -256) on every length and IV given.
+/// `mode` through `run` equals `refs` on every length and IV given, for every AES key size.
 fn equals_reference(
   mode: Mode,
   refs: [Reference; 3],
@@ -442,15 +440,12 @@ fn equals_reference(
 ) {
   for n in lens {
     let msg = bytes(n, 7);
+    let mut want = vec![0u8; n];
     for iv in ivs {
       for (reference, key) in refs.iter().zip([bytes(16, 1), bytes(24, 2), bytes(32, 3)]) {
+        reference(&key, iv, &msg, &mut want);
         let got = crypt(false, mode, &key, Some(iv), &[], 16, &msg).unwrap();
-        assert_eq!(
-          got,
-          reference(&key, iv, &msg),
-          "{mode:?} AES-{} n={n}",
-          key.len() * 8
-        );
+        assert_eq!(got, want, "{mode:?} AES-{} n={n}", key.len() * 8);
       }
     }
   }
@@ -467,15 +462,10 @@ fn ctr_matches_ctr_crate() {
   carry[7] = 1;
   carry[8..].fill(0xff);
   carry[15] = 0xf0;
-  let refs: [Reference; 3] = [
-    crate_ctr::<aes::Aes128>,
-    crate_ctr::<aes::Aes192>,
-    crate_ctr::<aes::Aes256>,
-  ];
   let lens = (0..300).chain([1023, 1024, 1025, 2047, 2048, 4096 + 15, 65536 + 1]);
   equals_reference(
     Mode::Ctr,
-    refs,
+    CTR_CRATE,
     &[bytes(16, 9), wrap.to_vec(), carry.to_vec()],
     lens,
   );
@@ -484,12 +474,7 @@ fn ctr_matches_ctr_crate() {
 /// The own OFB (`block_modes::Ofb`) equals the `ofb` crate for every key size on lengths 0..300.
 #[test]
 fn ofb_matches_ofb_crate() {
-  let refs: [Reference; 3] = [
-    crate_ofb::<aes::Aes128>,
-    crate_ofb::<aes::Aes192>,
-    crate_ofb::<aes::Aes256>,
-  ];
-  equals_reference(Mode::Ofb, refs, &[bytes(16, 9)], 0..300);
+  equals_reference(Mode::Ofb, OFB_CRATE, &[bytes(16, 9)], 0..300);
 }
 
 /// With the 32-bit wrap GCM uses, the counter mode equals the `ctr` crate's `Ctr32BE` (the upper
@@ -518,86 +503,50 @@ fn ctr32_matches_ctr_crate() {
   }
 }
 
-/// `cargo test --release ctr_speed -- --ignored --nocapture`: MB/s at 64 KiB of the own CTR
-/// (through `run`), the `ctr` crate, and ECB (the same cipher without a mode) for scale.
+/// `cargo test --release stream_mode_speed -- --ignored --nocapture`: MB/s at 64 KiB of the own
+/// CTR and OFB (through `run`) against the `ctr` and `ofb` crates, and ECB (the cipher without a
+/// mode) for scale; interleaved rounds, medians.
 #[test]
 #[ignore]
-fn ctr_speed() {
-  use cipher::{KeyIvInit, StreamCipher};
+fn stream_mode_speed() {
   use std::time::Instant;
   let data = bytes(65536, 3);
   let iv = bytes(16, 9);
-  for klen in [16usize, 32] {
+  for (klen, at) in [(16usize, 0usize), (32, 2)] {
     let key = bytes(klen, 1);
-    let mut out = vec![0u8; data.len() + 16];
-    let mut buf = data.clone();
-    let mut t = [vec![], vec![], vec![]];
+    let ours = |mode: Mode, out: &mut [u8]| {
+      let op = unpadded(mode, (mode != Mode::Ecb).then_some(&iv[..]));
+      let mut e = ModeKey::new(mode, &key).unwrap();
+      run(&mut e, &op, &data, out).unwrap();
+    };
+    let crates = |refs: [Reference; 3], out: &mut [u8]| refs[at](&key, &iv, &data, out);
+    type Contestant<'a> = (&'a str, Box<dyn Fn(&mut [u8]) + 'a>);
+    let mut rows: [Contestant; 5] = [
+      ("own CTR", Box::new(|o| ours(Mode::Ctr, o))),
+      ("ctr crate", Box::new(|o| crates(CTR_CRATE, o))),
+      ("own OFB", Box::new(|o| ours(Mode::Ofb, o))),
+      ("ofb crate", Box::new(|o| crates(OFB_CRATE, o))),
+      ("ECB", Box::new(|o| ours(Mode::Ecb, o))),
+    ];
+    let mut out = vec![0u8; data.len()];
+    let mut t = vec![vec![]; rows.len()];
     for _ in 0..15 {
-      for (i, mode) in [Mode::Ctr, Mode::Ecb, Mode::Cfb].into_iter().enumerate() {
+      for (i, (_, f)) in rows.iter_mut().enumerate() {
         let s = Instant::now();
-        for _ in 0..200 {
-          if i == 2 {
-            buf.copy_from_slice(&data);
-            if klen == 16 {
-              ctr::Ctr128BE::<aes::Aes128>::new_from_slices(&key, &iv)
-                .unwrap()
-                .apply_keystream(&mut buf);
-            } else {
-              ctr::Ctr128BE::<aes::Aes256>::new_from_slices(&key, &iv)
-                .unwrap()
-                .apply_keystream(&mut buf);
-            }
-            continue;
-          }
-          let op = unpadded(mode, (i == 0).then_some(&iv[..]));
-          let mut e = ModeKey::new(mode, &key).unwrap();
-          run(&mut e, &op, &data, &mut out).unwrap();
+        for _ in 0..50 {
+          f(&mut out);
         }
-        t[i].push(200.0 * 65536.0 / s.elapsed().as_secs_f64() / 1e6);
+        t[i].push(50.0 * 65536.0 / s.elapsed().as_secs_f64() / 1e6);
       }
     }
-    for v in &mut t {
-      v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    }
-    let mut ofb_t = vec![];
-    let mut crate_t = vec![];
-    for _ in 0..15 {
-      let s = Instant::now();
-      for _ in 0..20 {
-        let op = unpadded(Mode::Ofb, Some(&iv[..]));
-        let mut e = ModeKey::new(Mode::Ofb, &key).unwrap();
-        run(&mut e, &op, &data, &mut out).unwrap();
-      }
-      ofb_t.push(20.0 * 65536.0 / s.elapsed().as_secs_f64() / 1e6);
-      let s = Instant::now();
-      for _ in 0..20 {
-        buf.copy_from_slice(&data);
-        if klen == 16 {
-          ofb::Ofb::<aes::Aes128>::new_from_slices(&key, &iv)
-            .unwrap()
-            .apply_keystream(&mut buf);
-        } else {
-          ofb::Ofb::<aes::Aes256>::new_from_slices(&key, &iv)
-            .unwrap()
-            .apply_keystream(&mut buf);
-        }
-      }
-      crate_t.push(20.0 * 65536.0 / s.elapsed().as_secs_f64() / 1e6);
-    }
-    ofb_t.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    crate_t.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    println!(
-      "AES-{} 64 KiB MB/s: own OFB {:.0}, ofb crate {:.0}",
-      klen * 8,
-      ofb_t[7],
-      crate_t[7]
-    );
-    println!(
-      "AES-{} 64 KiB MB/s: own CTR {:.0}, ctr crate {:.0}, ECB {:.0}",
-      klen * 8,
-      t[0][7],
-      t[2][7],
-      t[1][7]
-    );
+    let line: Vec<String> = rows
+      .iter()
+      .zip(&mut t)
+      .map(|((name, _), v)| {
+        v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        format!("{name} {:.0}", v[v.len() / 2])
+      })
+      .collect();
+    println!("AES-{} 64 KiB MB/s: {}", klen * 8, line.join(", "));
   }
 }
