@@ -358,18 +358,20 @@ fn cbc_speed() {
     };
     let mut buf = data.clone();
     let mut crate_cbc = || {
-      buf.copy_from_slice(&data);
+      let (input, _) = cipher::array::Array::slice_as_chunks(&data);
+      let out = cipher_blocks(&mut buf);
       match klen {
         16 => cbc::Encryptor::<aes::Aes128>::new_from_slices(&key, &iv)
           .unwrap()
-          .encrypt_blocks(cipher_blocks(&mut buf)),
+          .encrypt_blocks_b2b(input, out),
         24 => cbc::Encryptor::<aes::Aes192>::new_from_slices(&key, &iv)
           .unwrap()
-          .encrypt_blocks(cipher_blocks(&mut buf)),
+          .encrypt_blocks_b2b(input, out),
         _ => cbc::Encryptor::<aes::Aes256>::new_from_slices(&key, &iv)
           .unwrap()
-          .encrypt_blocks(cipher_blocks(&mut buf)),
+          .encrypt_blocks_b2b(input, out),
       }
+      .unwrap()
     };
     let mut out2 = vec![0u8; data.len()];
     let iv16: [u8; 16] = iv[..].try_into().unwrap();
