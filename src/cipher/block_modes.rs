@@ -76,25 +76,29 @@ impl<B: ArraySize> BlockCipherEncClosure for CbcEncrypt<'_, '_, '_, B> {
 /// the others: all bits for CTR (node:crypto's `aes-*-ctr`), the low 32 for GCM's inc32.
 /// Keystream blocks are made as many at a time as the backend encrypts in parallel (64 with
 /// VAES-512) and XORed in as whole slices: the `ctr` crate reached 0.71-0.82x this at 64 KiB.
-pub(super) struct Ctr<'a> {
+pub(super) struct Ctr<'i, 'o> {
   pub counter: u128,
   pub wrap: u128,
-  pub input: &'a [u8],
-  pub out: &'a mut [u8],
+  /// Buffer to buffer, or in place (GCM's open decrypts its own copy of the ciphertext).
+  pub buf: InOutBuf<'i, 'o, u8>,
 }
 
-impl BlockSizeUser for Ctr<'_> {
+impl BlockSizeUser for Ctr<'_, '_> {
   type BlockSize = U16;
 }
 
-impl BlockCipherEncClosure for Ctr<'_> {
+impl BlockCipherEncClosure for Ctr<'_, '_> {
   #[inline(always)]
   fn call<K: BlockCipherEncBackend<BlockSize = U16>>(self, k: &K) {
     let mut counter = self.counter;
     let mut ks = ParBlocks::<K>::default();
     let par = 16 * K::ParBlocksSize::USIZE;
-    for (input, out) in self.input.chunks(par).zip(self.out.chunks_mut(par)) {
-      let blocks = input.len().div_ceil(16);
+    let mut rest = self.buf;
+    while !rest.is_empty() {
+      let at = par.min(rest.len());
+      let (mut chunk, tail) = rest.split_at(at);
+      rest = tail;
+      let blocks = chunk.len().div_ceil(16);
       if (counter as u32).checked_add(blocks as u32).is_some() {
         // No carry out of the low 32 bits within this chunk (all but one chunk in 2^26), so
         // adding to the low 64 bits is the same as adding to the low 32, whatever `wrap` is.
@@ -117,10 +121,8 @@ impl BlockCipherEncClosure for Ctr<'_> {
           k.encrypt_block(block.into());
         }
       }
-      let stream = Array::slice_as_flattened(&ks);
-      for ((o, i), s) in out.iter_mut().zip(input).zip(stream) {
-        *o = i ^ s;
-      }
+      let n = chunk.len();
+      chunk.xor_in2out(&Array::slice_as_flattened(&ks)[..n]);
     }
     Array::slice_as_flattened_mut(&mut ks).zeroize();
   }
@@ -245,8 +247,7 @@ where
     (Mode::Ctr, _) => c.encrypt_with_backend(Ctr {
       counter: u128::from_be_bytes(iv.into()),
       wrap: u128::MAX,
-      input,
-      out,
+      buf: InOutBuf::new(input, out).map_err(lengths)?,
     }),
     (Mode::Ofb, _) => c.encrypt_with_backend(Ofb { iv, input, out }),
     (Mode::Cfb, false) => cfb_mode::Encryptor::<&C>::inner_iv_init(c, &iv)

@@ -7,7 +7,7 @@
 
 use cipher::array::Array;
 use cipher::consts::U16;
-use cipher::BlockCipherEncrypt;
+use cipher::{BlockCipherEncrypt, InOutBuf};
 use ghash::universal_hash::UniversalHash;
 use ghash::GHash;
 
@@ -43,29 +43,28 @@ fn setup<C: BlockCipherEncrypt<BlockSize = U16>>(c: &C, iv: &[u8]) -> (Block, Bl
   (h, j0)
 }
 
-/// GCTR from inc32(J0): the 32-bit counter wraps, as the standard says. At most 2^32 - 2 blocks
-/// (SP 800-38D §5.2.1.1), so no counter value repeats.
+/// GCTR from inc32(J0) over `buf` (buffer to buffer or in place): the 32-bit counter wraps, as
+/// the standard says. At most 2^32 - 2 blocks (SP 800-38D §5.2.1.1), so no counter value repeats.
 fn gctr<C: BlockCipherEncrypt<BlockSize = U16>>(
   c: &C,
   j0: &Block,
-  input: &[u8],
-  out: &mut [u8],
+  buf: InOutBuf<'_, '_, u8>,
 ) -> CryptoResult<()> {
-  if input.len().div_ceil(16) as u64 > (1 << 32) - 2 {
+  if buf.len().div_ceil(16) as u64 > (1 << 32) - 2 {
     return Err(too_long());
   }
-  let out = out
-    .get_mut(..input.len())
-    .ok_or_else(|| internal("lengths"))?;
   let j0 = u128::from_be_bytes((*j0).into());
   let wrap = u128::from(u32::MAX);
   c.encrypt_with_backend(Ctr {
     counter: (j0 & !wrap) | (j0.wrapping_add(1) & wrap),
     wrap,
-    input,
-    out,
+    buf,
   });
   Ok(())
+}
+
+fn lengths<'i, 'o>(input: &'i [u8], out: &'o mut [u8]) -> CryptoResult<InOutBuf<'i, 'o, u8>> {
+  InOutBuf::new(input, out).map_err(|_| internal("lengths"))
 }
 
 fn tag<C: BlockCipherEncrypt<BlockSize = U16>>(
@@ -103,18 +102,25 @@ impl<'a, C> Gcm<'a, C> {
 impl<C: BlockCipherEncrypt<BlockSize = U16>> DetachedAead for Gcm<'_, C> {
   fn seal(self, aad: &[u8], input: &[u8], out: &mut [u8], tag_out: &mut [u8]) -> CryptoResult<()> {
     let (h, j0) = setup(self.c, self.iv);
-    gctr(self.c, &j0, input, out)?;
+    gctr(self.c, &j0, lengths(input, out)?)?;
     put_tag(tag_out, &tag(self.c, &h, &j0, aad, out))
   }
 
   /// Verifies the (possibly truncated) tag first, in constant time, and only then decrypts.
+  /// `input` is read once, into `out`: the tag is checked over that copy and the copy is what is
+  /// decrypted (in place), so a ciphertext in memory another thread can write (a
+  /// SharedArrayBuffer) cannot change between the check and the decryption.
   fn open(self, aad: &[u8], input: &[u8], given: &[u8], out: &mut [u8]) -> CryptoResult<()> {
     let (h, j0) = setup(self.c, self.iv);
-    let t = tag(self.c, &h, &j0, aad, input);
+    let out = out
+      .get_mut(..input.len())
+      .ok_or_else(|| internal("lengths"))?;
+    out.copy_from_slice(input);
+    let t = tag(self.c, &h, &j0, aad, out);
     let expected = t.get(..given.len()).ok_or_else(|| internal("tag size"))?;
     if !crate::ct::eq(expected, given) {
       return Err(decrypt_failed());
     }
-    gctr(self.c, &j0, input, out)
+    gctr(self.c, &j0, InOutBuf::from(out))
   }
 }
