@@ -392,8 +392,9 @@ const SEED_TAG = 0x80
 /**
  * The CHOICE above as `{ seed }` or `{ expanded, checked }`. `s`: { seedLength, expandedLength,
  * expandedOf(seed) (the expanded key of a seed), check(expanded) (throws unless it is a valid
- * expanded key; what it returns is `checked`) }. `both` is read as its seed once its halves agree (compared in constant time:
- * both are secret, and a stored key's expanded half could be edited to probe the other).
+ * expanded key; what it returns is `checked`) }. `both` is read as its seed once its halves
+ * agree (compared in constant time: both are secret, and a stored key's expanded half could be
+ * edited to probe the other).
  */
 function readSeedOrExpanded(inner, r, s) {
   const p = new DerReader(inner, r.name, r.what)

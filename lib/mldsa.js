@@ -4,8 +4,9 @@
 // Keys go through the key layer (./keys.js): raw seed / expanded / public keys told apart by their
 // length, DER PKCS#8 / SPKI, PEM, JWK (AKP), KeyObject. A private key's expanded form is computed
 // once per key the key layer keeps (a KeyObject, a byte key passed again), as node keeps its
-// EVP_PKEY, and held natively (`mldsaPrepare`, wiped when collected). Argument orders are those of crypto.dsa.ed25519: sign(privateKey, message, options),
-// verify(publicKey, message, signature, options).
+// EVP_PKEY, and held natively (`mldsaPrepare`, wiped when collected). Argument orders are those
+// of crypto.dsa.ed25519: sign(privateKey, message, options), verify(publicKey, message,
+// signature, options).
 const native = require('./native')
 const { asBuffer, parseKey, preparedKey, encodeKey, publicOf, MLDSA_SETS, FORMATS } = require('./keys')
 const { checkOptions } = require('./options')

@@ -15,6 +15,8 @@
 //! An expanded key is checked whole before it signs (s1 and s2 coefficients in [−η, η], t0 and tr
 //! consistent with ρ, s1, s2): once when prepared, else by each call.
 
+use std::sync::Arc;
+
 use napi::bindgen_prelude::{AsyncTask, Buffer, Unknown};
 use napi::{Env, Result};
 use napi_derive::napi;
@@ -22,8 +24,6 @@ use zeroize::{Zeroize, Zeroizing};
 
 use crate::awslc;
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
-use std::sync::Arc;
-
 use crate::js::{self, Cx, Kept, Tag, Value};
 use crate::task::{Cancel, CancelToken, Job, Output, Work};
 
