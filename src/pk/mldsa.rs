@@ -396,12 +396,13 @@ pub struct MlDsaJob {
   key: Key<Zeroizing<Vec<u8>>>,
   msg: Zeroizing<Vec<u8>>,
   ctx: Zeroizing<Vec<u8>>,
-  op: Op,
+  op: Op<Vec<u8>>,
 }
 
-enum Op {
+/// Sign, or verify the signature `S` (borrowed by a synchronous call, owned by a queued one).
+enum Op<S> {
   Sign { deterministic: bool },
-  Verify { sig: Vec<u8> },
+  Verify { sig: S },
 }
 
 impl MlDsaJob {
@@ -411,7 +412,7 @@ impl MlDsaJob {
     (key, prepared): (&[u8], bool),
     msg: &[u8],
     ctx: &[u8],
-    op: &Op,
+    op: &Op<impl AsRef<[u8]>>,
   ) -> CryptoResult<Output> {
     match op {
       Op::Sign { deterministic } => {
@@ -430,7 +431,7 @@ impl MlDsaJob {
         rnd.zeroize();
         sig.map(Output::Buffer)
       }
-      Op::Verify { sig } => Ok(Output::Bool((set.verify)(key, msg, ctx, sig))),
+      Op::Verify { sig } => Ok(Output::Bool((set.verify)(key, msg, ctx, sig.as_ref()))),
     }
   }
 }
@@ -450,13 +451,14 @@ pub struct MlDsaParams {
   pub deterministic: bool,
 }
 
-/// The arguments of one call, read and checked (key length, context length when signing).
+/// The arguments of one call, read and checked (public key length; context length when signing:
+/// a private key is checked by `run_on`, and at call time by `mldsa_async`).
 struct Call<'e> {
   set: &'static Set,
   key: Key<js::Bytes<'e>>,
   msg: js::Bytes<'e>,
   ctx: js::Bytes<'e>,
-  op: Op,
+  op: Op<js::Bytes<'e>>,
 }
 
 impl<'e> Call<'e> {
@@ -471,7 +473,6 @@ impl<'e> Call<'e> {
       let key = js::read_arg(env, key, "publicKey")?;
       set.check_public(key.as_slice())?;
       let sig = js::read_arg(env, sig, "signature")?;
-      let sig = sig.as_slice().to_vec();
       (Key::Given(key), Op::Verify { sig })
     } else {
       let key = match Cx::from(env).kept::<MlDsaPrepared>(Value::from(key)) {
@@ -482,11 +483,9 @@ impl<'e> Call<'e> {
             "The prepared key is for another ML-DSA parameter set",
           ))
         }
-        None => {
-          let key = js::read_arg(env, key, "privateKey")?;
-          (set.check_private)(key.as_slice())?;
-          Key::Given(key)
-        }
+        // Checked whole on the way to signing (`run_on`); the async form checks its length
+        // and s1/s2 ranges at call time too (`mldsa_async`).
+        None => Key::Given(js::read_arg(env, key, "privateKey")?),
       };
       check_context(ctx_bytes.as_slice())?;
       let deterministic = p.deterministic;
@@ -539,17 +538,31 @@ pub fn mldsa_async<'e>(
 ) -> Result<AsyncTask<Work<MlDsaJob>>> {
   let c = inputs(&args)
     .and_then(|a| Call::read(env, &params, a))
+    .and_then(|c| {
+      // A private key's length and s1/s2 ranges, so a bad key is refused at call time, not
+      // when the promise settles (its whole check runs on the pool).
+      match (&c.key, &c.op) {
+        (Key::Given(k), Op::Sign { .. }) => (c.set.check_private)(k.as_slice()).map(|()| c),
+        _ => Ok(c),
+      }
+    })
     .or_throw(env)?;
   let key = match c.key {
     Key::Prepared(e) => Key::Prepared(e),
     Key::Given(b) => Key::Given(b.into_owned()),
+  };
+  let op = match c.op {
+    Op::Sign { deterministic } => Op::Sign { deterministic },
+    Op::Verify { sig } => Op::Verify {
+      sig: sig.as_slice().to_vec(),
+    },
   };
   let job = MlDsaJob {
     set: c.set,
     key,
     msg: c.msg.into_owned(),
     ctx: c.ctx.into_owned(),
-    op: c.op,
+    op,
   };
   Ok(Work::new(job, token))
 }
