@@ -253,8 +253,13 @@ export interface CpuPaths {
    * Linux and macOS), `'aws-lc-c'` (x86-64 Windows), `'unprobed'` elsewhere.
    */
   sha3: string
-  /** BLAKE2b/BLAKE2s: `'scalar'` (ours, AMD and non-x86) or `'simd'` (`blake2b_simd`/`blake2s_simd`). */
-  blake2: string
+  /**
+   * BLAKE2b: `'simd'` (`blake2b_simd`) or `'scalar'` (ours), whichever measured faster here on
+   * the first BLAKE2b hash (`hash::blake2::Backend`; asking measures it); `'scalar'` off x86-64.
+   */
+  blake2b: string
+  /** BLAKE2s: the same choice, between `blake2s_simd` and ours. */
+  blake2s: string
   /** BLAKE3: `'avx512'`, `'avx2'`, `'sse41'`, `'sse2'` or `'portable'`. */
   blake3: string
   /**

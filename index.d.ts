@@ -269,8 +269,10 @@ export interface CpuPaths {
   md5: string
   /** Every Keccak hash (SHA-3, SHAKE, Keccak-256: our sponge over AWS-LC's Keccak-f[1600], fixed when AWS-LC is compiled): 'aws-lc-asm' (x86-64 Linux, macOS) | 'aws-lc-c' (x86-64 Windows) | 'unprobed'. */
   sha3: string
-  /** BLAKE2b/2s: 'scalar' (ours; AMD, non-x86) | 'simd' (blake2b_simd/blake2s_simd). */
-  blake2: string
+  /** BLAKE2b: 'simd' (blake2b_simd) | 'scalar' (ours), whichever measured faster in this process on its first BLAKE2b hash (about 0.1 ms, once); 'scalar' off x86-64. */
+  blake2b: string
+  /** BLAKE2s: the same choice between blake2s_simd and ours. */
+  blake2s: string
   /** BLAKE3: 'avx512' | 'avx2' | 'sse41' | 'sse2' | 'portable'. */
   blake3: string
   /** AES in every mode but 96-bit-IV GCM (RustCrypto aes): 'vaes512' | 'vaes256' | 'aes-ni' | 'soft'. */

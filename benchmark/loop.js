@@ -4,7 +4,8 @@
 //   node benchmark/loop.js cipher <mode> <bytes> [rounds]   AES-128/192/256 in `mode`: ours with a
 //       fresh key, a kept key (`aes.key()`), into `options.output`, and node:crypto
 //   node benchmark/loop.js hash <algorithm> <bytes> [rounds]   ours (`sha.<algorithm>`) and node's
-//       createHash (e.g. `hash sha3_256 1048576`; the node name is the one with dashes)
+//       createHash (e.g. `hash sha3_256 1048576`; the node name is the one with dashes, and
+//       blake2b512 / blake2s256 for blake2b / blake2s)
 // Prints the median MB/s of each contestant and ours (fresh key) ÷ node, with the CPU line.
 const os = require('node:os')
 const nodeCrypto = require('node:crypto')
@@ -63,7 +64,7 @@ if (kind === 'cipher') {
 } else {
   const ours = sha[name]
   if (!ours) throw new Error(`no sha.${name}`)
-  const nodeName = name.replace(/_/g, '-')
+  const nodeName = { blake2b: 'blake2b512', blake2s: 'blake2s256' }[name] ?? name.replace(/_/g, '-')
   const m = race({ ours: () => ours(data), node: () => nodeCrypto.createHash(nodeName).update(data).digest() })
   show(`${name} ${size} B`, m, 'ours', 'node')
 }

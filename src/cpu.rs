@@ -31,8 +31,13 @@ pub struct CpuPaths {
   /// Keccak-f[1600], chosen when AWS-LC is compiled): `'aws-lc-asm'` (s2n-bignum assembly: x86-64
   /// Linux and macOS), `'aws-lc-c'` (x86-64 Windows), `'unprobed'` elsewhere.
   pub sha3: String,
-  /// BLAKE2b/BLAKE2s: `'scalar'` (ours, AMD and non-x86) or `'simd'` (`blake2b_simd`/`blake2s_simd`).
-  pub blake2: String,
+  /// BLAKE2b: `'simd'` (`blake2b_simd`) or `'scalar'` (ours), whichever measured faster here on
+  /// the first BLAKE2b hash (`hash::blake2::Backend`; asking measures it); `'scalar'` off x86-64.
+  #[napi(js_name = "blake2b")]
+  pub blake2b: String,
+  /// BLAKE2s: the same choice, between `blake2s_simd` and ours.
+  #[napi(js_name = "blake2s")]
+  pub blake2s: String,
   /// BLAKE3: `'avx512'`, `'avx2'`, `'sse41'`, `'sse2'` or `'portable'`.
   pub blake3: String,
   /// AES in every mode but 96-bit-IV GCM (RustCrypto `aes`): `'vaes512'`, `'vaes256'`,
@@ -111,7 +116,8 @@ pub fn cpu_paths() -> CpuPaths {
       "unprobed"
     }
     .to_string(),
-    blake2: first(&[("scalar", crate::hash::blake2::prefer_scalar())], "simd"),
+    blake2b: crate::hash::blake2::Backend::blake2b().name().to_string(),
+    blake2s: crate::hash::blake2::Backend::blake2s().name().to_string(),
     blake3: probed(first(
       &[
         ("avx512", has!("avx512f", "avx512vl")),

@@ -1,17 +1,21 @@
 //! BLAKE2b and BLAKE2s (RFC 7693) in portable scalar code, and the choice between it and the
 //! `blake2b_simd`/`blake2s_simd` crates.
 //!
-//! Measured on the two x86-64 machines this was developed on (MB/s, large inputs):
+//! Measured on the x86-64 machines this was developed on (MB/s, large inputs):
 //!
-//! | | `blake2b_simd` (AVX2) | BLAKE2b here (scalar) | OpenSSL (node) | `blake2s_simd` | BLAKE2s here |
+//! | | `blake2b_simd` (AVX2) | BLAKE2b here (scalar) | OpenSSL (node) | `blake2s_simd` (SSE4.1) | BLAKE2s here |
 //! |---|---:|---:|---:|---:|---:|
 //! | Xeon, Sapphire Rapids | 1,116 | not measured | 961 | 660 | not measured |
-//! | AMD EPYC, Zen 4 | 660-720 | 1,250-1,290 | 1,314 | 355-383 | 740-750 |
+//! | AMD EPYC, Zen 4 (2026-11-22) | 660-720 | 1,250-1,290 | 1,314 | 355-383 | 740-750 |
+//! | AMD EPYC, Zen 4 (2026-11-26) | 1,190-1,200 | 1,000-1,015 | 1,012 | 636-639 | 610-620 |
 //!
-//! A single BLAKE2 message is one serial chain of rounds: the AVX2 code pays cross-lane
-//! permutes (slow on Zen) for its diagonal steps, while scalar code has four independent G
-//! functions per step that a wide core runs in parallel. So AMD processors get this file and the
-//! others the SIMD crates; non-x86 targets get this file (the crates are portable code there).
+//! A single BLAKE2 message is one serial chain of rounds, and which form of it runs faster
+//! turned on more than the CPU model: the two Zen 4 rows are the same family and model (25,
+//! 17) on two VMs, and the faster backend is not the same. So the choice is measured: the first
+//! hash of each variant times both backends over the same 8 KiB a few times (about 0.2 ms, once
+//! per process) and keeps the faster ([`Backend::of`]). Both produce the same bytes (tested
+//! against each other for every parameter combination); `cpuPaths()` says which one runs.
+//! Non-x86 targets get this file without measuring (the crates are portable code there).
 
 use std::sync::OnceLock;
 
@@ -20,20 +24,77 @@ use zeroize::Zeroize;
 use super::core::{check_len, check_max, HashCore, Params};
 use crate::error::CryptoResult;
 
-/// True when the scalar code below is the faster backend on this CPU.
-pub fn prefer_scalar() -> bool {
-  static SCALAR: OnceLock<bool> = OnceLock::new();
-  *SCALAR.get_or_init(|| {
-    #[cfg(target_arch = "x86_64")]
-    {
-      let vendor = crate::arch::cpu_vendor();
-      &vendor == b"AuthenticAMD" || &vendor == b"HygonGenuine"
+/// The implementation a BLAKE2 variant runs in this process.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Backend {
+  /// `blake2b_simd` / `blake2s_simd` (their own run-time AVX2 / SSE4.1 choice).
+  Simd,
+  /// The scalar code of this file.
+  Scalar,
+}
+
+impl Backend {
+  /// The faster of the two for hashing with `simd` and `scalar` on this CPU (on x86-64 timed
+  /// once, interleaved, best of five over 8 KiB each; elsewhere the scalar code).
+  fn measured(simd: impl Fn(&[u8]), scalar: impl Fn(&[u8])) -> Backend {
+    if !cfg!(target_arch = "x86_64") {
+      return Backend::Scalar;
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-      true
+    let data = [0x5a_u8; 8 * 1024];
+    let time = |f: &dyn Fn(&[u8])| {
+      let start = std::time::Instant::now();
+      f(std::hint::black_box(&data));
+      start.elapsed()
+    };
+    let (mut best_simd, mut best_scalar) = (std::time::Duration::MAX, std::time::Duration::MAX);
+    for _ in 0..5 {
+      best_simd = best_simd.min(time(&simd));
+      best_scalar = best_scalar.min(time(&scalar));
     }
-  })
+    if best_scalar < best_simd {
+      Backend::Scalar
+    } else {
+      Backend::Simd
+    }
+  }
+
+  /// BLAKE2b's backend here (measured on first use).
+  pub fn blake2b() -> Backend {
+    static PICK: OnceLock<Backend> = OnceLock::new();
+    *PICK.get_or_init(|| {
+      Backend::measured(
+        |d| {
+          std::hint::black_box(blake2b_simd::blake2b(d));
+        },
+        |d| {
+          std::hint::black_box(Blake2b::digest_scalar(d));
+        },
+      )
+    })
+  }
+
+  /// BLAKE2s's backend here (measured on first use).
+  pub fn blake2s() -> Backend {
+    static PICK: OnceLock<Backend> = OnceLock::new();
+    *PICK.get_or_init(|| {
+      Backend::measured(
+        |d| {
+          std::hint::black_box(blake2s_simd::blake2s(d));
+        },
+        |d| {
+          std::hint::black_box(Blake2s::digest_scalar(d));
+        },
+      )
+    })
+  }
+
+  /// Its name in `cpuPaths()`.
+  pub fn name(self) -> &'static str {
+    match self {
+      Backend::Simd => "simd",
+      Backend::Scalar => "scalar",
+    }
+  }
 }
 
 /// Message schedule (RFC 7693 §2.7); round `r` uses row `r % 10`.
@@ -207,7 +268,7 @@ blake2!(
 );
 
 /// BLAKE2b/BLAKE2s as the hash list drives them: the `*_simd` crates (run-time AVX2/SSE4.1) or
-/// the scalar code above, whichever is faster on this CPU ([`prefer_scalar`]).
+/// the scalar code above, whichever measured faster on this CPU ([`Backend`]).
 #[derive(Clone)]
 pub enum Blake2b {
   Simd {
@@ -228,11 +289,12 @@ pub enum Blake2s {
 /// `$block`: block size, `$max`: longest output and key, `$salt`: salt and personalization
 /// length (all in bytes).
 macro_rules! blake2_core {
-  ($t:ident, $simd:ident, $scalar:ident, block: $block:expr, max: $max:expr, salt: $salt:expr) => {
+  ($t:ident, $simd:ident, $scalar:ident, $backend:ident, block: $block:expr, max: $max:expr,
+   salt: $salt:expr) => {
     impl $t {
       /// Output length, key, salt and personalization already checked against the limits.
       fn with(len: usize, key: &[u8], salt: &[u8], personal: &[u8]) -> Self {
-        if prefer_scalar() {
+        if Backend::$backend() == Backend::Scalar {
           $t::Scalar($scalar::new(len, key, salt, personal))
         } else {
           let mut params = $simd::Params::new();
@@ -250,6 +312,15 @@ macro_rules! blake2_core {
 
       pub fn fresh() -> Self {
         Self::with($max, &[], &[], &[])
+      }
+
+      /// The unkeyed hash of `data` with the scalar code (the backend measurement's sample).
+      fn digest_scalar(data: &[u8]) -> [u8; $max] {
+        let mut h = $scalar::new($max, &[], &[], &[]);
+        h.update(data);
+        let mut out = [0u8; $max];
+        h.finalize_into(&mut out);
+        out
       }
 
       pub fn from_params(p: &Params) -> CryptoResult<Self> {
@@ -292,8 +363,8 @@ macro_rules! blake2_core {
     }
   };
 }
-blake2_core!(Blake2b, blake2b_simd, Blake2bScalar, block: 128, max: 64, salt: 16);
-blake2_core!(Blake2s, blake2s_simd, Blake2sScalar, block: 64, max: 32, salt: 8);
+blake2_core!(Blake2b, blake2b_simd, Blake2bScalar, blake2b, block: 128, max: 64, salt: 16);
+blake2_core!(Blake2s, blake2s_simd, Blake2sScalar, blake2s, block: 64, max: 32, salt: 8);
 
 #[cfg(test)]
 mod tests {
@@ -392,8 +463,9 @@ mod tests {
       let scalar_s = mb / t.elapsed().as_secs_f64();
       assert_eq!(out[..], a.as_bytes()[..]);
       println!(
-        "blake2b simd {simd:.0} scalar {scalar:.0} | blake2s simd {simd_s:.0} scalar {scalar_s:.0} MB/s (prefer scalar here: {})",
-        prefer_scalar()
+        "blake2b simd {simd:.0} scalar {scalar:.0} | blake2s simd {simd_s:.0} scalar {scalar_s:.0} MB/s (measured picks: {:?}, {:?})",
+        Backend::blake2b(),
+        Backend::blake2s()
       );
     }
   }
