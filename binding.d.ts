@@ -248,9 +248,11 @@ export interface CpuPaths {
   /** MD5 (ours, `hash/md.rs`; scalar: MD5 is one serial chain): `'soft'`. */
   md5: string
   /**
-   * Every Keccak hash (SHA-3, SHAKE, Keccak-256: our sponge, `hash/keccak.rs`, over AWS-LC's
-   * Keccak-f[1600], chosen when AWS-LC is compiled): `'aws-lc-asm'` (s2n-bignum assembly: x86-64
-   * Linux and macOS), `'aws-lc-c'` (x86-64 Windows), `'unprobed'` elsewhere.
+   * Every Keccak hash (SHA-3, SHAKE, Keccak-256: our sponge, `hash/keccak.rs`): `'bmi2-asm'`
+   * (our x86-64 assembly with BMI1/BMI2, where it measured faster than AWS-LC's in this process;
+   * asking measures it), else AWS-LC's Keccak-f[1600], fixed when AWS-LC is compiled:
+   * `'aws-lc-asm'` (s2n-bignum assembly: x86-64 Linux and macOS), `'aws-lc-c'` (x86-64 Windows),
+   * `'unprobed'` elsewhere.
    */
   sha3: string
   /**

@@ -27,9 +27,11 @@ pub struct CpuPaths {
   pub sha512: String,
   /// MD5 (ours, `hash/md.rs`; scalar: MD5 is one serial chain): `'soft'`.
   pub md5: String,
-  /// Every Keccak hash (SHA-3, SHAKE, Keccak-256: our sponge, `hash/keccak.rs`, over AWS-LC's
-  /// Keccak-f[1600], chosen when AWS-LC is compiled): `'aws-lc-asm'` (s2n-bignum assembly: x86-64
-  /// Linux and macOS), `'aws-lc-c'` (x86-64 Windows), `'unprobed'` elsewhere.
+  /// Every Keccak hash (SHA-3, SHAKE, Keccak-256: our sponge, `hash/keccak.rs`): `'bmi2-asm'`
+  /// (our x86-64 assembly with BMI1/BMI2, where it measured faster than AWS-LC's in this process;
+  /// asking measures it), else AWS-LC's Keccak-f[1600], fixed when AWS-LC is compiled:
+  /// `'aws-lc-asm'` (s2n-bignum assembly: x86-64 Linux and macOS), `'aws-lc-c'` (x86-64 Windows),
+  /// `'unprobed'` elsewhere.
   pub sha3: String,
   /// BLAKE2b: `'simd'` (`blake2b_simd`) or `'scalar'` (ours), whichever measured faster here on
   /// the first BLAKE2b hash (`hash::blake2::Backend`; asking measures it); `'scalar'` off x86-64.
@@ -105,7 +107,9 @@ pub fn cpu_paths() -> CpuPaths {
       None => probed(first(&[("avx2", has!("avx2"))], soft)),
     },
     md5: soft.to_string(),
-    sha3: if cfg!(all(
+    sha3: if crate::hash::keccak::Permutation::get().is_own() {
+      "bmi2-asm"
+    } else if cfg!(all(
       target_arch = "x86_64",
       any(target_os = "linux", target_vendor = "apple")
     )) {

@@ -21,7 +21,7 @@ use std::sync::OnceLock;
 
 use zeroize::Zeroize;
 
-use super::core::{check_len, check_max, HashCore, Params};
+use super::core::{check_len, check_max, first_is_faster, HashCore, Params};
 use crate::error::CryptoResult;
 
 /// The implementation a BLAKE2 variant runs in this process.
@@ -35,23 +35,14 @@ pub enum Backend {
 
 impl Backend {
   /// The faster of the two for hashing with `simd` and `scalar` on this CPU (on x86-64 timed
-  /// once, interleaved, best of five over 8 KiB each; elsewhere the scalar code).
+  /// once over 8 KiB each; elsewhere the scalar code).
   fn measured(simd: impl Fn(&[u8]), scalar: impl Fn(&[u8])) -> Backend {
     if !cfg!(target_arch = "x86_64") {
       return Backend::Scalar;
     }
     let data = [0x5a_u8; 8 * 1024];
-    let time = |f: &dyn Fn(&[u8])| {
-      let start = std::time::Instant::now();
-      f(std::hint::black_box(&data));
-      start.elapsed()
-    };
-    let (mut best_simd, mut best_scalar) = (std::time::Duration::MAX, std::time::Duration::MAX);
-    for _ in 0..5 {
-      best_simd = best_simd.min(time(&simd));
-      best_scalar = best_scalar.min(time(&scalar));
-    }
-    if best_scalar < best_simd {
+    let sample = std::hint::black_box(&data[..]);
+    if first_is_faster(&|| scalar(sample), &|| simd(sample)) {
       Backend::Scalar
     } else {
       Backend::Simd

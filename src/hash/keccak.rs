@@ -1,14 +1,81 @@
-//! The Keccak sponge (FIPS 202 §4, with the Keccak team's padding) over AWS-LC's Keccak-f[1600]
-//! (`arch::keccak_f1600`: s2n-bignum's assembly on x86-64): SHA3-224/256/384/512, SHAKE128/256
-//! and Keccak-256 are one [`Keccak`] each, differing in rate, domain byte and output length.
-//! One sponge for all of them, rather than AWS-LC's digests for some (an allocated `EVP_MD_CTX`
-//! per hash, no SHA3-224 in aws-lc-rs, no SHAKE) and RustCrypto's portable permutation for the
-//! rest (why: `docs/backends.md`).
+//! The Keccak sponge (FIPS 202 §4, with the Keccak team's padding): SHA3-224/256/384/512,
+//! SHAKE128/256 and Keccak-256 are one [`Keccak`] each, differing in rate, domain byte and output
+//! length. The permutation is the own x86-64 BMI1/BMI2 assembly (`arch::KeccakBmi`) where the CPU
+//! has it and it measures faster than AWS-LC's (`arch::keccak_f1600`: s2n-bignum's assembly on
+//! x86-64, C or Neon elsewhere), chosen once per process ([`Permutation`]). One sponge for all of
+//! them, rather than AWS-LC's digests for some (an allocated `EVP_MD_CTX` per hash, no SHA3-224
+//! in aws-lc-rs, no SHAKE) and RustCrypto's portable permutation for the rest (why:
+//! `docs/backends.md`).
+
+use std::sync::OnceLock;
 
 use zeroize::Zeroize;
 
-use super::core::HashCore;
-use crate::arch::keccak_f1600;
+use super::core::{first_is_faster, HashCore};
+use crate::arch::{keccak_f1600, KeccakBmi};
+
+/// Keccak-f[1600] as this process runs it.
+#[derive(Clone, Copy)]
+pub enum Permutation {
+  /// The own assembly (`arch::KeccakBmi`).
+  Bmi(KeccakBmi),
+  /// AWS-LC's `KeccakF1600`.
+  AwsLc,
+}
+
+impl Permutation {
+  /// The own assembly where the CPU has BMI1/BMI2 and it absorbs 8 KiB faster than AWS-LC's
+  /// permutation does (timed once), else AWS-LC's.
+  pub fn get() -> Permutation {
+    static PICK: OnceLock<Permutation> = OnceLock::new();
+    *PICK.get_or_init(|| {
+      let Some(own) = KeccakBmi::detect() else {
+        return Permutation::AwsLc;
+      };
+      let data = [0x5a_u8; 136 * 60];
+      let run = |p: Permutation| {
+        let mut state = [0u64; 25];
+        p.absorb(&mut state, std::hint::black_box(&data), 136);
+        std::hint::black_box(state);
+      };
+      if first_is_faster(&|| run(Permutation::Bmi(own)), &|| run(Permutation::AwsLc)) {
+        Permutation::Bmi(own)
+      } else {
+        Permutation::AwsLc
+      }
+    })
+  }
+
+  /// For each whole `rate`-byte block of `data`: XOR it into the state, then permute.
+  #[inline]
+  fn absorb(self, state: &mut [u64; 25], data: &[u8], rate: usize) {
+    match self {
+      Permutation::Bmi(own) => own.absorb(state, data, rate),
+      Permutation::AwsLc => {
+        for block in data.chunks_exact(rate) {
+          let (words, _) = block.as_chunks::<8>();
+          for (lane, word) in state.iter_mut().zip(words) {
+            *lane ^= u64::from_le_bytes(*word);
+          }
+          keccak_f1600(state);
+        }
+      }
+    }
+  }
+
+  #[inline]
+  fn permute(self, state: &mut [u64; 25]) {
+    match self {
+      Permutation::Bmi(own) => own.permute(state),
+      Permutation::AwsLc => keccak_f1600(state),
+    }
+  }
+
+  /// Its name in `cpuPaths()` (`'aws-lc-*'` is named by the caller, which knows the build).
+  pub fn is_own(self) -> bool {
+    matches!(self, Permutation::Bmi(_))
+  }
+}
 
 /// Domain bytes: the suffix bits after the message and the first bit of the `10*1` padding.
 const SHA3: u8 = 0x06;
@@ -75,36 +142,34 @@ impl HashCore for Keccak {
       data = rest;
       self.used += 1;
       if self.used == self.rate {
-        keccak_f1600(&mut self.state);
+        Permutation::get().permute(&mut self.state);
         self.used = 0;
       }
     }
-    // Whole blocks, a lane at a time.
-    let mut blocks = data.chunks_exact(self.rate);
-    for block in &mut blocks {
-      let (words, _) = block.as_chunks::<8>();
-      for (lane, word) in self.state.iter_mut().zip(words) {
-        *lane ^= u64::from_le_bytes(*word);
-      }
-      keccak_f1600(&mut self.state);
+    // Whole blocks, then the rest into the state byte by byte.
+    let whole = data.len() - data.len() % self.rate;
+    let (blocks, rest) = data.split_at(whole);
+    if !blocks.is_empty() {
+      Permutation::get().absorb(&mut self.state, blocks, self.rate);
     }
-    for (i, &b) in blocks.remainder().iter().enumerate() {
+    for (i, &b) in rest.iter().enumerate() {
       self.xor_byte(i, b);
     }
-    self.used = blocks.remainder().len();
+    self.used = rest.len();
   }
 
   fn finalize_into(mut self, out: &mut [u8]) {
     self.xor_byte(self.used, self.domain);
     self.xor_byte(self.rate - 1, 0x80);
-    keccak_f1600(&mut self.state);
+    let permutation = Permutation::get();
+    permutation.permute(&mut self.state);
     let mut chunks = out.chunks_mut(self.rate).peekable();
     while let Some(chunk) = chunks.next() {
       for (i, o) in chunk.iter_mut().enumerate() {
         *o = (self.state[i / 8] >> (8 * (i % 8))) as u8;
       }
       if chunks.peek().is_some() {
-        keccak_f1600(&mut self.state);
+        permutation.permute(&mut self.state);
       }
     }
   }
@@ -129,6 +194,64 @@ impl Drop for Keccak {
 mod tests {
   use super::*;
   use digest::{Digest, ExtendableOutput, Update, XofReader};
+
+  /// The own assembly equals AWS-LC's permutation: absorbing 0 to 40 blocks at every rate the
+  /// sponge uses (and the extremes 8 and 192 bytes) from a varied state, and 100 chained bare
+  /// permutations. Skipped, saying so, on a CPU without BMI1/BMI2.
+  #[test]
+  fn own_permutation_equals_aws_lc() {
+    let Some(own) = KeccakBmi::detect() else {
+      eprintln!("no BMI1/BMI2 on this CPU: the own Keccak assembly not checked");
+      return;
+    };
+    let data: Vec<u8> = (0..8000u32)
+      .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+      .collect();
+    let start: [u64; 25] =
+      std::array::from_fn(|i| (i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    for rate in [8, 72, 104, 136, 144, 168, 192] {
+      for blocks in [0, 1, 2, 3, 40] {
+        let (mut a, mut b) = (start, start);
+        let input = &data[..rate * blocks + 5]; // a partial block after: ignored by both
+        Permutation::AwsLc.absorb(&mut a, input, rate);
+        Permutation::Bmi(own).absorb(&mut b, input, rate);
+        assert_eq!(a, b, "rate {rate}, {blocks} blocks");
+      }
+    }
+    let (mut a, mut b) = (start, start);
+    for i in 0..100 {
+      keccak_f1600(&mut a);
+      own.permute(&mut b);
+      assert_eq!(a, b, "permutation {i}");
+    }
+  }
+
+  /// `cargo test --release permutation_speed -- --ignored --nocapture`: ns per 136-byte block
+  /// absorbed (SHA3-256's rate) with each permutation, interleaved, and the process's pick.
+  #[test]
+  #[ignore]
+  fn permutation_speed() {
+    let data = vec![7u8; 136 * 8000];
+    let time = |p: Permutation| {
+      let mut state = [0u64; 25];
+      let start = std::time::Instant::now();
+      p.absorb(&mut state, &data, 136);
+      std::hint::black_box(state);
+      start.elapsed().as_nanos() as f64 / 8000.0
+    };
+    for _ in 0..5 {
+      let aws = time(Permutation::AwsLc);
+      let own = KeccakBmi::detect().map(|k| time(Permutation::Bmi(k)));
+      println!(
+        "ns per 136-byte block: AWS-LC {aws:.1}, own BMI assembly {own:.1?} (picked: {})",
+        if Permutation::get().is_own() {
+          "own"
+        } else {
+          "AWS-LC"
+        }
+      );
+    }
+  }
 
   /// Every length 0..600 (both sides of each rate), whole and split at every eighth point,
   /// against RustCrypto's `sha3`/`shake` (its own permutation): the same bytes.
