@@ -417,7 +417,10 @@ function readSeedOrExpanded(inner, r, s) {
     const seed = seedOf(both.read(TAG.OCTET_STRING))
     const expanded = lengthChecked(both.read(TAG.OCTET_STRING))
     both.end()
-    if (!nodeCrypto.timingSafeEqual(s.expandedOf(seed), expanded)) r.fail('the seed and the expanded key disagree')
+    const derived = s.expandedOf(seed)
+    const agree = nodeCrypto.timingSafeEqual(derived, expanded)
+    derived.fill(0) // secret, and ours: not left for the collector
+    if (!agree) r.fail('the seed and the expanded key disagree')
     out = { seed }
   }
   p.end()
