@@ -34,7 +34,7 @@ pub struct CpuPaths {
   /// `'unprobed'` elsewhere.
   pub sha3: String,
   /// BLAKE2b: `'simd'` (`blake2b_simd`) or `'scalar'` (ours), whichever measured faster here on
-  /// the first BLAKE2b hash (`hash::blake2::Backend`; asking measures it); `'scalar'` off x86-64.
+  /// the first BLAKE2b hash (`hash::blake2::Blake2b::backend`; asking measures it); `'scalar'` off x86-64.
   #[napi(js_name = "blake2b")]
   pub blake2b: String,
   /// BLAKE2s: the same choice, between `blake2s_simd` and ours.
@@ -120,8 +120,8 @@ pub fn cpu_paths() -> CpuPaths {
       "unprobed"
     }
     .to_string(),
-    blake2b: crate::hash::blake2::Backend::blake2b().name().to_string(),
-    blake2s: crate::hash::blake2::Backend::blake2s().name().to_string(),
+    blake2b: crate::hash::blake2::Blake2b::backend().name().to_string(),
+    blake2s: crate::hash::blake2::Blake2s::backend().name().to_string(),
     blake3: probed(first(
       &[
         ("avx512", has!("avx512f", "avx512vl")),

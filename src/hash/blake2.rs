@@ -13,7 +13,7 @@
 //! turned on more than the CPU model: the two Zen 4 rows are the same family and model (25,
 //! 17) on two VMs, and the faster backend is not the same. So the choice is measured: the first
 //! hash of each variant times both backends over the same 8 KiB a few times (about 0.2 ms, once
-//! per process) and keeps the faster ([`Backend::of`]). Both produce the same bytes (tested
+//! per process) and keeps the faster ([`Backend::measured`]). Both produce the same bytes (tested
 //! against each other for every parameter combination); `cpuPaths()` says which one runs.
 //! Non-x86 targets get this file without measuring (the crates are portable code there).
 
@@ -47,36 +47,6 @@ impl Backend {
     } else {
       Backend::Simd
     }
-  }
-
-  /// BLAKE2b's backend here (measured on first use).
-  pub fn blake2b() -> Backend {
-    static PICK: OnceLock<Backend> = OnceLock::new();
-    *PICK.get_or_init(|| {
-      Backend::measured(
-        |d| {
-          std::hint::black_box(blake2b_simd::blake2b(d));
-        },
-        |d| {
-          std::hint::black_box(Blake2b::digest_scalar(d));
-        },
-      )
-    })
-  }
-
-  /// BLAKE2s's backend here (measured on first use).
-  pub fn blake2s() -> Backend {
-    static PICK: OnceLock<Backend> = OnceLock::new();
-    *PICK.get_or_init(|| {
-      Backend::measured(
-        |d| {
-          std::hint::black_box(blake2s_simd::blake2s(d));
-        },
-        |d| {
-          std::hint::black_box(Blake2s::digest_scalar(d));
-        },
-      )
-    })
   }
 
   /// Its name in `cpuPaths()`.
@@ -280,12 +250,26 @@ pub enum Blake2s {
 /// `$block`: block size, `$max`: longest output and key, `$salt`: salt and personalization
 /// length (all in bytes).
 macro_rules! blake2_core {
-  ($t:ident, $simd:ident, $scalar:ident, $backend:ident, block: $block:expr, max: $max:expr,
-   salt: $salt:expr) => {
+  ($t:ident, $simd:ident, $scalar:ident, block: $block:expr, max: $max:expr, salt: $salt:expr) => {
     impl $t {
+      /// The backend this process runs (measured on first use: [`Backend::measured`]).
+      pub fn backend() -> Backend {
+        static PICK: OnceLock<Backend> = OnceLock::new();
+        *PICK.get_or_init(|| {
+          Backend::measured(
+            |d| {
+              std::hint::black_box($simd::Params::new().hash(d));
+            },
+            |d| {
+              std::hint::black_box(Self::digest_scalar(d));
+            },
+          )
+        })
+      }
+
       /// Output length, key, salt and personalization already checked against the limits.
       fn with(len: usize, key: &[u8], salt: &[u8], personal: &[u8]) -> Self {
-        if Backend::$backend() == Backend::Scalar {
+        if Self::backend() == Backend::Scalar {
           $t::Scalar($scalar::new(len, key, salt, personal))
         } else {
           let mut params = $simd::Params::new();
@@ -354,8 +338,8 @@ macro_rules! blake2_core {
     }
   };
 }
-blake2_core!(Blake2b, blake2b_simd, Blake2bScalar, blake2b, block: 128, max: 64, salt: 16);
-blake2_core!(Blake2s, blake2s_simd, Blake2sScalar, blake2s, block: 64, max: 32, salt: 8);
+blake2_core!(Blake2b, blake2b_simd, Blake2bScalar, block: 128, max: 64, salt: 16);
+blake2_core!(Blake2s, blake2s_simd, Blake2sScalar, block: 64, max: 32, salt: 8);
 
 #[cfg(test)]
 mod tests {
@@ -455,8 +439,8 @@ mod tests {
       assert_eq!(out[..], a.as_bytes()[..]);
       println!(
         "blake2b simd {simd:.0} scalar {scalar:.0} | blake2s simd {simd_s:.0} scalar {scalar_s:.0} MB/s (measured picks: {:?}, {:?})",
-        Backend::blake2b(),
-        Backend::blake2s()
+        Blake2b::backend(),
+        Blake2s::backend()
       );
     }
   }
