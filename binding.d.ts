@@ -257,7 +257,7 @@ export interface CpuPaths {
   sha3: string
   /**
    * BLAKE2b: `'simd'` (`blake2b_simd`) or `'scalar'` (ours), whichever measured faster here on
-   * the first BLAKE2b hash (`hash::blake2::Backend`; asking measures it); `'scalar'` off x86-64.
+   * the first BLAKE2b hash (`hash::blake2::Blake2b::backend`; asking measures it); `'scalar'` off x86-64.
    */
   blake2b: string
   /** BLAKE2s: the same choice, between `blake2s_simd` and ours. */
