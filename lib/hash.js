@@ -29,7 +29,8 @@ const finalized = () =>
 function copyBytes(data, name) {
   if (typeof data === 'string') return Buffer.from(data, 'utf8')
   let view
-  if (ArrayBuffer.isView(data)) view = new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
+  if (data instanceof Uint8Array) view = data // Buffers included: no view to make
+  else if (ArrayBuffer.isView(data)) view = new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
   else if (data instanceof ArrayBuffer) view = new Uint8Array(data)
   else throw invalidArgType(name, BYTES, data)
   const out = Buffer.allocUnsafe(view.length)
@@ -195,8 +196,19 @@ function makeHash(info) {
         return format === 'buffer' ? out : encode(out, format)
       }
 
+  // The spec of a hash without options: made once, and its one-shot takes the two-argument
+  // native call (the parameterised one reads five more arguments).
+  const plainSpec = Object.freeze({
+    algorithm: name,
+    outputLength,
+    open: () => hasherNew(id),
+    once: (data, out) => (out === undefined ? nativeHash(id, data) : nativeHash(id, data, out)),
+  })
   digest.create = (options) => {
     const [format, len, key, salt, pers, ctx, explicitLen] = read(options)
+    if (len === outputLength && key == null && salt == null && pers == null && ctx == null && explicitLen == null) {
+      return new Hasher(plainSpec, format, null)
+    }
     const spec = {
       algorithm: name,
       outputLength: len,
