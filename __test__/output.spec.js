@@ -407,8 +407,11 @@ test('cpuPaths() lists every backend with a string path, consistent with /proc/c
   t.is(paths.aes !== 'soft', flags.has('aes'))
   t.is(paths.aesGcm === 'vaes-avx2', ['aes', 'pclmulqdq', 'avx', 'avx2', 'vaes', 'vpclmulqdq'].every((f) => flags.has(f)))
   t.is(paths.chacha20 === 'avx2', flags.has('avx2'))
-  // BLAKE2's backend is measured, not derived from the flags: either name is a right answer.
+  // BLAKE2's backend and the Keccak permutation are measured, not derived from the flags: either
+  // name is a right answer, but the own Keccak assembly only where BMI1/BMI2 exist.
   for (const v of ['blake2b', 'blake2s']) t.true(['simd', 'scalar'].includes(paths[v]), v)
+  t.true(['bmi2-asm', 'aws-lc-asm'].includes(paths.sha3), paths.sha3)
+  if (paths.sha3 === 'bmi2-asm') t.true(flags.has('bmi1') && flags.has('bmi2'))
   t.is(paths.scrypt === 'avx512vl', flags.has('avx512f') && flags.has('avx512vl'))
   t.is(paths.bcrypt === 'bextr', (vendor === 'AuthenticAMD' || vendor === 'HygonGenuine') && flags.has('bmi1'))
   t.is(paths.sha512 === 'avx2-bmi2', ['avx2', 'bmi1', 'bmi2'].every((f) => flags.has(f)))
