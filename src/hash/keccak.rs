@@ -71,7 +71,8 @@ impl Permutation {
     }
   }
 
-  /// Its name in `cpuPaths()` (`'aws-lc-*'` is named by the caller, which knows the build).
+  /// Whether the own assembly runs (`cpuPaths().sha3` is then `'bmi2-asm'`; AWS-LC's path is
+  /// named by the caller, which knows how AWS-LC was built).
   pub fn is_own(self) -> bool {
     matches!(self, Permutation::Bmi(_))
   }
