@@ -206,7 +206,7 @@ function makeHash(info) {
   })
   digest.create = (options) => {
     const [format, len, key, salt, pers, ctx, explicitLen] = read(options)
-    if (len === outputLength && key == null && salt == null && pers == null && ctx == null && explicitLen == null) {
+    if (key == null && salt == null && pers == null && ctx == null && explicitLen == null) {
       return new Hasher(plainSpec, format, null)
     }
     const spec = {
