@@ -269,7 +269,7 @@ export interface CpuPaths {
   md5: string
   /** Every Keccak hash (SHA-3, SHAKE, Keccak-256: our sponge): 'bmi2-asm' (our x86-64 BMI1/BMI2 assembly, where it measured faster than AWS-LC's permutation in this process) | else AWS-LC's Keccak-f[1600]: 'aws-lc-asm' (x86-64 Linux, macOS) | 'aws-lc-c' (x86-64 Windows) | 'unprobed'. */
   sha3: string
-  /** BLAKE2b: 'simd' (blake2b_simd) | 'scalar' (ours), whichever measured faster in this process on its first BLAKE2b hash (about 0.1 ms, once); 'scalar' off x86-64. */
+  /** BLAKE2b: 'simd' (blake2b_simd) | 'scalar' (ours), whichever measured faster in this process on its first BLAKE2b hash (40-80 µs, once); 'scalar' off x86-64. */
   blake2b: string
   /** BLAKE2s: the same choice between blake2s_simd and ours. */
   blake2s: string

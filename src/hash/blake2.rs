@@ -12,7 +12,7 @@
 //! A single BLAKE2 message is one serial chain of rounds, and which form of it runs faster
 //! turned on more than the CPU model: the two Zen 4 rows are the same family and model (25,
 //! 17) on two VMs, and the faster backend is not the same. So the choice is measured: the first
-//! hash of each variant times both backends over the same 8 KiB a few times (about 0.2 ms, once
+//! hash of each variant times both backends over the same 8 KiB a few times (38-80 µs, once
 //! per process) and keeps the faster ([`Backend::measured`]). Both produce the same bytes (tested
 //! against each other for every parameter combination); `cpuPaths()` says which one runs.
 //! Non-x86 targets get this file without measuring (the crates are portable code there).
