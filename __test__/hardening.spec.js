@@ -8,11 +8,12 @@ const nodeCrypto = require('node:crypto')
 const { execFileSync, spawnSync } = require('node:child_process')
 const { performance } = require('node:perf_hooks')
 const c = require('..')
+const { scaled } = require('./helpers/time')
 
 const ROOT = path.join(__dirname, '..')
 
 /** Runs `body` (an async function's source) in a child; returns what it printed as JSON. */
-function inChild(t, body, { timeout = 120_000, flags = ['--expose-gc'] } = {}) {
+function inChild(t, body, { timeout = scaled(120_000), flags = ['--expose-gc'] } = {}) {
   const src = `const c = require(${JSON.stringify(ROOT)});
 const nodeCrypto = require('node:crypto');
 (async () => { const out = await (async () => { ${body} })(); process.stdout.write(JSON.stringify(out)) })()

