@@ -2,7 +2,10 @@
 // npm run licenses — write npm/<target>/THIRD-PARTY-LICENSES for every target in napi.targets:
 // the licence files of every crate compiled into that target's .node, generated from Cargo.lock.
 // npm run check:licenses (--check) — regenerate in memory and fail if a committed file differs
-// (a crate added, removed or updated in Cargo.lock without regenerating).
+// (a crate added, removed or updated in Cargo.lock without regenerating). Where a nightly
+// toolchain is installed, --check also compares each target's crate set with Cargo's own unit
+// graph of the release cdylib build (`cargo +nightly build --unit-graph`: the crates compiled for
+// the target, build scripts and procedural macros aside) and fails if they differ.
 //
 // Which crates: `cargo tree --locked --target <triple> -e normal,no-proc-macro`, the dependency
 // graph of the cdylib as Cargo builds it for that target: normal dependencies only (no dev- or
@@ -80,6 +83,34 @@ function linkedCrates(triple, rootName) {
   return crates
 }
 
+// The same set from Cargo's unit graph of `cargo build --release --lib --target <triple>`
+// (nightly only): every library unit compiled for the target and reachable from the cdylib
+// without passing through a build script or a procedural macro. null without a nightly toolchain.
+function unitGraphCrates(triple, rootName) {
+  let out
+  try {
+    out = execFileSync('cargo', ['+nightly', 'build', '--locked', '--release', '--lib', '--target', triple, '--unit-graph', '-Z', 'unstable-options'], { cwd: root, encoding: 'utf8', maxBuffer: 256 << 20, stdio: ['ignore', 'pipe', 'ignore'] })
+  } catch {
+    return null
+  }
+  const { units, roots } = JSON.parse(out)
+  const crates = new Set()
+  const seen = new Set()
+  const stack = [...roots]
+  while (stack.length) {
+    const i = stack.pop()
+    if (seen.has(i)) continue
+    seen.add(i)
+    const u = units[i]
+    if (u.mode !== 'build' || u.platform !== triple || u.target.kind.some((k) => k === 'proc-macro' || k === 'custom-build')) continue
+    const m = /#(?:(.+)@)?([^@#]+)$/.exec(u.pkg_id)
+    const name = (m && m[1]) || u.pkg_id.replace(/#.*$/, '').split('/').pop()
+    if (name !== rootName) crates.add(`${name} ${m[2]}`)
+    for (const d of u.dependencies) stack.push(d.index)
+  }
+  return crates
+}
+
 // Each crate's licence texts: [{ file, text }], read once per crate.
 function cratesTexts(meta) {
   const texts = new Map()
@@ -153,6 +184,7 @@ function main() {
   }
   const textsOf = cratesTexts(meta)
   const stale = []
+  let crossChecked = true
   for (const triple of pkg.napi.targets) {
     const target = parseTriple(triple)
     const crates = linkedCrates(triple, rootPkg.name)
@@ -161,8 +193,19 @@ function main() {
     const rel = path.relative(root, file)
     const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null
     if (check) {
+      const graph = unitGraphCrates(triple, rootPkg.name)
+      if (graph === null) crossChecked = false
+      else {
+        const onlyTree = [...crates].filter((k) => !graph.has(k))
+        const onlyGraph = [...graph].filter((k) => !crates.has(k))
+        if (onlyTree.length || onlyGraph.length) {
+          console.log(`FAIL ${triple}: cargo tree and the unit graph disagree: only in cargo tree ${onlyTree.join(', ') || '-'}; only in the unit graph ${onlyGraph.join(', ') || '-'}`)
+          stale.push(triple)
+          continue
+        }
+      }
       if (current === text) {
-        console.log(`ok   ${rel}: ${crates.size} crates`)
+        console.log(`ok   ${rel}: ${crates.size} crates${graph ? ', the same as in the unit graph' : ''}`)
         continue
       }
       const lines = (current || '').split('\n')
@@ -179,8 +222,9 @@ function main() {
       console.log(`ok   ${rel}: up to date`)
     }
   }
+  if (check && !crossChecked) console.log('     not compared with the unit graph: no nightly toolchain (rustup toolchain install nightly)')
   if (stale.length) {
-    console.error(`${stale.length} THIRD-PARTY-LICENSES file(s) do not match Cargo.lock: run \`npm run licenses\` and commit them`)
+    console.error(`${stale.length} check(s) failed: where a file does not match Cargo.lock, run \`npm run licenses\` and commit it`)
     process.exitCode = 1
   }
 }
