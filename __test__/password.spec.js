@@ -23,12 +23,13 @@ const family = (algorithm) =>
 const POLICY_OF = Object.fromEntries(password.algorithms.map((a) => [a, password.createPolicy({ algorithm: a })]))
 
 /** A small policy so that hashes made under it are fast. */
-const SMALL = password.createPolicy({
+const SMALL_VALUES = {
   argon2id: { memoryCost: 1024, timeCost: 2, parallelism: 1 },
   bcrypt: { rounds: 5 },
   scrypt: { N: 1024, r: 8, p: 1 },
   pbkdf2: { iterations: { sha256: 2000, sha512: 1000, sha1: 3000 } },
-})
+}
+const SMALL = password.createPolicy(SMALL_VALUES)
 
 // ---- fixtures from independent implementations ------------------------------------------------
 
@@ -534,6 +535,58 @@ test('needsRehash: algorithm, Argon2 variant and version, memory and memory x pa
   t.false(password.needsRehash(fixture('pbkdf2-sha512-current-ascii'), { policy: { algorithm: 'pbkdf2' } }))
   t.true(password.needsRehash(fixture('pbkdf2-sha512-current-ascii'),
     { policy: { algorithm: 'pbkdf2', pbkdf2: { iterations: { sha512: 210001 } } } }))
+})
+
+test('needsRehash: a salt or tag shorter than hash writes (16-byte salt, Django 22 characters; 32-byte Argon2/scrypt tag) needs a rehash, in every format', async (t) => {
+  const node = require('node:crypto')
+  const pw = 'correct horse'
+  const b64 = (b) => b.toString('base64').replace(/=+$/, '')
+  const ab64 = (b) => b64(b).replace(/\+/g, '.')
+  const check = async (stored, policy, expected, what) => {
+    t.is(password.needsRehash(stored, { policy }), expected, what)
+    const r = await password.verify(pw, stored, { policy })
+    t.true(r.valid, what)
+    t.is(r.needsRehash, expected, `${what} (verify)`)
+    t.false((await password.verify('wrong', stored, { policy })).needsRehash, `${what} (wrong password)`)
+  }
+  const salt = (n) => Buffer.alloc(n, 0x5a)
+  // Argon2id (PHC, and Django's argon2$ prefix): salt 8..16 bytes, tag 4..32 bytes.
+  const a = { memoryCost: 1024, timeCost: 2, parallelism: 1 }
+  const argon = (saltLength, keyLength) => crypto.kdf.argon2Sync(pw, { variant: 'id', ...a, salt: salt(saltLength), keyLength })
+  const argonPolicy = password.createPolicy({ argon2id: a })
+  for (const [saltLength, keyLength, weak] of [[16, 32, false], [32, 64, false], [8, 32, true], [15, 32, true], [16, 4, true], [16, 16, true], [16, 31, true]]) {
+    const phc = argon(saltLength, keyLength)
+    await check(phc, argonPolicy, weak, `argon2id salt ${saltLength} tag ${keyLength}`)
+    await check(`argon2${phc}`, argonPolicy, weak, `Django argon2 salt ${saltLength} tag ${keyLength}`)
+  }
+  // scrypt, passlib/PHC: the key from node:crypto.
+  const sp = { N: 1024, r: 8, p: 1 }
+  const scryptPolicy = password.createPolicy({ algorithm: 'scrypt', scrypt: sp })
+  const scryptKey = (s, n) => node.scryptSync(pw, s, n, sp)
+  for (const [saltLength, keyLength, weak] of [[16, 32, false], [0, 32, true], [8, 32, true], [16, 16, true]]) {
+    const st = salt(saltLength)
+    await check(`$scrypt$ln=10,r=8,p=1$${b64(st)}$${b64(scryptKey(st, keyLength))}`, scryptPolicy, weak, `scrypt salt ${saltLength} tag ${keyLength}`)
+  }
+  // scrypt, Django: the salt is text (22 characters: Django's 128 bits of its 62 characters).
+  for (const [text, weak] of [['a'.repeat(22), false], ['a'.repeat(21), true], ['abc', true]]) {
+    await check(`scrypt$1024$${text}$8$1$${scryptKey(text, 64).toString('base64')}`, scryptPolicy, weak, `Django scrypt salt ${text.length}`)
+  }
+  // PBKDF2, passlib (adapted base64) and Django.
+  const kp = password.createPolicy({ algorithm: 'pbkdf2', pbkdf2: { iterations: { sha256: 2000, sha1: 3000 } } })
+  for (const [saltLength, weak] of [[16, false], [0, true], [12, true]]) {
+    const st = salt(saltLength)
+    const key = node.pbkdf2Sync(pw, st, 2000, 32, 'sha256')
+    await check(`$pbkdf2-sha256$2000$${ab64(st)}$${ab64(key)}`, kp, weak, `passlib pbkdf2-sha256 salt ${saltLength}`)
+  }
+  for (const [text, weak] of [['b'.repeat(22), false], ['b'.repeat(12), true]]) {
+    const key = node.pbkdf2Sync(pw, text, 3000, 20, 'sha1')
+    await check(`pbkdf2_sha1$3000$${text}$${key.toString('base64')}`, kp, weak, `Django pbkdf2_sha1 salt ${text.length}`)
+  }
+  // What hash writes is never flagged under its own policy.
+  for (const algorithm of password.algorithms) {
+    const policy = password.createPolicy({ ...SMALL_VALUES, algorithm })
+    t.false(password.needsRehash(password.hashSync(pw, { policy }), { policy }), algorithm)
+  }
 })
 
 test('the namespace is on the CommonJS and ESM entries', async (t) => {

@@ -449,12 +449,29 @@ function parseStored(stored, limits) {
 
 // ---- needsRehash ----------------------------------------------------------------------------
 
+// Django's salts are text of its 62 characters: it asks for 128 bits of them (`salt_entropy`,
+// `must_update_salt`), 22 characters, and writes that many.
+const DJANGO_SALT_CHARS = Math.ceil(128 / Math.log2(62))
+
+/**
+ * True when the salt or the tag of `rec` is shorter than what `hash` writes: a 16-byte salt
+ * (Django: 22 characters of salt text, its own rule) and a `tag`-byte tag. A short salt lets
+ * equal passwords share work across accounts (an empty one, equal hashes); a short tag lets a
+ * wrong password verify with probability 2^-(8·tag). bcrypt's salt and tag have fixed lengths.
+ */
+function shortSaltOrTag(rec, tag) {
+  const p = rec.params
+  const salt = rec.format === 'django' && rec.kind !== 'argon2' ? DJANGO_SALT_CHARS : SALT_BYTES
+  return p.saltLength < salt || p.keyLength < tag
+}
+
 /**
  * True when `rec` is weaker than `policy`: another algorithm than the policy's (Argon2i and
- * Argon2d always), Argon2 version 0x10, or costs below the policy's. Memory-hard costs are
- * compared as memory and memory × passes (Argon2: m and m·t; scrypt: N·r and N·r·p), so one
- * parameter may trade for another as in OWASP's tables; lanes (Argon2 p) are not compared: they
- * do not add attacker work. bcrypt: the cost; PBKDF2: the iterations for its own hash.
+ * Argon2d always), Argon2 version 0x10, costs below the policy's, or a salt or tag shorter than
+ * `hash` writes (`shortSaltOrTag`). Memory-hard costs are compared as memory and memory × passes
+ * (Argon2: m and m·t; scrypt: N·r and N·r·p), so one parameter may trade for another as in OWASP's
+ * tables; lanes (Argon2 p) are not compared: they do not add attacker work. bcrypt: the cost;
+ * PBKDF2: the iterations for its own hash.
  */
 function weaker(rec, policy) {
   if (rec.family !== policy.algorithm) return true
@@ -462,16 +479,17 @@ function weaker(rec, policy) {
   switch (rec.family) {
     case 'argon2id': {
       const a = policy.argon2id
-      return p.version !== 0x13 || p.memoryCost < a.memoryCost || p.memoryCost * p.timeCost < a.memoryCost * a.timeCost
+      return p.version !== 0x13 || p.memoryCost < a.memoryCost || p.memoryCost * p.timeCost < a.memoryCost * a.timeCost ||
+        shortSaltOrTag(rec, ARGON2_KEY)
     }
     case 'bcrypt':
       return p.rounds < policy.bcrypt.rounds
     case 'scrypt': {
       const s = policy.scrypt
-      return p.N * p.r < s.N * s.r || p.N * p.r * p.p < s.N * s.r * s.p
+      return p.N * p.r < s.N * s.r || p.N * p.r * p.p < s.N * s.r * s.p || shortSaltOrTag(rec, SCRYPT_KEY)
     }
     case 'pbkdf2':
-      return p.iterations < policy.pbkdf2.iterations[p.hash]
+      return p.iterations < policy.pbkdf2.iterations[p.hash] || shortSaltOrTag(rec, DIGEST_BYTES[p.hash])
   }
   return true
 }
