@@ -438,7 +438,7 @@ test('ceilings follow a policy that writes above the defaults', (t) => {
   const stored = `$pbkdf2-sha256$20000000$c2FsdHNhbHRzYWx0c2FsdA$${'A'.repeat(43)}`
   isError(t, () => password.parse(stored), RangeError, 'ERR_OUT_OF_RANGE')
   t.is(password.parse(stored, { policy }).params.iterations, 20000000)
-  t.is(password.parse('$2b$17$' + 'a'.repeat(53), { policy }).params.rounds, 17)
+  t.is(password.parse('$2b$17$' + 'a'.repeat(21) + 'e' + 'a'.repeat(31), { policy }).params.rounds, 17)
 })
 
 test('wrong types: ERR_INVALID_ARG_TYPE', async (t) => {
@@ -586,6 +586,60 @@ test('needsRehash: a salt or tag shorter than hash writes (16-byte salt, Django 
   for (const algorithm of password.algorithms) {
     const policy = password.createPolicy({ ...SMALL_VALUES, algorithm })
     t.false(password.needsRehash(password.hashSync(pw, { policy }), { policy }), algorithm)
+  }
+})
+
+test('non-canonical base64: refused in Argon2 PHC, bcrypt and every Django format (as argon2-cffi, pyca/bcrypt and Django refuse), accepted in passlib\'s scrypt and PBKDF2 (as libpass does)', (t) => {
+  const STD = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+  const BC = './ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
+  const AB = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789./'
+  const bump = (field, alphabet) => field.slice(0, -1) + alphabet[alphabet.indexOf(field.at(-1)) + 1]
+  /** The field `i` of `stored` (split on '$') with the lowest unused bit of its last character set. */
+  const spell = (stored, i, alphabet, pad = '') => {
+    const f = stored.split('$')
+    const body = f[i].slice(0, f[i].length - pad.length)
+    t.is(f[i].slice(body.length), pad)
+    f[i] = bump(body, alphabet) + pad
+    return f.join('$')
+  }
+  const bcryptSpell = (stored, at, len) => stored.slice(0, at) + bump(stored.slice(at, at + len), BC) + stored.slice(at + len)
+  const all = Object.fromEntries(SOURCES.flatMap((s) => s.cases.map((c) => [c.id, c])))
+  const pick = (id) => all[id]
+  const refused = (c, stored, what) => {
+    t.true(password.verifySync(c.password, c.hash, { policy: SMALL }).valid, `${what}: the stored hash`)
+    const err = t.throws(() => password.verifySync(c.password, stored, { policy: SMALL }), { instanceOf: TypeError, code: 'ERR_INVALID_ARG_VALUE' }, what)
+    t.regex(err.message, /not canonical base64/, what)
+    t.throws(() => password.needsRehash(stored), { code: 'ERR_INVALID_ARG_VALUE' }, what)
+  }
+  const accepted = (c, stored, what) => {
+    t.not(stored, c.hash)
+    t.true(password.verifySync(c.password, stored, { policy: SMALL }).valid, what)
+  }
+  const argon = pick('argon2id-weak-ascii')
+  refused(argon, spell(argon.hash, 4, STD), 'Argon2 PHC salt')
+  refused(argon, spell(argon.hash, 5, STD), 'Argon2 PHC hash')
+  const dArgon = Object.values(all).find((c) => c.hash.startsWith('argon2$') && c.strength === 'weak')
+  refused(dArgon, spell(dArgon.hash, 4, STD), 'Django argon2$ salt')
+  const bc = pick('bcrypt-2b-weak-ascii')
+  refused(bc, bcryptSpell(bc.hash, 7, 22), 'bcrypt salt')
+  refused(bc, bcryptSpell(bc.hash, 29, 31), 'bcrypt checksum')
+  for (const prefix of ['bcrypt$', 'bcrypt_sha256$']) {
+    const c = Object.values(all).find((x) => x.hash.startsWith(prefix) && x.strength === 'weak')
+    refused(c, bcryptSpell(c.hash, prefix.length + 7, 22), `Django ${prefix} salt`)
+  }
+  for (const prefix of ['pbkdf2_sha256$', 'pbkdf2_sha1$', 'scrypt$']) {
+    const c = Object.values(all).find((x) => x.hash.startsWith(prefix) && x.strength === 'weak')
+    const f = c.hash.split('$')
+    const last = f.length - 1
+    refused(c, spell(c.hash, last, STD, f[last].match(/=*$/)[0]), `Django ${prefix} hash`)
+  }
+  const sc = pick('scrypt-weak-ascii')
+  accepted(sc, spell(sc.hash, 3, STD), 'passlib scrypt salt')
+  accepted(sc, spell(sc.hash, 4, STD), 'passlib scrypt hash')
+  for (const id of ['pbkdf2-sha256-weak-ascii', 'pbkdf2-sha1-weak-ascii']) {
+    const c = pick(id)
+    accepted(c, spell(c.hash, 3, AB), `${id} salt`)
+    accepted(c, spell(c.hash, 4, AB), `${id} hash`)
   }
 })
 
