@@ -599,55 +599,12 @@ function publicOf(k) {
 }
 
 // ---- canonical Curve25519 encodings ---------------------------------------------------------
-// Where a public key's bytes are hashed or compared (crypto.hybrid binds the recipient's whole
-// public key), each key must have one spelling. X25519 and Ed25519 encodings have others: the
-// unused top bit of a u-coordinate, field elements written as v + p, and Ed25519's sign bit on
-// x = 0. These say whether bytes are the one encoding of a key.
 
-const P25519 = 2n ** 255n - 19n
-const ED25519_D = 37095705934669439343138083508754565189542113879843219016388785533085940283555n // -121665/121666
-const SQRT_M1 = 19681161376707505956807079304988542015446066515923890162744021073123829784752n // 2^((p-1)/4)
-const mod = (a) => ((a % P25519) + P25519) % P25519
+/** True when 32 bytes are the one encoding of an X25519 public key: u < p, top bit clear (RFC 7748 §5). */
+const x25519Canonical = (bytes) => native.pkCanonicalPublic(NATIVE.get('x25519').id, bytes)
 
-function powMod(b, e) {
-  let r = 1n
-  for (b = mod(b); e > 0n; e >>= 1n, b = (b * b) % P25519) if (e & 1n) r = (r * b) % P25519
-  return r
-}
-
-/** The little-endian integer of 32 bytes, top bit cleared, and that bit. */
-function fieldBytes(bytes) {
-  const top = bytes[31] >> 7
-  const be = Buffer.from(bytes).reverse()
-  be[0] &= 0x7f
-  return [BigInt('0x' + be.toString('hex')), top]
-}
-
-/** True when 32 bytes are the canonical encoding of an X25519 u-coordinate: top bit clear, u < p (RFC 7748 §5). */
-function x25519Canonical(bytes) {
-  const [u, top] = fieldBytes(bytes)
-  return bytes.length === 32 && top === 0 && u < P25519
-}
-
-/**
- * True when 32 bytes are the canonical encoding of a point on Ed25519 (RFC 8032 §5.1.3, with
- * its checks: y < p, x recovered from y, not x = 0 with the sign bit set).
- */
-function ed25519Canonical(bytes) {
-  if (bytes.length !== 32) return false
-  const [y, sign] = fieldBytes(bytes)
-  if (y >= P25519) return false
-  const u = mod(y * y - 1n)
-  const v = mod(ED25519_D * y * y + 1n)
-  const v3 = (v * v * v) % P25519
-  let x = (u * v3 * powMod(u * v3 * v3 * v, (P25519 - 5n) / 8n)) % P25519
-  const vx2 = (v * x * x) % P25519
-  if (vx2 !== u) {
-    if (vx2 !== mod(-u)) return false
-    x = (x * SQRT_M1) % P25519
-  }
-  return !(x === 0n && sign === 1)
-}
+/** True when 32 bytes are the one encoding of an Ed25519 point (RFC 8032 §5.1.3: y < p, on the curve, x = 0 unsigned). */
+const ed25519Canonical = (bytes) => native.pkCanonicalPublic(NATIVE.get('ed25519').id, bytes)
 
 // ---- DER containers -------------------------------------------------------------------------
 
