@@ -331,9 +331,9 @@ function parseBcrypt(hash, algorithm, format, limits) {
   if (!m) throw malformed(SPEC.bcrypt, received(hash))
   const rounds = Number(m[1])
   if (rounds < 4 || rounds > 31) throw malformed(SPEC.bcrypt, `cost ${m[1]}`)
-  if (rounds > limits.maxRounds) throw ceiling('rounds', limits.maxRounds, 'maxRounds', rounds)
   base64(hash.slice(7, 29), BCRYPT, 'salt', SPEC.bcrypt)
   base64(hash.slice(29), BCRYPT, 'checksum', SPEC.bcrypt)
+  if (rounds > limits.maxRounds) throw ceiling('rounds', limits.maxRounds, 'maxRounds', rounds)
   const prehashed = algorithm === 'bcrypt-sha256'
   return { kind: 'bcrypt', algorithm, family: 'bcrypt', format, target: hash, prehash: prehashed, params: { rounds } }
 }
