@@ -408,14 +408,12 @@ export type BatchCipherOptions<O> = Omit<O, 'iv' | 'outputFormat'> & {
   ivs?: readonly Input[]
 }
 
-export interface AesNamespace extends CipherNamespace<AesOptions<any>> {
-  /**
-   * crypto-js compatible: reads the `Salted__` format (base64 string or its bytes). Encryption in
-   * that format is only under `cipher.legacy.cryptoJs.encrypt`: `encrypt` with `passphrase` throws.
-   */
-  decrypt<F extends DecryptOutputFormat | undefined = undefined>(data: Input, options: PassphraseOptions<F & string>): CipherOutput<F>
-  decrypt<F extends DecryptOutputFormat | undefined = undefined>(data: Input, options: AesOptions<any> & { outputFormat?: F }): CipherOutput<F>
-}
+/**
+ * AES. The crypto-js `Salted__` passphrase format is read and written only by
+ * `cipher.legacy.cryptoJs`: `encrypt` / `decrypt` (and their async forms) with `passphrase` throw
+ * `ERR_INVALID_ARG_VALUE` naming it.
+ */
+export interface AesNamespace extends CipherNamespace<AesOptions<any>> {}
 
 /** A key kept across calls (`crypto.cipher.aes.key(key)`); options as the namespace's, without `key`. */
 export interface CipherKey<O> {
