@@ -415,6 +415,32 @@ for (const ns of NS) {
   })
 }
 
+// ---- an enclosing format's lead (crypto.hybrid) ----------------------------------------------
+
+test('a key resolved from an enclosing format\'s lead (crypto.hybrid.decryptStream) is filled with zeros once the stream holds it', async (t) => {
+  const { LEAD } = require('../lib/cipher-stream')
+  const head = Buffer.from('enclosing format head')
+  const plain = rnd(3000)
+  const sealed = await seal('aes', plain, { key: KEY, segmentSize: S, [LEAD]: head })
+  t.deepEqual(sealed.subarray(0, head.length), head)
+  const handed = []
+  const lead = {
+    length: head.length,
+    async secret(bytes) {
+      t.deepEqual(bytes, head)
+      handed.push(Buffer.from(KEY))
+      return handed.at(-1)
+    },
+  }
+  t.deepEqual(await through(cipher.aes.decryptStream({ [LEAD]: lead }), cut(sealed, [7])), plain)
+  // Also when the stream is aborted while the key is being resolved.
+  const c = new AbortController()
+  const slow = { length: head.length, secret: async () => (c.abort(), handed.push(Buffer.from(KEY)), handed.at(-1)) }
+  await t.throwsAsync(through(cipher.aes.decryptStream({ [LEAD]: slow, signal: c.signal }), [sealed]), { name: 'AbortError' })
+  t.is(handed.length, 2)
+  for (const k of handed) t.true(k.every((b) => b === 0))
+})
+
 // ---- files: the temporary-file rule, abort, progress, errors ------------------------------
 
 function bigFile(name, size) {

@@ -26,7 +26,8 @@ const ALGORITHMS = native.streamAlgorithms()
 // format before the stream header (crypto.hybrid's envelope head). Sealing, and opening a file
 // whose lead is known: those bytes (`Buffer`), written first / required and skipped. Opening a
 // Transform: `{ length, secret(lead) }`: the stream collects `length` bytes of lead with the
-// header, and `secret` resolves the key from them (the lead then checked and skipped as above).
+// header, and `secret` resolves the key from them, a Buffer the stream fills with zeros once its
+// native state holds a copy (the lead then checked and skipped as above).
 const LEAD = Symbol('lead')
 const EMPTY = Buffer.alloc(0)
 const U32 = 2 ** 32 - 1
@@ -155,7 +156,12 @@ class AeadStream extends Transform {
       : async () => {
           const bytes = head.subarray(0, leadLength)
           const secret = await lead.secret(bytes)
-          return makeState(this.#alg, true, { ...r, secret, nativeOptions: { ...r.nativeOptions, lead: bytes } }, head)
+          try {
+            // The native call copies the key as it starts (or is never made, after an abort).
+            return makeState(this.#alg, true, { ...r, secret, nativeOptions: { ...r.nativeOptions, lead: bytes } }, head)
+          } finally {
+            secret.fill(0)
+          }
         }
     try {
       this.#state = state()
