@@ -491,7 +491,11 @@ export interface StreamingAead {
    * so treat an error as the failure of the whole message.
    */
   decryptStream(options: OpenStreamOptions): Transform
-  /** Reads `src`, seals it and writes `dst`, natively on the libuv pool (through a temporary file beside `dst`). */
+  /**
+   * Reads `src`, seals it and writes `dst`, natively on the libuv pool, through a temporary file
+   * beside `dst` (mode 0600) renamed over it: `dst` is replaced by a new file (a symlink at `dst`
+   * is replaced, its target untouched).
+   */
   encryptFile(src: PathLike, dst: PathLike, options: SealStreamOptions & FileOptions): Promise<FileResult>
   /**
    * Reads `src`, opens it and writes `dst` natively on the libuv pool: to a temporary file beside

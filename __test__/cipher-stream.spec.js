@@ -450,6 +450,56 @@ function bigFile(name, size) {
   return p
 }
 
+const posix = process.platform === 'win32' ? test.skip : test
+
+posix('every file output (aes, xchacha20, age, hybrid) replaces a symlink at dst with a new 0600 file: the link\'s target keeps its content, mode and hard links', async (t) => {
+  const { hybrid } = require('..')
+  const { publicKey, privateKey } = hybrid.generateKeypair()
+  const AGE = { passphrase: 'pw', workFactor: 2 }
+  const dir = freshDir()
+  const p = (n) => path.join(dir, n)
+  fs.writeFileSync(p('plain'), 'new plaintext')
+  const outputs = {
+    'aes.encryptFile': (dst) => cipher.aes.encryptFile(p('plain'), dst, { key: KEY }),
+    'aes.decryptFile': async (dst) => (await cipher.aes.encryptFile(p('plain'), p('aes'), { key: KEY }), cipher.aes.decryptFile(p('aes'), dst, { key: KEY })),
+    'xchacha20.decryptFile': async (dst) => (await cipher.xchacha20.encryptFile(p('plain'), p('xc'), { key: KEY }), cipher.xchacha20.decryptFile(p('xc'), dst, { key: KEY })),
+    'age.encryptFile': (dst) => cipher.age.encryptFile(p('plain'), dst, AGE),
+    'age.decryptFile': async (dst) => (await cipher.age.encryptFile(p('plain'), p('age'), AGE), cipher.age.decryptFile(p('age'), dst, { passphrase: 'pw' })),
+    'hybrid.decryptFile': async (dst) => (await hybrid.encryptFile(p('plain'), p('hy'), publicKey), hybrid.decryptFile(p('hy'), dst, privateKey)),
+  }
+  const umask = process.umask(0o022)
+  try {
+    for (const [name, write] of Object.entries(outputs)) {
+      // A symlink to an existing 0644 file that has a second hard link, and a dangling symlink.
+      fs.writeFileSync(p('target'), 'old')
+      fs.chmodSync(p('target'), 0o644)
+      fs.linkSync(p('target'), p('hard'))
+      fs.symlinkSync(p('target'), p('link'))
+      fs.symlinkSync(p('nowhere'), p('dangling'))
+      for (const dst of ['link', 'dangling']) {
+        await write(p(dst))
+        const st = fs.lstatSync(p(dst))
+        t.true(st.isFile(), `${name} ${dst}: a regular file now`)
+        t.is(st.mode & 0o777, 0o600, `${name} ${dst}`)
+      }
+      t.is(fs.readFileSync(p('target'), 'utf8'), 'old', name)
+      t.is(fs.statSync(p('target')).mode & 0o777, 0o644, name)
+      t.is(fs.statSync(p('target')).nlink, 2, name)
+      t.false(fs.existsSync(p('nowhere')), name)
+      // An existing regular file is replaced by a new one, 0600 whatever its mode was.
+      await write(p('hard'))
+      t.is(fs.statSync(p('hard')).mode & 0o777, 0o600, name)
+      t.is(fs.statSync(p('target')).nlink, 1, name)
+      t.is(fs.readFileSync(p('target'), 'utf8'), 'old', name)
+      if (name.includes('decrypt')) t.is(fs.readFileSync(p('link'), 'utf8'), 'new plaintext', name)
+      for (const n of ['target', 'hard', 'link', 'dangling']) fs.rmSync(p(n))
+    }
+  } finally {
+    process.umask(umask)
+  }
+  t.false(fs.readdirSync(dir).some((n) => n.endsWith('.tmp')))
+})
+
 test('decryptFile after a failure leaves an existing dst untouched and no temporary file; encryptFile likewise', async (t) => {
   const dir = freshDir()
   const p = (n) => path.join(dir, n)
@@ -584,17 +634,9 @@ test('file errors are node-style (ENOENT, EISDIR) with both paths; refused optio
   t.is(e4.code, 'ENOENT')
   t.deepEqual(fs.readdirSync(dir), ['plain'])
   if (process.platform !== 'win32') {
-    // A device is refused (renaming a file over it would replace the device node); a symlink is
-    // written through, as node's createWriteStream does.
+    // A device is refused (renaming a file over it would replace the device node).
     await rejects(t, cipher.aes.encryptFile(plain, '/dev/null', { key: KEY }), TypeError, 'ERR_INVALID_ARG_VALUE')
     t.true(fs.statSync('/dev/null').isCharacterDevice())
-    fs.writeFileSync(path.join(dir, 'target'), 'old')
-    fs.symlinkSync(path.join(dir, 'target'), path.join(dir, 'link'))
-    await cipher.aes.encryptFile(plain, path.join(dir, 'link'), { key: KEY })
-    t.true(fs.lstatSync(path.join(dir, 'link')).isSymbolicLink())
-    t.deepEqual(await open('aes', fs.readFileSync(path.join(dir, 'target')), { key: KEY }), Buffer.from('x'))
-    fs.rmSync(path.join(dir, 'link'))
-    fs.rmSync(path.join(dir, 'target'))
   }
 
   for (const make of [(o) => cipher.aes.encryptStream(o), (o) => cipher.xchacha20.decryptStream(o)]) {
