@@ -451,6 +451,12 @@ export type SealStreamOptions = StreamSecret & AbortOptions & {
 export type OpenStreamOptions = StreamSecret & AbortOptions & Argon2Limits & {
   /** The additional data the stream was sealed with. */
   aad?: Input
+  /**
+   * Also read version-1 streams (default false: refused with `ERR_CRYPTO_DECRYPT_FAILED`).
+   * Version 1 does not commit to its key: a crafted version-1 stream opens under two keys or
+   * passphrases, so set this only to re-encrypt your own old streams.
+   */
+  allowV1?: boolean
 }
 
 /** What `onProgress` of `encryptFile` / `decryptFile` receives: source bytes read, the source's size. */
@@ -478,9 +484,10 @@ export interface FileResult {
 /**
  * Streaming authenticated encryption (AES-256-GCM on `cipher.aes`, XChaCha20-Poly1305 on
  * `cipher.xchacha20`) in the STREAM construction: a header, then segments each sealed with its own
- * nonce, so truncation, reordering and appended bytes are detected. Every refusal (a flipped bit,
+ * nonce, so truncation, reordering and appended bytes are detected. The header commits to the key,
+ * passphrase and aad, so a stream opens under one of each only. Every refusal (a flipped bit,
  * truncation, a wrong key, passphrase or aad, an empty input) is `ERR_CRYPTO_DECRYPT_FAILED`.
- * Format: docs/stream-format.md.
+ * Format: docs/stream-format.md (version 2).
  */
 export interface StreamingAead {
   /** A Transform from plaintext chunks to the sealed stream. */
