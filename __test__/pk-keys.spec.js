@@ -87,6 +87,12 @@ test('malformed PEM: labels, base64, encryption, size; label/content mismatch', 
   t.regex(e.message, /passphrase/)
   // CRLF line endings and surrounding whitespace are fine.
   t.deepEqual(keys.export(`\n  ${pem.replace(/\n/g, '\r\n')}  \n`), privateKey.export({ format: 'der', type: 'pkcs8' }))
+  // The END line on the last base64 line (found by the `keys` fuzz target; node:crypto refuses it).
+  for (const text of [pem, pem.replace(/\n/g, '\r\n')]) {
+    const joined = text.replace(/\r?\n-----END/, '-----END')
+    t.throws(() => nodeCrypto.createPrivateKey(joined))
+    t.regex(t.throws(() => keys.export(joined), VALUE).message, /an -----END \.\.\.----- line/)
+  }
 })
 
 test('malformed DER: every truncation, trailing bytes, non-minimal lengths, unknown OIDs, oversize', (t) => {
