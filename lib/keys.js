@@ -672,9 +672,10 @@ const PEM_LABELS = { pkcs8: 'PRIVATE KEY', spki: 'PUBLIC KEY', sec1: 'EC PRIVATE
 // PKCS#1 (RSA): the label says private or public.
 const PKCS1_LABELS = { true: 'RSA PRIVATE KEY', false: 'RSA PUBLIC KEY' }
 const pemLabel = (type, isPrivate) => (type === 'pkcs1' ? PKCS1_LABELS[isPrivate] : PEM_LABELS[type])
-// The BEGIN and END lines are lines of their own (RFC 7468 §2; OpenSSL refuses an END line that
-// follows the base64 on the same line).
-const PEM_RE = /^-----BEGIN ([A-Z0-9 ]+)-----\r?\n([A-Za-z0-9+/=\r\n]*?)\r?\n-----END \1-----\s*$/
+// The BEGIN line, non-empty base64 lines, the END line, each ended by LF or CRLF (RFC 7468 §2;
+// OpenSSL refuses an END line that follows the base64 on the same line, and empty lines in the
+// base64).
+const PEM_RE = /^-----BEGIN ([A-Z0-9 ]+)-----\r?\n((?:[A-Za-z0-9+/=]+\r?\n)*)-----END \1-----\s*$/
 
 /**
  * The label and bytes of a PEM text (RFC 7468), its length bounded before any work. Shared by the
