@@ -1,5 +1,5 @@
 //! The parsers of untrusted input, under one path for the fuzz targets in `fuzz/`
-//! (`docs/development.md`, "Fuzzing"). Compiled only with the `fuzzing` feature, which no build
+//! (`docs/fuzzing.md`). Compiled only with the `fuzzing` feature, which no build
 //! that ships turns on, and hidden from the docs: nothing here is API. Each module re-exports a
 //! parser and the writer its round trip needs, so a target is a thin call and keeps compiling as
 //! the parser changes inside.
@@ -39,8 +39,8 @@ pub mod age {
 /// [`stream::StreamFormat::begin`], its body run through [`stream::Body`].
 pub mod stream {
   pub use crate::cipher::stream_format::{Cost, Spec, ALGORITHMS, MIN_SEGMENT};
-  pub use crate::stream_file::{Begun, Body, StreamFormat};
   use crate::kdf::argon2::Argon2Limits;
+  pub use crate::stream_file::{Begun, Body, StreamFormat};
   use zeroize::Zeroizing;
 
   /// A request for algorithm `ALGORITHMS[alg]` with a key (32 bytes) or a passphrase, no aad and
