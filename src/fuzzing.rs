@@ -44,7 +44,7 @@ pub mod stream {
   use zeroize::Zeroizing;
 
   /// A request for algorithm `ALGORITHMS[alg]` with a key (32 bytes) or a passphrase, no aad and
-  /// 1 KiB segments. Argon2id costs at most 64 KiB and two passes, for sealing and in the headers
+  /// 1 KiB segments, reading version 1 headers too. Argon2id costs at most 64 KiB and two passes, for sealing and in the headers
   /// it opens (a larger cost in a header is refused before any work).
   pub fn spec(alg: usize, decrypt: bool, secret: &[u8], passphrase: bool) -> Spec {
     Spec {
@@ -60,6 +60,8 @@ pub mod stream {
         max_time_cost: Some(2),
         max_parallelism: Some(2),
       },
+      // Both versions of the header are read, so both parsers are fuzzed.
+      allow_v1: true,
       lead: Vec::new(),
     }
   }
