@@ -141,6 +141,24 @@ function judgePair(name, { ours, reference }) {
 }
 
 /**
+ * The spec side of a child's output: every file case (`files`, in order) under 32 MiB of peak RSS
+ * growth, every stream pair (`streams`, in order) passing `judgePair`; each figure logged.
+ */
+function checkChild(t, out, { files, streams }) {
+  t.deepEqual(Object.keys(out.files), files)
+  for (const [name, { peak, ms }] of Object.entries(out.files)) {
+    t.true(peak < 32 * MiB, `${name}: peak RSS +${mib(peak)}`)
+    t.log(`${name}: peak RSS +${mib(peak)}, ${ms} ms`)
+  }
+  t.deepEqual(Object.keys(out.streams), streams)
+  for (const [name, pair] of Object.entries(out.streams)) {
+    const { failures, line } = judgePair(name, pair)
+    t.log(line)
+    t.deepEqual(failures, [], line)
+  }
+}
+
+/**
  * Runs the child script `name` (in this folder) with `args` under --expose-gc, malloc returning
  * large blocks at once (see above); its JSON output. `timeout` only guards against a hang.
  */
@@ -149,4 +167,4 @@ function runChild(name, args, timeout = 600000) {
   return JSON.parse(execFileSync(process.execPath, ['--expose-gc', path.join(__dirname, name), ...args.map(String)], { encoding: 'utf8', timeout, env }))
 }
 
-module.exports = { bufferingTransform, judgePair, markAt, measure, pairedGrowth, peakGrowth, reusedSource, runChild, status }
+module.exports = { bufferingTransform, checkChild, judgePair, markAt, measure, pairedGrowth, peakGrowth, reusedSource, runChild, status }
