@@ -11,7 +11,9 @@
 // classes in the same process ("the reference"), the two in alternating order:
 // - `held`: the RSS above the start with half the input through, right after a forced
 //   collection. Garbage is gone then; what stays is what the pipeline holds on to (a Transform
-//   that buffered its input would hold half of it). Ours must stay within the reference's + 16 MiB.
+//   that buffered its input would hold half of it). Ours must stay within the reference's + 32 MiB
+//   (the first large run in a process keeps up to 9 MiB for good on Node 26, in V8 or malloc, so
+//   whichever side runs first can hold that much more).
 // - `peak`: the rise of the peak RSS over the whole run, garbage included. Ours must have stayed
 //   within the reference's largest + 64 MiB (the collector's swing) at least once.
 //
@@ -25,7 +27,7 @@ const { Readable, Transform } = require('node:stream')
 
 const MiB = 1 << 20
 /** How far the memory a stream holds mid-stream may exceed the reference's. */
-const HELD_SLACK = 16 * MiB
+const HELD_SLACK = 32 * MiB
 /** How far the peak RSS rise of a stream may exceed the reference's largest. */
 const PEAK_SLACK = 64 * MiB
 
