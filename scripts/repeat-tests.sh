@@ -8,7 +8,8 @@
 #
 # --load keeps the machine busy meanwhile with a release build of this crate in a loop, in a
 # target directory of its own (target/repeat-load; its first build is a full one), as a parallel
-# CI job would. Logs: target/repeat-tests/<major>-<run>.log. Exit status: 0 when every run passed.
+# CI job would. Logs: target/repeat-tests/<date>-<pid>/<major>-<run>.log (several invocations can
+# run at once). Exit status: 0 when every run passed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,8 +30,9 @@ while [ $# -gt 0 ]; do
 done
 [ ${#majors[@]} -gt 0 ] || majors=(current)
 
-logs=target/repeat-tests
+logs=target/repeat-tests/$(date +%Y%m%d-%H%M%S)-$$
 mkdir -p "$logs"
+echo "logs: $logs"
 loader=
 stop_load() {
   # The loop's process group: the loop, cargo and the compilers under it.
