@@ -5,8 +5,9 @@
 //
 // What the file APIs use is native and fixed: their bound is absolute. What a Transform uses is
 // mostly garbage, the output chunks handed to JavaScript, and how much of it piles up before V8
-// collects it depends on the Node version (measured on one machine: node's own createCipheriv
-// stream over 256 MiB raised the peak RSS by about 23 MiB on Node 20 and up to 80 MiB on Node 26).
+// collects it depends on the Node version (measured on one 2-vCPU machine: node's own
+// createCipheriv stream over 256 MiB raised the peak RSS by 22-44 MiB on Node 20, 65-86 MiB on
+// Node 24 and 26).
 // So a stream case is measured twice over, each time against the same work done by node's own
 // classes in the same process ("the reference"), the two in alternating order:
 // - `held`: the RSS above the start with half the input through, right after a forced
