@@ -406,14 +406,12 @@ export type BatchCipherOptions<O> = Omit<O, 'iv' | 'outputFormat'> & {
   ivs?: readonly Input[]
 }
 
-export interface AesNamespace extends CipherNamespace<AesOptions<any>> {
-  /**
-   * crypto-js compatible: reads the `Salted__` format (base64 string or its bytes). Encryption in
-   * that format is only under `cipher.legacy.cryptoJs.encrypt`: `encrypt` with `passphrase` throws.
-   */
-  decrypt<F extends DecryptOutputFormat | undefined = undefined>(data: Input, options: PassphraseOptions<F & string>): CipherOutput<F>
-  decrypt<F extends DecryptOutputFormat | undefined = undefined>(data: Input, options: AesOptions<any> & { outputFormat?: F }): CipherOutput<F>
-}
+/**
+ * AES. The crypto-js `Salted__` passphrase format is read and written only by
+ * `cipher.legacy.cryptoJs`: `encrypt` / `decrypt` (and their async forms) with `passphrase` throw
+ * `ERR_INVALID_ARG_VALUE` naming it.
+ */
+export interface AesNamespace extends CipherNamespace<AesOptions<any>> {}
 
 /** A key kept across calls (`crypto.cipher.aes.key(key)`); options as the namespace's, without `key`. */
 export interface CipherKey<O> {
@@ -451,6 +449,12 @@ export type SealStreamOptions = StreamSecret & AbortOptions & {
 export type OpenStreamOptions = StreamSecret & AbortOptions & Argon2Limits & {
   /** The additional data the stream was sealed with. */
   aad?: Input
+  /**
+   * Also read version-1 streams (default false: refused with `ERR_CRYPTO_DECRYPT_FAILED`).
+   * Version 1 does not commit to its key: a crafted version-1 stream opens under two keys or
+   * passphrases, so set this only to re-encrypt your own old streams.
+   */
+  allowV1?: boolean
 }
 
 /** What `onProgress` of `encryptFile` / `decryptFile` receives: source bytes read, the source's size. */
@@ -478,9 +482,10 @@ export interface FileResult {
 /**
  * Streaming authenticated encryption (AES-256-GCM on `cipher.aes`, XChaCha20-Poly1305 on
  * `cipher.xchacha20`) in the STREAM construction: a header, then segments each sealed with its own
- * nonce, so truncation, reordering and appended bytes are detected. Every refusal (a flipped bit,
+ * nonce, so truncation, reordering and appended bytes are detected. The header commits to the key,
+ * passphrase and aad, so a stream opens under one of each only. Every refusal (a flipped bit,
  * truncation, a wrong key, passphrase or aad, an empty input) is `ERR_CRYPTO_DECRYPT_FAILED`.
- * Format: docs/stream-format.md.
+ * Format: docs/stream-format.md (version 2).
  */
 export interface StreamingAead {
   /** A Transform from plaintext chunks to the sealed stream. */
@@ -491,7 +496,11 @@ export interface StreamingAead {
    * so treat an error as the failure of the whole message.
    */
   decryptStream(options: OpenStreamOptions): Transform
-  /** Reads `src`, seals it and writes `dst`, natively on the libuv pool (through a temporary file beside `dst`). */
+  /**
+   * Reads `src`, seals it and writes `dst`, natively on the libuv pool, through a temporary file
+   * beside `dst` (mode 0600) renamed over it: `dst` is replaced by a new file (a symlink at `dst`
+   * is replaced, its target untouched).
+   */
   encryptFile(src: PathLike, dst: PathLike, options: SealStreamOptions & FileOptions): Promise<FileResult>
   /**
    * Reads `src`, opens it and writes `dst` natively on the libuv pool: to a temporary file beside
@@ -678,22 +687,30 @@ export interface EcdsaSignOptions {
   /** Default: the key's own curve when it says (DER, PEM, JWK, KeyObject), else 'p256'. */
   curve?: EcCurve
   privateKey: KeyInput
-  /** Default 'sha256'. */
+  /** Default 'sha256'. 'md4', 'md5' and 'sha1' need `allowWeakHash: true`. */
   hash?: EcdsaHash
   /** 'der' (default, as node:crypto) or 'ieee-p1363' (r ‖ s, fixed length, as WebCrypto). */
   format?: 'der' | 'ieee-p1363'
-  /** Sign with s ≤ n/2 (Bitcoin/Ethereum style for secp256k1). */
+  /** Default true: s ≤ n/2 on every curve. false: the s of the RFC 6979 nonce as it is (half the time above n/2). */
   lowS?: boolean
+  /** Sign with MD4, MD5 or SHA-1 (collisions let one signature cover two messages). Default false. */
+  allowWeakHash?: boolean
 }
 
 export interface EcdsaVerifyOptions {
   curve?: EcCurve
   publicKey: KeyInput
   signature: Input
+  /** Default 'sha256'. 'md4' and 'md5' need `allowWeakHash: true`. */
   hash?: EcdsaHash
   format?: 'der' | 'ieee-p1363'
-  /** Refuse signatures with s > n/2. */
+  /**
+   * Refuse signatures with s > n/2 (their twin (r, n − s) is valid too). Default true on secp256k1
+   * (Bitcoin's and Ethereum's rule), false on the NIST curves (other signers' high-S signatures verify).
+   */
   lowS?: boolean
+  /** Verify MD4 or MD5 signatures. Default false. */
+  allowWeakHash?: boolean
 }
 
 export interface Ed25519Namespace {
@@ -729,8 +746,10 @@ export interface RsaKeyPairOptions<F extends KeyFormat = KeyFormat> {
 }
 
 export interface RsaPkcs1Options {
-  /** Default 'sha256'. */
+  /** Default 'sha256'. Signing with 'sha1' needs `allowWeakHash: true`. */
   hash?: RsaHash
+  /** Sign with SHA-1 (collisions let one signature cover two messages). Default false. */
+  allowWeakHash?: boolean
 }
 
 export interface RsaPssOptions extends RsaPkcs1Options {

@@ -149,7 +149,7 @@ fn shake_len(n: u32) -> Params<'static> {
 }
 
 /// ECDSA-Sig-Value ::= SEQUENCE { r INTEGER, s INTEGER } (DER) of two big-endian magnitudes.
-fn der_signature(r: &[u8], s: &[u8]) -> Vec<u8> {
+pub fn der_signature(r: &[u8], s: &[u8]) -> Vec<u8> {
   let int = |v: &[u8]| -> Vec<u8> {
     let v = &v[v.iter().take_while(|&&b| b == 0).count().min(v.len() - 1)..];
     let mut out = vec![0x02];
@@ -173,7 +173,7 @@ fn der_signature(r: &[u8], s: &[u8]) -> Vec<u8> {
 
 /// The magnitudes of r and s from a strict DER ECDSA-Sig-Value; `None` for anything else (BER
 /// lengths, negative or zero-padded integers, trailing bytes).
-fn parse_der_signature(sig: &[u8]) -> Option<(&[u8], &[u8])> {
+pub fn parse_der_signature(sig: &[u8]) -> Option<(&[u8], &[u8])> {
   fn len(b: &[u8]) -> Option<(usize, &[u8])> {
     match *b.first()? {
       n @ 0..=0x7f => Some((n as usize, &b[1..])),
@@ -470,6 +470,19 @@ pub fn pk_public(env: &Env, alg: u32, private: Unknown) -> Result<Buffer> {
   let alg = PkAlg::from_id(alg).or_throw(env)?;
   let d = read(env, &private, "privateKey")?;
   public_of(alg, d.as_slice()).map(Buffer::from).or_throw(env)
+}
+
+/// `pkCanonicalPublic(alg, publicKey)`: whether a 25519 public key is in its one canonical
+/// encoding (see `curve25519::ed25519_public_canonical` / `x25519_public_canonical`).
+#[napi]
+pub fn pk_canonical_public(env: &Env, alg: u32, public: Unknown) -> Result<bool> {
+  let alg = PkAlg::from_id(alg).or_throw(env)?;
+  let q = read(env, &public, "publicKey")?;
+  match alg {
+    PkAlg::Ed25519 => Ok(curve25519::ed25519_public_canonical(q.as_slice())),
+    PkAlg::X25519 => Ok(curve25519::x25519_public_canonical(q.as_slice())),
+    _ => Err(unsupported(alg, "here: only Ed25519 and X25519 keys")).or_throw(env),
+  }
 }
 
 /// `pkPoint(alg, point, compress)`: an EC public key validated (on the curve, not the identity)
