@@ -189,7 +189,9 @@ for (const [file, doc] of VECTORS) {
       if (theirs !== null) t.deepEqual(theirs, plaintext, `${v.name}: independent decoder`)
       // A vector under another aad, or changed anywhere, is refused by both.
       await t.throwsAsync(open(ns, stream, { ...o, aad: 'other' }), FAILED)
-      await t.throwsAsync(independentOpen(stream, { ...o, aad: 'other' }))
+      // (The independent decoder needs the argon2 package for a passphrase; without it, it
+      // returns null and checks nothing.)
+      if (theirs !== null) await t.throwsAsync(independentOpen(stream, { ...o, aad: 'other' }))
     }
   })
 }
