@@ -122,8 +122,11 @@ const have = (cmd, args = ['--version']) => spawnSync(cmd, args, { stdio: 'ignor
 const seconds = (ms) => `${(ms / 1000).toFixed(0)} s`
 
 // Debian packages, installed when a command is missing (root on Debian/Ubuntu only).
+let aptUpdated = false
 function aptInstall(packages) {
   if (process.getuid?.() !== 0 || !have('apt-get')) throw new Error(`install ${packages.join(' ')} (Debian packages) first`)
+  if (!aptUpdated) run('apt-get', ['update', '-qq'])
+  aptUpdated = true
   run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
 }
 function rustTarget(triple) {
