@@ -19,28 +19,17 @@
 // Reads the file with `readelf` (binutils; reads any ELF machine, so an aarch64 build can be
 // checked on an x64 host).
 import { execFileSync } from 'node:child_process'
-import fs from 'node:fs'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { builtFiles } from './built-files.mjs'
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
 const libcs = []
-const files = []
+const named = []
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--libc') libcs.push(path.resolve(args[++i]))
-  else files.push(path.resolve(args[i]))
+  else named.push(args[i])
 }
-if (files.length === 0) {
-  const musl = (dir) => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => /^cryptographer\.linux-.*-musl\.node$/.test(f)).map((f) => path.join(dir, f)) : [])
-  files.push(...musl(root))
-  const npmDir = path.join(root, 'npm')
-  if (fs.existsSync(npmDir)) for (const d of fs.readdirSync(npmDir)) files.push(...musl(path.join(npmDir, d)))
-}
-if (files.length === 0) {
-  console.error('check-musl: no cryptographer.linux-*-musl.node found (build one, or pass files)')
-  process.exit(2)
-}
+const files = builtFiles(named, /^cryptographer\.linux-.*-musl\.node$/, 'check-musl')
 
 // readelf's name for each architecture, and musl's name for it (ld-musl-<arch>.so.1).
 const MACHINES = {
