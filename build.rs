@@ -3,11 +3,22 @@ use std::fmt::Write as _;
 fn main() {
   napi_build::setup();
   // The SHA-512 kernel's inline assembly (src/arch.rs `Sha512Avx2`) takes every general-purpose
-  // register, which an unoptimised build (it keeps a frame pointer) does not leave: it is compiled
-  // only when optimising, and an unoptimised build runs the `sha2` crate's block function.
+  // register, which a build that keeps a frame pointer does not leave: an unoptimised build, a
+  // build for Apple's targets (their ABI keeps one in every function) or one with
+  // `-C force-frame-pointers`. It is compiled only where the register is free; elsewhere the
+  // `sha2` crate's block function runs.
   println!("cargo::rustc-check-cfg=cfg(sha512_asm)");
   println!("cargo::rerun-if-env-changed=OPT_LEVEL");
-  if std::env::var("OPT_LEVEL").is_ok_and(|level| level != "0") {
+  let env = |name: &str| std::env::var(name).unwrap_or_default();
+  let optimised = !matches!(env("OPT_LEVEL").as_str(), "" | "0");
+  let apple = env("CARGO_CFG_TARGET_VENDOR") == "apple";
+  let forced = env("CARGO_ENCODED_RUSTFLAGS").split('\x1f').any(|flag| {
+    flag.contains("force-frame-pointers")
+      && !["=no", "=n", "=off", "=false"]
+        .iter()
+        .any(|off| flag.ends_with(off))
+  });
+  if optimised && !apple && !forced {
     println!("cargo::rustc-cfg=sha512_asm");
   }
   println!("cargo::rerun-if-changed=build.rs");
