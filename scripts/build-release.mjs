@@ -72,7 +72,11 @@ if (triple.endsWith('-linux-gnu')) {
   run(process.execPath, [path.join(root, 'scripts', 'check-musl.mjs'), ...builtFile(`linux-${arch(triple)}-musl`)])
 } else if (triple.endsWith('-apple-darwin') && process.platform !== 'darwin') {
   // macOS from another OS: zig compiles the C code and links against its macOS stubs (no SDK).
-  run(process.execPath, [napi, ...common, '-x', '--target', triple], zigEnv())
+  // Zig's default minimum macOS is its newest; rustc's own defaults (what a build on a Mac
+  // declares) are 10.12 for x86_64 and 11.0 for arm64.
+  const env = { ...zigEnv() }
+  env.MACOSX_DEPLOYMENT_TARGET ||= triple.startsWith('aarch64') ? '11.0' : '10.12'
+  run(process.execPath, [napi, ...common, '-x', '--target', triple], env)
   run(process.execPath, [path.join(root, 'scripts', 'check-macho.mjs'), ...builtFile(`darwin-${arch(triple)}`)])
 } else {
   run(process.execPath, [napi, ...common, '--target', triple])

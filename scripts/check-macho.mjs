@@ -48,6 +48,7 @@ const N_TYPE = 0x0e
 const N_EXT = 0x01
 const N_UNDF = 0x0
 const DYNAMIC_LOOKUP_ORDINAL = 0xfe
+const SELF_OR_FLAT_ORDINAL = 0
 const CSMAGIC_EMBEDDED_SIGNATURE = 0xfade0cc0
 const CSMAGIC_CODEDIRECTORY = 0xfade0c02
 const CS_HASHTYPE_SHA256 = 2
@@ -140,7 +141,9 @@ for (const file of files) {
       if (type & N_STAB || (type & N_TYPE) !== N_UNDF || !(type & N_EXT)) continue
       const name = cString(buf, symtab.stroff + buf.readUInt32LE(at))
       const ordinal = buf.readUInt16LE(at + 6) >> 8
-      if (ordinal === DYNAMIC_LOOKUP_ORDINAL) lookedUp.push(name)
+      // ld64 marks a load-time lookup with DYNAMIC_LOOKUP_ORDINAL, zig's linker with 0 (its bind
+      // opcodes say flat namespace, as `llvm-objdump --macho --lazy-bind` shows).
+      if (ordinal === DYNAMIC_LOOKUP_ORDINAL || ordinal === SELF_OR_FLAT_ORDINAL) lookedUp.push(name)
       else {
         const lib = libraries[ordinal - 1] || `library ordinal ${ordinal}`
         bound.set(lib, (bound.get(lib) || 0) + 1)
