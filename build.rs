@@ -4,24 +4,30 @@ fn main() {
   napi_build::setup();
   // The SHA-512 kernel's inline assembly (src/arch.rs `Sha512Avx2`) takes every general-purpose
   // register, which a build that keeps a frame pointer does not leave: an unoptimised build, a
-  // build for Apple's targets (their ABI keeps one in every function) or one with
-  // `-C force-frame-pointers`. It is compiled only where the register is free; elsewhere the
+  // build for Apple's targets (their ABI keeps one in every function), one with
+  // `-C force-frame-pointers`, or one instrumented for libFuzzer (its stack-depth tracking keeps
+  // one too: `scripts/fuzz.mjs`). It is compiled only where the register is free; elsewhere the
   // `sha2` crate's block function runs.
   println!("cargo::rustc-check-cfg=cfg(sha512_asm)");
   println!("cargo::rerun-if-env-changed=OPT_LEVEL");
+  println!("cargo::rerun-if-env-changed=CARGO_ENCODED_RUSTFLAGS");
   let env = |name: &str| std::env::var(name).unwrap_or_default();
   let optimised = !matches!(env("OPT_LEVEL").as_str(), "" | "0");
   let apple = env("CARGO_CFG_TARGET_VENDOR") == "apple";
-  let forced = env("CARGO_ENCODED_RUSTFLAGS").split('\x1f').any(|flag| {
+  let flags = env("CARGO_ENCODED_RUSTFLAGS");
+  let instrumented = flags.contains("sanitizer-coverage");
+  let forced = flags.split('\x1f').any(|flag| {
     flag.contains("force-frame-pointers")
       && !["=no", "=n", "=off", "=false"]
         .iter()
         .any(|off| flag.ends_with(off))
   });
-  if optimised && !apple && !forced {
+  if optimised && !apple && !forced && !instrumented {
     println!("cargo::rustc-cfg=sha512_asm");
   }
-  println!("cargo::rerun-if-changed=build.rs");
+  // Its own path as cargo gave it (`build.rs`, or the absolute path the fuzz build's copy of the
+  // manifest names): a path that does not exist would rerun the script on every build.
+  println!("cargo::rerun-if-changed={}", file!());
   let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
   std::fs::write(format!("{out}/keccak_x86_64.rs"), keccak_x86_64()).expect("OUT_DIR is writable");
 }
