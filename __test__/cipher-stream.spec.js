@@ -138,7 +138,9 @@ for (const [file, version, doc] of VECTORS) {
       if (theirs !== null) t.deepEqual(theirs, plaintext, `${v.name}: independent decoder`)
       // A vector under another aad, or changed anywhere, is refused by both.
       await t.throwsAsync(open(ns, stream, { ...o, ...v1, aad: 'other' }), FAILED)
-      await t.throwsAsync(independentOpen(stream, { ...o, aad: 'other' }))
+      // (The independent decoder needs the argon2 package for a passphrase; without it, it
+      // returns null and checks nothing.)
+      if (theirs !== null) await t.throwsAsync(independentOpen(stream, { ...o, aad: 'other' }))
       if (version === 1) {
         const e = await t.throwsAsync(open(ns, stream, o), FAILED)
         t.regex(e.message, /version-1 stream, which does not commit to its key.*\{ allowV1: true \}/)

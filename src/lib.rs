@@ -99,6 +99,7 @@ static RAW_REST_EXPORTS: [(&std::ffi::CStr, js::RestEntry); 1] =
 
 #[napi(module_exports)]
 pub fn register_raw(exports: Object, env: Env) -> Result<()> {
+  js::keep_loaded();
   js::register(&env, &exports, &RAW_EXPORTS)?;
   js::register(&env, &exports, &RAW_REST_EXPORTS)
 }
