@@ -433,14 +433,12 @@ export type BatchCipherOptions<O> = Omit<O, 'iv' | 'outputFormat'> & {
   ivs?: readonly Input[]
 }
 
-export interface AesNamespace extends CipherNamespace<AesOptions<any>> {
-  /**
-   * crypto-js compatible: reads the `Salted__` format (base64 string or its bytes). Encryption in
-   * that format is only under `cipher.legacy.cryptoJs.encrypt`: `encrypt` with `passphrase` throws.
-   */
-  decrypt<F extends DecryptOutputFormat | undefined = undefined>(data: Input, options: PassphraseOptions<F & string>): CipherOutput<F>
-  decrypt<F extends DecryptOutputFormat | undefined = undefined>(data: Input, options: AesOptions<any> & { outputFormat?: F }): CipherOutput<F>
-}
+/**
+ * AES. The crypto-js `Salted__` passphrase format is read and written only by
+ * `cipher.legacy.cryptoJs`: `encrypt` / `decrypt` (and their async forms) with `passphrase` throw
+ * `ERR_INVALID_ARG_VALUE` naming it.
+ */
+export interface AesNamespace extends CipherNamespace<AesOptions<any>> {}
 
 /** A key kept across calls (`crypto.cipher.aes.key(key)`); options as the namespace's, without `key`. */
 export interface CipherKey<O> {
@@ -478,6 +476,12 @@ export type SealStreamOptions = StreamSecret & AbortOptions & {
 export type OpenStreamOptions = StreamSecret & AbortOptions & Argon2Limits & {
   /** The additional data the stream was sealed with. */
   aad?: Input
+  /**
+   * Also read version-1 streams (default false: refused with `ERR_CRYPTO_DECRYPT_FAILED`).
+   * Version 1 does not commit to its key: a crafted version-1 stream opens under two keys or
+   * passphrases, so set this only to re-encrypt your own old streams.
+   */
+  allowV1?: boolean
 }
 
 /** What `onProgress` of `encryptFile` / `decryptFile` receives: source bytes read, the source's size. */
@@ -505,9 +509,10 @@ export interface FileResult {
 /**
  * Streaming authenticated encryption (AES-256-GCM on `cipher.aes`, XChaCha20-Poly1305 on
  * `cipher.xchacha20`) in the STREAM construction: a header, then segments each sealed with its own
- * nonce, so truncation, reordering and appended bytes are detected. Every refusal (a flipped bit,
+ * nonce, so truncation, reordering and appended bytes are detected. The header commits to the key,
+ * passphrase and aad, so a stream opens under one of each only. Every refusal (a flipped bit,
  * truncation, a wrong key, passphrase or aad, an empty input) is `ERR_CRYPTO_DECRYPT_FAILED`.
- * Format: docs/stream-format.md.
+ * Format: docs/stream-format.md (version 2).
  */
 export interface StreamingAead {
   /** A Transform from plaintext chunks to the sealed stream. */
@@ -518,7 +523,11 @@ export interface StreamingAead {
    * so treat an error as the failure of the whole message.
    */
   decryptStream(options: OpenStreamOptions): Transform
-  /** Reads `src`, seals it and writes `dst`, natively on the libuv pool (through a temporary file beside `dst`). */
+  /**
+   * Reads `src`, seals it and writes `dst`, natively on the libuv pool, through a temporary file
+   * beside `dst` (mode 0600) renamed over it: `dst` is replaced by a new file (a symlink at `dst`
+   * is replaced, its target untouched).
+   */
   encryptFile(src: PathLike, dst: PathLike, options: SealStreamOptions & FileOptions): Promise<FileResult>
   /**
    * Reads `src`, opens it and writes `dst` natively on the libuv pool: to a temporary file beside

@@ -1,9 +1,9 @@
 'use strict'
 // The streaming AEAD (docs/stream-format.md): encryptStream / decryptStream / encryptFile /
 // decryptFile on cipher.aes and cipher.xchacha20. Round trips at 0 / 1 / segment ± 1 / many
-// segments in every chunking; the committed vectors and random streams of ours decoded by an
-// INDEPENDENT decoder written here from the spec (node:crypto AES-256-GCM and HKDF, @noble/ciphers
-// XChaCha20-Poly1305, the argon2 npm package); every refusal (flipped bits, truncation, reordered,
+// segments in every chunking; the committed vectors (versions 1 and 2) and random streams of ours
+// decoded by an INDEPENDENT implementation written from the spec (helpers/stream-format.js, over
+// node:crypto), and random streams it seals decoded by ours; every refusal (flipped bits, truncation, reordered,
 // duplicated and appended segments, wrong key / passphrase / aad, empty input, hostile headers);
 // plaintext released only after its tag; the temporary-file rule of decryptFile and encryptFile
 // after failures and aborts; progress, abort, node-style errors, refused options; and the peak RSS
@@ -13,7 +13,6 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const nodeCrypto = require('node:crypto')
-const { spawnSync } = require('node:child_process')
 const { Readable, Writable } = require('node:stream')
 const { once } = require('node:events')
 const { pipeline } = require('node:stream/promises')
@@ -22,11 +21,15 @@ const { cipher } = require('..')
 const { AbortError } = require('../lib/abort')
 const { isError, rejects } = require('./helpers/assert')
 const { runChild } = require('./helpers/rss')
+const independent = require('./helpers/stream-format')
 
 const NS = ['aes', 'xchacha20']
 const MiB = 1 << 20
 const KEY = Buffer.alloc(32, 0x42)
 const FAILED = { instanceOf: Error, code: 'ERR_CRYPTO_DECRYPT_FAILED' }
+// Version-2 header lengths (docs/stream-format.md), both algorithms: with a key, with a passphrase.
+const HEADER = 79
+const PASS_HEADER = 91
 // Small Argon2id costs for tests (the default is 64 MiB, t = 3).
 const CHEAP = { memoryCost: 64, timeCost: 1, parallelism: 1 }
 // Decrypt ceilings low enough that a flipped bit in a header's m or t never starts a large hash.
@@ -74,93 +77,36 @@ const forOpen = ({ segmentSize, memoryCost, timeCost, parallelism, ...rest } = {
 const seal = (ns, plain, options, sizes) => through(cipher[ns].encryptStream(options), cut(plain, sizes))
 const open = (ns, sealed, options, sizes) => through(cipher[ns].decryptStream(forOpen(options)), cut(sealed, sizes))
 
-// ---- the independent decoder (from docs/stream-format.md alone) -----------------------------
+// ---- the independent implementation (helpers/stream-format.js, from docs/stream-format.md) ---
 
-let argon2 = null
-try {
-  const r = spawnSync(process.execPath, ['-e', "require('argon2').hash('x', { memoryCost: 64, timeCost: 1, raw: true }).then(() => process.exit(0), () => process.exit(1))"], {
-    cwd: __dirname,
-    timeout: 60000,
-  })
-  if (r.status === 0) argon2 = require('argon2')
-  else console.warn('[cipher-stream] the argon2 npm package does not load here: passphrase streams are not checked by the independent decoder')
-} catch {
-  console.warn('[cipher-stream] the argon2 npm package is not installed: passphrase streams are not checked by the independent decoder')
+if (independent.argon2Backend() === null) {
+  console.warn('[cipher-stream] no Argon2id here (node:crypto < 24.7 and no loadable argon2 package): passphrase streams are not checked by the independent implementation')
 }
 
-const LABEL = Buffer.from('cryptographer.js stream v1')
-
-/** HKDF-SHA-256 to 32 bytes: node's hkdfSync (info up to 1024 bytes), else RFC 5869 over createHmac. */
-function hkdf32(ikm, salt, info) {
-  if (info.length <= 1024) return Buffer.from(nodeCrypto.hkdfSync('sha256', ikm, salt, info, 32))
-  const prk = nodeCrypto.createHmac('sha256', salt).update(ikm).digest()
-  return nodeCrypto.createHmac('sha256', prk).update(info).update(Buffer.from([1])).digest()
-}
-
-/** Decodes a whole sealed stream per the spec; throws on anything it refuses. */
-async function independentOpen(stream, { key, passphrase, aad }) {
-  const fail = (why) => {
-    throw new Error(`independent decoder: ${why}`)
-  }
-  if (stream.length < 15 || !stream.subarray(0, 8).equals(Buffer.from('cjs.aead'))) fail('magic')
-  if (stream[8] !== 1) fail('version')
-  const alg = { 1: { prefix: 7, aes: true }, 2: { prefix: 19, aes: false } }[stream[9]] ?? fail('algorithm')
-  const S = stream.readUInt32BE(10)
-  if (S < 1024 || S > 16 * MiB) fail('segment size')
-  let off = 15
-  let ikm
-  if (stream[14] === 0) {
-    if (!key) fail('sealed with a key')
-    ikm = Buffer.from(key)
-  } else if (stream[14] === 1) {
-    if (passphrase === undefined) fail('sealed with a passphrase')
-    if (stream.length < off + 28) fail('header')
-    const [m, t, p] = [stream.readUInt32BE(off), stream.readUInt32BE(off + 4), stream.readUInt32BE(off + 8)]
-    const salt = stream.subarray(off + 12, off + 28)
-    off += 28
-    if (!argon2) return null
-    ikm = await argon2.hash(Buffer.from(passphrase), { raw: true, type: argon2.argon2id, version: 0x13, memoryCost: m, timeCost: t, parallelism: p, salt, hashLength: 32 })
-  } else fail('key source')
-  if (stream.length < off + 32 + alg.prefix) fail('header')
-  const salt = stream.subarray(off, off + 32)
-  const prefix = stream.subarray(off + 32, off + 32 + alg.prefix)
-  off += 32 + alg.prefix
-  const header = stream.subarray(0, off)
-  const k = hkdf32(ikm, salt, Buffer.concat([LABEL, header, Buffer.from(aad ?? '')]))
-  const body = stream.subarray(off)
-  if (body.length === 0) fail('no segment')
-  const n = Math.ceil(body.length / (S + 16))
-  const out = []
-  for (let i = 0; i < n; i++) {
-    const piece = body.subarray(i * (S + 16), (i + 1) * (S + 16))
-    const last = i === n - 1
-    if (piece.length < 16 || (last && i > 0 && piece.length === 16)) fail('short segment')
-    const nonce = Buffer.concat([prefix, Buffer.from([i >>> 24, (i >>> 16) & 255, (i >>> 8) & 255, i & 255, last ? 1 : 0])])
-    const ct = piece.subarray(0, piece.length - 16)
-    const tag = piece.subarray(piece.length - 16)
-    if (alg.aes) {
-      const d = nodeCrypto.createDecipheriv('aes-256-gcm', k, nonce)
-      d.setAuthTag(tag)
-      out.push(d.update(ct), d.final())
-    } else {
-      out.push(Buffer.from(xchacha20poly1305(k, nonce).decrypt(piece)))
-    }
-  }
-  return Buffer.concat(out)
-}
-
-test('the independent decoder: hkdfSync and the createHmac HKDF agree (the latter serves aad past 1024 bytes)', (t) => {
+test('the independent implementation: its HKDF equals node\'s hkdfSync, its HChaCha20 the draft\'s vector and its XChaCha20-Poly1305 @noble/ciphers\'', (t) => {
   const ikm = rnd(32)
   const salt = rnd(32)
   const info = rnd(600)
-  const prk = nodeCrypto.createHmac('sha256', salt).update(ikm).digest()
-  const manual = nodeCrypto.createHmac('sha256', prk).update(info).update(Buffer.from([1])).digest()
-  t.deepEqual(hkdf32(ikm, salt, info), manual)
+  t.deepEqual(independent.hkdf(ikm, salt, info, 83), Buffer.from(nodeCrypto.hkdfSync('sha256', ikm, salt, info, 83)))
+  // draft-irtf-cfrg-xchacha-03, 2.2.1.
+  const key = Buffer.from([...Array(32).keys()])
+  t.is(independent.hchacha20(key, Buffer.from('000000090000004a0000000031415927', 'hex')).toString('hex'), '82413b4227b27bfed30e42508a877d73a0f9e4d58a74a853c12ec41326d3ecdc')
+  // XChaCha20-Poly1305 as the implementation builds it (ChaCha20-Poly1305 under the HChaCha20
+  // subkey) opens what @noble/ciphers' XChaCha20-Poly1305 sealed.
+  const k = rnd(32)
+  const nonce = rnd(24)
+  const plain = rnd(100)
+  const sealed = Buffer.from(xchacha20poly1305(k, nonce).encrypt(plain))
+  const d = nodeCrypto.createDecipheriv('chacha20-poly1305', independent.hchacha20(k, nonce.subarray(0, 16)), Buffer.concat([Buffer.alloc(4), nonce.subarray(16)]), { authTagLength: 16 })
+  d.setAuthTag(sealed.subarray(100))
+  t.deepEqual(Buffer.concat([d.update(sealed.subarray(0, 100)), d.final()]), plain)
 })
+
+const independentOpen = independent.open
 
 // ---- vectors ------------------------------------------------------------------------------
 
-const VECTORS = ['aes-256-gcm', 'xchacha20-poly1305'].map((f) => [f, require(`./vectors/stream/${f}.json`)])
+const VECTORS = ['aes-256-gcm', 'xchacha20-poly1305'].flatMap((f) => [1, 2].map((v) => [`${f}-v${v}`, v, require(`./vectors/stream/${f}-v${v}.json`)]))
 const nsOf = { 'AES-256-GCM': 'aes', 'XChaCha20-Poly1305': 'xchacha20' }
 
 function vectorOptions(v) {
@@ -169,27 +115,34 @@ function vectorOptions(v) {
   return o
 }
 
-for (const [file, doc] of VECTORS) {
+for (const [file, version, doc] of VECTORS) {
   test(`vectors/stream/${file}.json: every vector decodes, by the library (stream and file) and by the independent decoder`, async (t) => {
     const ns = nsOf[doc.algorithm]
     t.true(doc.vectors.length >= 12)
+    // Version 1 is read only on request.
+    const v1 = version === 1 ? { allowV1: true } : {}
     for (const v of doc.vectors) {
       const stream = Buffer.from(v.stream, 'hex')
       const plaintext = Buffer.from(v.plaintext, 'hex')
       const o = vectorOptions(v)
+      t.is(stream[8], version, v.name)
       t.is(stream.readUInt32BE(10), v.segmentSize, v.name)
-      t.deepEqual(await open(ns, stream, o), plaintext, `${v.name}: decryptStream`)
-      t.deepEqual(await open(ns, stream, o, [1, 7, 100]), plaintext, `${v.name}: decryptStream, small chunks`)
+      t.deepEqual(await open(ns, stream, { ...o, ...v1 }), plaintext, `${v.name}: decryptStream`)
+      t.deepEqual(await open(ns, stream, { ...o, ...v1 }, [1, 7, 100]), plaintext, `${v.name}: decryptStream, small chunks`)
       const dir = freshDir()
       fs.writeFileSync(path.join(dir, 'in'), stream)
-      const r = await cipher[ns].decryptFile(path.join(dir, 'in'), path.join(dir, 'out'), o)
+      const r = await cipher[ns].decryptFile(path.join(dir, 'in'), path.join(dir, 'out'), { ...o, ...v1 })
       t.is(r.bytes, plaintext.length)
       t.deepEqual(fs.readFileSync(path.join(dir, 'out')), plaintext, `${v.name}: decryptFile`)
-      const theirs = await independentOpen(stream, { ...o, aad: o.aad })
+      const theirs = await independentOpen(stream, o)
       if (theirs !== null) t.deepEqual(theirs, plaintext, `${v.name}: independent decoder`)
       // A vector under another aad, or changed anywhere, is refused by both.
-      await t.throwsAsync(open(ns, stream, { ...o, aad: 'other' }), FAILED)
+      await t.throwsAsync(open(ns, stream, { ...o, ...v1, aad: 'other' }), FAILED)
       await t.throwsAsync(independentOpen(stream, { ...o, aad: 'other' }))
+      if (version === 1) {
+        const e = await t.throwsAsync(open(ns, stream, o), FAILED)
+        t.regex(e.message, /version-1 stream, which does not commit to its key.*\{ allowV1: true \}/)
+      }
     }
   })
 }
@@ -207,7 +160,7 @@ for (const ns of NS) {
       const o = { key: rnd(32), aad, segmentSize: S }
       const whole = await seal(ns, plain, o)
       // The sealed size: the header, every segment's tag, at least one segment.
-      t.is(whole.length, 54 + (ns === 'aes' ? 0 : 12) + n + 16 * Math.max(1, Math.ceil(n / S)), `n=${n}`)
+      t.is(whole.length, HEADER + n + 16 * Math.max(1, Math.ceil(n / S)), `n=${n}`)
       t.deepEqual(await independentOpen(whole, o), plain, `n=${n}: independent decoder`)
       for (const sizes of [[1], [7, 1, 300], [S - 1], [S], [S + 1], [3 * S + 5], [65536]]) {
         const sealed = await seal(ns, plain, o, sizes)
@@ -229,11 +182,28 @@ for (const ns of NS) {
     }
   })
 
+  test(`${ns}: random streams the independent encoder seals (version 2: random sizes, segment sizes, aad, keys and passphrases) open with ours`, async (t) => {
+    for (let i = 0; i < 40; i++) {
+      const segmentSize = [1024, 1025, 4096, 65536, 100000][i % 5]
+      const plain = rnd(nodeCrypto.randomInt(0, 5 * segmentSize))
+      const aad = i % 3 ? rnd(nodeCrypto.randomInt(0, 3072)) : undefined
+      const secret = i % 4 === 3 ? { passphrase: `pässwörd ${i}` } : { key: rnd(32) }
+      const sealed = await independent.seal(plain, { alg: ns, ...secret, aad, segmentSize, cost: { m: 64 + i, t: 1 + (i % 2), p: 1 + (i % 3) } })
+      if (sealed === null) continue // no Argon2id here (warned above)
+      t.is(sealed.length, (secret.key ? HEADER : PASS_HEADER) + plain.length + 16 * Math.max(1, Math.ceil(plain.length / segmentSize)))
+      const sizes = Array.from({ length: 3 }, () => nodeCrypto.randomInt(1, 2 * segmentSize))
+      t.deepEqual(await open(ns, sealed, { ...secret, aad }, sizes), plain, `stream ${i}`)
+      // And a wrong aad (or its absence) is refused by the commitment.
+      const e = await t.throwsAsync(open(ns, sealed, { ...secret, aad: Buffer.concat([aad ?? Buffer.alloc(0), Buffer.from('!')]) }), FAILED)
+      t.regex(e.message, /not the one it was sealed with/)
+    }
+  })
+
   test(`${ns}: passphrase streams (Argon2id, its parameters and salt in the header) round trip and decode with the independent decoder`, async (t) => {
     for (const [n, cost] of [[0, CHEAP], [S + 1, { memoryCost: 256, timeCost: 2, parallelism: 2 }]]) {
       const plain = rnd(n)
       const sealed = await seal(ns, plain, { passphrase: 'correct horse', aad: 'x', segmentSize: S, ...cost })
-      const h = ns === 'aes' ? 82 : 94
+      const h = PASS_HEADER
       t.is(sealed[14], 1)
       t.deepEqual([sealed.readUInt32BE(15), sealed.readUInt32BE(19), sealed.readUInt32BE(23)], [cost.memoryCost, cost.timeCost, cost.parallelism])
       t.is(sealed.length, h + n + 16 * Math.max(1, Math.ceil(n / S)))
@@ -304,7 +274,7 @@ async function refused(t, ns, sealed, options, what) {
 const segment = (sealed, h, s, i) => sealed.subarray(h + i * (s + 16), h + (i + 1) * (s + 16))
 
 for (const ns of NS) {
-  const H = ns === 'aes' ? 54 : 66
+  const H = HEADER
 
   test(`${ns}: refuses a flipped bit anywhere: every bit of the header, a bit of every byte after it`, async (t) => {
     const plain = rnd(2 * S + 500)
@@ -324,7 +294,7 @@ for (const ns of NS) {
   test(`${ns}: refuses a flipped bit in every bit of a passphrase header (Argon2id fields included) without a large hash`, async (t) => {
     const o = { passphrase: 'pw', segmentSize: S }
     const sealed = await seal(ns, rnd(100), { ...o, ...CHEAP })
-    for (let bit = 0; bit < (H + 28) * 8; bit++) {
+    for (let bit = 0; bit < PASS_HEADER * 8; bit++) {
       const bad = Buffer.from(sealed)
       bad[bit >> 3] ^= 1 << (bit & 7)
       await t.throwsAsync(open(ns, bad, { ...o, ...LOW_CEILINGS }), FAILED, `bit ${bit}`)
@@ -415,6 +385,32 @@ for (const ns of NS) {
   })
 }
 
+// ---- an enclosing format's lead (crypto.hybrid) ----------------------------------------------
+
+test('a key resolved from an enclosing format\'s lead (crypto.hybrid.decryptStream) is filled with zeros once the stream holds it', async (t) => {
+  const { LEAD } = require('../lib/cipher-stream')
+  const head = Buffer.from('enclosing format head')
+  const plain = rnd(3000)
+  const sealed = await seal('aes', plain, { key: KEY, segmentSize: S, [LEAD]: head })
+  t.deepEqual(sealed.subarray(0, head.length), head)
+  const handed = []
+  const lead = {
+    length: head.length,
+    async secret(bytes) {
+      t.deepEqual(bytes, head)
+      handed.push(Buffer.from(KEY))
+      return handed.at(-1)
+    },
+  }
+  t.deepEqual(await through(cipher.aes.decryptStream({ [LEAD]: lead }), cut(sealed, [7])), plain)
+  // Also when the stream is aborted while the key is being resolved.
+  const c = new AbortController()
+  const slow = { length: head.length, secret: async () => (c.abort(), handed.push(Buffer.from(KEY)), handed.at(-1)) }
+  await t.throwsAsync(through(cipher.aes.decryptStream({ [LEAD]: slow, signal: c.signal }), [sealed]), { name: 'AbortError' })
+  t.is(handed.length, 2)
+  for (const k of handed) t.true(k.every((b) => b === 0))
+})
+
 // ---- files: the temporary-file rule, abort, progress, errors ------------------------------
 
 function bigFile(name, size) {
@@ -423,6 +419,56 @@ function bigFile(name, size) {
   fs.truncateSync(p, size)
   return p
 }
+
+const posix = process.platform === 'win32' ? test.skip : test
+
+posix('every file output (aes, xchacha20, age, hybrid) replaces a symlink at dst with a new 0600 file: the link\'s target keeps its content, mode and hard links', async (t) => {
+  const { hybrid } = require('..')
+  const { publicKey, privateKey } = hybrid.generateKeypair()
+  const AGE = { passphrase: 'pw', workFactor: 2 }
+  const dir = freshDir()
+  const p = (n) => path.join(dir, n)
+  fs.writeFileSync(p('plain'), 'new plaintext')
+  const outputs = {
+    'aes.encryptFile': (dst) => cipher.aes.encryptFile(p('plain'), dst, { key: KEY }),
+    'aes.decryptFile': async (dst) => (await cipher.aes.encryptFile(p('plain'), p('aes'), { key: KEY }), cipher.aes.decryptFile(p('aes'), dst, { key: KEY })),
+    'xchacha20.decryptFile': async (dst) => (await cipher.xchacha20.encryptFile(p('plain'), p('xc'), { key: KEY }), cipher.xchacha20.decryptFile(p('xc'), dst, { key: KEY })),
+    'age.encryptFile': (dst) => cipher.age.encryptFile(p('plain'), dst, AGE),
+    'age.decryptFile': async (dst) => (await cipher.age.encryptFile(p('plain'), p('age'), AGE), cipher.age.decryptFile(p('age'), dst, { passphrase: 'pw' })),
+    'hybrid.decryptFile': async (dst) => (await hybrid.encryptFile(p('plain'), p('hy'), publicKey), hybrid.decryptFile(p('hy'), dst, privateKey)),
+  }
+  const umask = process.umask(0o022)
+  try {
+    for (const [name, write] of Object.entries(outputs)) {
+      // A symlink to an existing 0644 file that has a second hard link, and a dangling symlink.
+      fs.writeFileSync(p('target'), 'old')
+      fs.chmodSync(p('target'), 0o644)
+      fs.linkSync(p('target'), p('hard'))
+      fs.symlinkSync(p('target'), p('link'))
+      fs.symlinkSync(p('nowhere'), p('dangling'))
+      for (const dst of ['link', 'dangling']) {
+        await write(p(dst))
+        const st = fs.lstatSync(p(dst))
+        t.true(st.isFile(), `${name} ${dst}: a regular file now`)
+        t.is(st.mode & 0o777, 0o600, `${name} ${dst}`)
+      }
+      t.is(fs.readFileSync(p('target'), 'utf8'), 'old', name)
+      t.is(fs.statSync(p('target')).mode & 0o777, 0o644, name)
+      t.is(fs.statSync(p('target')).nlink, 2, name)
+      t.false(fs.existsSync(p('nowhere')), name)
+      // An existing regular file is replaced by a new one, 0600 whatever its mode was.
+      await write(p('hard'))
+      t.is(fs.statSync(p('hard')).mode & 0o777, 0o600, name)
+      t.is(fs.statSync(p('target')).nlink, 1, name)
+      t.is(fs.readFileSync(p('target'), 'utf8'), 'old', name)
+      if (name.includes('decrypt')) t.is(fs.readFileSync(p('link'), 'utf8'), 'new plaintext', name)
+      for (const n of ['target', 'hard', 'link', 'dangling']) fs.rmSync(p(n))
+    }
+  } finally {
+    process.umask(umask)
+  }
+  t.false(fs.readdirSync(dir).some((n) => n.endsWith('.tmp')))
+})
 
 test('decryptFile after a failure leaves an existing dst untouched and no temporary file; encryptFile likewise', async (t) => {
   const dir = freshDir()
@@ -521,7 +567,7 @@ test('onProgress reports the source bytes read, with their total, at most every 
   }).finally(() => {
     settled = true
   })
-  t.is(r.bytes, 128 * MiB + 54 + 16 * 2048)
+  t.is(r.bytes, 128 * MiB + HEADER + 16 * 2048)
   for (const p of seen) t.is(p.total, 128 * MiB)
   for (let i = 1; i < seen.length; i++) t.true(seen[i].bytes > seen[i - 1].bytes)
   await new Promise((resolve) => setTimeout(resolve, 120))
@@ -558,17 +604,9 @@ test('file errors are node-style (ENOENT, EISDIR) with both paths; refused optio
   t.is(e4.code, 'ENOENT')
   t.deepEqual(fs.readdirSync(dir), ['plain'])
   if (process.platform !== 'win32') {
-    // A device is refused (renaming a file over it would replace the device node); a symlink is
-    // written through, as node's createWriteStream does.
+    // A device is refused (renaming a file over it would replace the device node).
     await rejects(t, cipher.aes.encryptFile(plain, '/dev/null', { key: KEY }), TypeError, 'ERR_INVALID_ARG_VALUE')
     t.true(fs.statSync('/dev/null').isCharacterDevice())
-    fs.writeFileSync(path.join(dir, 'target'), 'old')
-    fs.symlinkSync(path.join(dir, 'target'), path.join(dir, 'link'))
-    await cipher.aes.encryptFile(plain, path.join(dir, 'link'), { key: KEY })
-    t.true(fs.lstatSync(path.join(dir, 'link')).isSymbolicLink())
-    t.deepEqual(await open('aes', fs.readFileSync(path.join(dir, 'target')), { key: KEY }), Buffer.from('x'))
-    fs.rmSync(path.join(dir, 'link'))
-    fs.rmSync(path.join(dir, 'target'))
   }
 
   for (const make of [(o) => cipher.aes.encryptStream(o), (o) => cipher.xchacha20.decryptStream(o)]) {
@@ -587,6 +625,9 @@ test('file errors are node-style (ENOENT, EISDIR) with both paths; refused optio
   isError(t, () => cipher.aes.encryptStream({ key: KEY, memoryCost: 1024 }), TypeError, 'ERR_INVALID_ARG_VALUE')
   isError(t, () => cipher.aes.encryptStream({ passphrase: 'p', memoryCost: 8, parallelism: 2 }), RangeError, 'ERR_OUT_OF_RANGE')
   isError(t, () => cipher.aes.decryptStream({ key: KEY, segmentSize: 4096 }), TypeError, 'ERR_INVALID_ARG_VALUE')
+  isError(t, () => cipher.aes.encryptStream({ key: KEY, allowV1: true }), TypeError, 'ERR_INVALID_ARG_VALUE')
+  isError(t, () => cipher.aes.decryptStream({ key: KEY, allowV1: 1 }), TypeError, 'ERR_INVALID_ARG_TYPE')
+  await rejects(t, cipher.aes.decryptFile(plain, path.join(dir, 'o'), { key: KEY, allowV1: 'yes' }), TypeError, 'ERR_INVALID_ARG_TYPE')
   await rejects(t, cipher.aes.encryptFile(plain, path.join(dir, 'o'), { key: rnd(31) }), RangeError, 'ERR_OUT_OF_RANGE')
   await rejects(t, cipher.aes.encryptFile(42, path.join(dir, 'o'), { key: KEY }), TypeError, 'ERR_INVALID_ARG_TYPE')
   await rejects(t, cipher.aes.decryptFile(plain, 'a\0b', { key: KEY }), TypeError, 'ERR_INVALID_ARG_VALUE')
@@ -647,7 +688,10 @@ const c: Promise<FileResult> = cipher.aes.encryptFile('in', new URL('file:///out
   onProgress: ({ bytes, total }: FileProgress) => { const n: number = bytes + (total ?? 0); void n },
 })
 const d: Promise<number> = cipher.xchacha20.decryptFile(Buffer.from('in'), 'out', { key: new Uint8Array(32) }).then((r) => r.bytes)
-void [a, b, c, d]
+const e: Transform = cipher.aes.decryptStream({ key: Buffer.alloc(32), allowV1: true })
+void [a, b, c, d, e]
+// @ts-expect-error allowV1 is a decryption option
+cipher.aes.encryptStream({ key: 'k', allowV1: true })
 // @ts-expect-error a key or a passphrase, not both
 cipher.aes.encryptStream({ key: 'k', passphrase: 'p' })
 // @ts-expect-error one of them is required

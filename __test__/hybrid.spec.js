@@ -12,6 +12,7 @@ const { pipeline } = require('node:stream/promises')
 const { Readable, Writable } = require('node:stream')
 const nodeCrypto = require('node:crypto')
 const crypto = require('..')
+const streamFormat = require('./helpers/stream-format')
 
 const { hybrid } = crypto
 const rand = (n) => nodeCrypto.randomBytes(n)
@@ -41,8 +42,11 @@ function components(blob) {
   return { magic: blob.subarray(0, 8).toString(), version: blob[8], suite: blob[9], parts: out }
 }
 
-/** Opens a one-shot envelope from the format page alone (node:crypto and @noble/post-quantum). */
-async function independentOpen(envelope, privateKey, publicKey, aad = Buffer.alloc(0)) {
+/**
+ * An envelope's payload key `K` and the length of its head (magic, version, suite, form, KEM
+ * ciphertexts), from the format page alone (node:crypto and @noble/post-quantum).
+ */
+async function independentKey(envelope, privateKey, publicKey) {
   const n = await noble
   const sk = components(privateKey)
   const suite = envelope[9]
@@ -65,7 +69,12 @@ async function independentOpen(envelope, privateKey, publicKey, aad = Buffer.all
     const { secretKey } = n.ml_kem1024.keygen(sk.parts[1])
     secrets = [rsaSs, Buffer.from(n.ml_kem1024.decapsulate(kemCt, secretKey))]
   }
-  const K = sha3(Buffer.from('cryptographer.js hybrid kem v1'), Buffer.from([suite]), ...secrets, ...cts, sha3(publicKey))
+  return { K: sha3(Buffer.from('cryptographer.js hybrid kem v1'), Buffer.from([suite]), ...secrets, ...cts, sha3(publicKey)), at }
+}
+
+/** Opens a one-shot envelope from the format page alone. */
+async function independentOpen(envelope, privateKey, publicKey, aad = Buffer.alloc(0)) {
+  const { K, at } = await independentKey(envelope, privateKey, publicKey)
   const body = envelope.subarray(at)
   const d = nodeCrypto.createDecipheriv('aes-256-gcm', K, Buffer.alloc(12))
   d.setAAD(Buffer.concat([envelope.subarray(0, 11), aad]))
@@ -256,6 +265,16 @@ for (const suite of SUITES) {
     fs.writeFileSync(path.join(dir, 'sealed2'), sealed)
     await hybrid.decryptFile(path.join(dir, 'sealed2'), path.join(dir, 'out2'), privateKey, { aad: 'x' })
     t.deepEqual(fs.readFileSync(path.join(dir, 'out2')), data)
+    // The payload is a version-2 stream under K (docs/stream-format.md), as an independent decoder
+    // reads it; a version-1 payload under K opens too (K comes from the KEM: nobody chooses it).
+    const { K, at } = await independentKey(sealed, privateKey, publicKey)
+    t.is(sealed[at + 8], 2)
+    t.deepEqual(await streamFormat.open(sealed.subarray(at), { key: K, aad: 'x' }), data)
+    const v1 = Buffer.concat([sealed.subarray(0, at), await streamFormat.seal(data, { alg: 'aes', key: K, aad: 'x', segmentSize: 4096, version: 1 })])
+    t.deepEqual(await collect([v1], hybrid.decryptStream(privateKey, { aad: 'x' })), data)
+    fs.writeFileSync(path.join(dir, 'v1'), v1)
+    await hybrid.decryptFile(path.join(dir, 'v1'), path.join(dir, 'out-v1'), privateKey, { aad: 'x' })
+    t.deepEqual(fs.readFileSync(path.join(dir, 'out-v1')), data)
     for (const p of [5, 20, file.length - 20]) {
       const bad = Buffer.from(file)
       bad[p] ^= 4

@@ -254,7 +254,7 @@ test('async, batch, incremental and passphrase forms refuse output', async (t) =
   t.throws(() => sha.sha256.create({ output: out }), VALUE)
   t.throws(() => hmac.sha256.create({ key: 'k', output: out }), VALUE)
   t.throws(() => cipher.aes.encryptBatch(['x'], { key: rnd(32), output: out }), VALUE)
-  t.throws(() => cipher.aes.decrypt('U2FsdGVkX1+abc', { passphrase: 'p', output: out }), VALUE)
+  t.throws(() => cipher.legacy.cryptoJs.decrypt('U2FsdGVkX1+abc', { passphrase: 'p', output: out }), VALUE)
   t.true(out.every((b) => b === 0))
 })
 
@@ -323,6 +323,31 @@ test('DataView outputs, of this realm and of another, receive the result', (t) =
   const foreign = require('node:vm').runInNewContext('new DataView(new ArrayBuffer(32))')
   sha.sha256('abc', { output: foreign })
   t.deepEqual(Buffer.from(foreign.buffer), want)
+})
+
+test('a view whose byteOffset / byteLength properties are shadowed gets the result in its real bytes, or the refusal its real length earns', (t) => {
+  const want = sha.sha256('x', { outputFormat: 'buffer' })
+  const shadow = (view, props) => {
+    for (const [k, value] of Object.entries(props)) Object.defineProperty(view, k, { value })
+    return view
+  }
+  const kinds = [(ab, o, n) => new Uint8Array(ab, o, n), (ab, o, n) => Buffer.from(ab, o, n), (ab, o, n) => new DataView(ab, o, n), (ab, o, n) => new Uint32Array(ab, o, n / 4)]
+  for (const make of kinds) {
+    // Offset and length claimed elsewhere in the same ArrayBuffer: the result lands in the view.
+    for (const props of [{ byteOffset: 64 }, { byteOffset: 0, byteLength: 64 }, { byteOffset: 64, byteLength: 32 }]) {
+      const ab = new ArrayBuffer(128)
+      const view = shadow(make(ab, 32, 32), props)
+      t.is(sha.sha256('x', { output: view }).buffer, ab)
+      const all = Buffer.from(ab)
+      t.deepEqual(all.subarray(32, 64), want, JSON.stringify(props))
+      t.true(all.subarray(0, 32).every((b) => b === 0) && all.subarray(64).every((b) => b === 0), JSON.stringify(props))
+    }
+    // A view shorter than the result, claiming to be long enough: refused, nothing written.
+    const ab = new ArrayBuffer(128)
+    t.throws(() => sha.sha256('x', { output: shadow(make(ab, 32, 16), { byteLength: 32 }) }), RANGE)
+    t.throws(() => cipher.aes.encrypt('x', { key: rnd(32), output: shadow(make(ab, 32, 16), { byteLength: 64, byteOffset: 0 }) }), RANGE)
+    t.true(Buffer.from(ab).every((b) => b === 0))
+  }
 })
 
 // ---- types and cpuPaths -------------------------------------------------------------------------

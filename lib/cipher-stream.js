@@ -26,14 +26,15 @@ const ALGORITHMS = native.streamAlgorithms()
 // format before the stream header (crypto.hybrid's envelope head). Sealing, and opening a file
 // whose lead is known: those bytes (`Buffer`), written first / required and skipped. Opening a
 // Transform: `{ length, secret(lead) }`: the stream collects `length` bytes of lead with the
-// header, and `secret` resolves the key from them (the lead then checked and skipped as above).
+// header, and `secret` resolves the key from them, a Buffer the stream fills with zeros once its
+// native state holds a copy (the lead then checked and skipped as above).
 const LEAD = Symbol('lead')
 const EMPTY = Buffer.alloc(0)
 const U32 = 2 ** 32 - 1
 
 const BOTH = ['key', 'passphrase', 'aad', 'signal']
 const SEAL = ['segmentSize', 'memoryCost', 'timeCost', 'parallelism']
-const OPEN = ['maxMemoryCost', 'maxTimeCost', 'maxParallelism']
+const OPEN = ['maxMemoryCost', 'maxTimeCost', 'maxParallelism', 'allowV1']
 const ALLOWED = {
   encryptStream: new Set([...BOTH, ...SEAL]),
   decryptStream: new Set([...BOTH, ...OPEN]),
@@ -61,7 +62,9 @@ function read(alg, what, options) {
   }
   const o = checkOptions(options, ALLOWED[what], where)
   const lead = options[LEAD]
-  if (lead && lead.secret) return { lead, passphrase: false, nativeOptions: { aad: o.aad ?? undefined }, signal: checkSignal(o.signal) }
+  // The enclosing format (crypto.hybrid) derives the key from its own KEM ciphertexts: nobody can
+  // choose it or guess it, so version 1's missing key commitment gives no attack there.
+  if (lead && lead.secret) return { lead, passphrase: false, nativeOptions: { aad: o.aad ?? undefined, allowV1: true }, signal: checkSignal(o.signal) }
   const hasKey = o.key !== undefined && o.key !== null
   const hasPass = o.passphrase !== undefined && o.passphrase !== null
   if (!hasKey && !hasPass) throw invalidArgType('options.key', `${BYTES} (or options.passphrase)`, o.key)
@@ -80,9 +83,11 @@ function read(alg, what, options) {
     segmentSize: checkInt(o.segmentSize, 'options.segmentSize', alg.minSegmentSize, alg.maxSegmentSize),
     lead,
   }
-  for (const k of ['memoryCost', 'timeCost', 'parallelism', ...OPEN]) {
+  for (const k of ['memoryCost', 'timeCost', 'parallelism', 'maxMemoryCost', 'maxTimeCost', 'maxParallelism']) {
     nativeOptions[k] = checkInt(o[k], `options.${k}`, 0, U32)
   }
+  if (o.allowV1 !== undefined && typeof o.allowV1 !== 'boolean') throw invalidArgType('options.allowV1', 'of type boolean', o.allowV1)
+  nativeOptions.allowV1 = o.allowV1
   if (!hasPass) {
     for (const k of ['memoryCost', 'timeCost', 'parallelism']) {
       if (o[k] !== undefined) throw invalidArgValue(`options.${k}`, 'no Argon2id cost without a passphrase', o[k])
@@ -155,7 +160,12 @@ class AeadStream extends Transform {
       : async () => {
           const bytes = head.subarray(0, leadLength)
           const secret = await lead.secret(bytes)
-          return makeState(this.#alg, true, { ...r, secret, nativeOptions: { ...r.nativeOptions, lead: bytes } }, head)
+          try {
+            // The native call copies the key as it starts (or is never made, after an abort).
+            return makeState(this.#alg, true, { ...r, secret, nativeOptions: { ...r.nativeOptions, lead: bytes } }, head)
+          } finally {
+            secret.fill(0)
+          }
         }
     try {
       this.#state = state()

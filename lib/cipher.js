@@ -192,13 +192,17 @@ function readOptions(options, what) {
   return options
 }
 
-/** `cipher.aes.encrypt` with `passphrase`: refused, pointing at the legacy name. */
-function passphraseEncryptRefused(value) {
-  return invalidArgValue(
-    'options.passphrase',
-    `a key: encryption in the weak crypto-js passphrase format is only available as ${LEGACY}.encrypt()`,
-    value,
-  )
+/**
+ * `cipher.aes.encrypt` / `decrypt` (and their async forms) with `passphrase`: refused, pointing at
+ * the legacy name (`op`: 'encrypt' or 'decrypt'). The crypto-js format has no MAC, so a main-API
+ * decrypt would accept modified data.
+ */
+function passphraseRefused(op, value) {
+  const why =
+    op === 'encrypt'
+      ? `encryption in the weak crypto-js passphrase format is only available as ${LEGACY}.encrypt()`
+      : `the weak crypto-js passphrase format (unauthenticated CBC: modified data decrypts without an error) is only read by ${LEGACY}.decrypt()`
+  return invalidArgValue('options.passphrase', `a key: ${why}`, value)
 }
 
 // --- namespaces -------------------------------------------------------------------------------------
@@ -260,23 +264,23 @@ function makeNamespace(family, { defaultMode, fixed, modeOption }) {
     /** Encrypts `data`; see index.d.ts for the options. */
     encrypt(data, options) {
       const o = read(options)
-      if (o.passphrase !== undefined) throw passphraseEncryptRefused(o.passphrase)
+      if (o.passphrase !== undefined) throw passphraseRefused('encrypt', o.passphrase)
       return runSync(spec, false, data, o, o.key)
     },
-    /** Decrypts `data`; with `passphrase`, reads the crypto-js format (as `cipher.legacy.cryptoJs`). */
+    /** Decrypts `data`; see index.d.ts for the options. */
     decrypt(data, options) {
       const o = read(options)
-      if (o.passphrase !== undefined) return passphraseSync(true, data, o)
+      if (o.passphrase !== undefined) throw passphraseRefused('decrypt', o.passphrase)
       return runSync(spec, true, data, o, o.key)
     },
     async encryptAsync(data, options) {
       const o = read(options)
-      if (o.passphrase !== undefined) throw passphraseEncryptRefused(o.passphrase)
+      if (o.passphrase !== undefined) throw passphraseRefused('encrypt', o.passphrase)
       return runAsync(spec, false, data, o, o.key)
     },
     async decryptAsync(data, options) {
       const o = read(options)
-      if (o.passphrase !== undefined) return passphraseAsync(true, data, o)
+      if (o.passphrase !== undefined) throw passphraseRefused('decrypt', o.passphrase)
       return runAsync(spec, true, data, o, o.key)
     },
     /**

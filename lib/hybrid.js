@@ -470,7 +470,9 @@ function makeHybrid(lib) {
       const { cts } = readHead(key, head, FORM.stream)
       const payloadKey = payloadKeyOf(key, cts, await decapsulateAllAsync(key, cts, o.signal))
       try {
-        return await aes.decryptFile(src, dst, { ...o, key: payloadKey, [LEAD]: head })
+        // Version-1 payloads open too: their key comes from the KEM ciphertexts, so nobody can
+        // choose or guess it, and version 1's missing key commitment gives no attack here.
+        return await aes.decryptFile(src, dst, { ...o, key: payloadKey, allowV1: true, [LEAD]: head })
       } finally {
         payloadKey.fill(0)
       }

@@ -1,5 +1,6 @@
 'use strict'
 // Output formats, shared by every family that returns bytes.
+const { isTypedArray } = require('node:util').types
 const { invalidArgType, invalidArgValue, outOfRange } = require('./errors')
 
 const FORMATS = ['hex', 'base64', 'base64url', 'binary', 'buffer']
@@ -31,18 +32,14 @@ function decryptOutput(buf, format) {
   return encode(buf, format)
 }
 
-const typedArrayMemory = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), 'buffer').get
-const dataViewMemory = Object.getOwnPropertyDescriptor(DataView.prototype, 'buffer').get
+// The intrinsic getters of %TypedArray%.prototype and DataView.prototype: what a view really
+// covers, whatever own properties (`buffer`, `byteOffset`, `byteLength`) the view carries.
+const getters = (proto) => ['buffer', 'byteOffset', 'byteLength'].map((k) => Object.getOwnPropertyDescriptor(proto, k).get)
+const TYPED_ARRAY = getters(Object.getPrototypeOf(Uint8Array.prototype))
+const DATA_VIEW = getters(DataView.prototype)
 
-/** The ArrayBuffer (or SharedArrayBuffer) behind a view, whatever properties the view has. */
-function memoryOf(view) {
-  if (view instanceof DataView) return dataViewMemory.call(view)
-  try {
-    return typedArrayMemory.call(view)
-  } catch {
-    return dataViewMemory.call(view) // a DataView of another realm
-  }
-}
+/** `[memory, byteOffset, byteLength]` of a view (a TypedArray or DataView of any realm). */
+const geometryOf = (view) => (isTypedArray(view) ? TYPED_ARRAY : DATA_VIEW).map((get) => get.call(view))
 
 /**
  * The caller's `options.output` (a Buffer, TypedArray or DataView) for a result of `need` bytes:
@@ -54,23 +51,24 @@ function outputTarget(output, format, need) {
     throw invalidArgType('options.output', 'an instance of Buffer, TypedArray or DataView', output)
   }
   // Another thread could read (or write) shared memory while the call runs: it would see
-  // plaintext before its tag is checked. The memory is read with the intrinsic getters (an own
-  // `buffer` property on the view cannot stand in for it) and checked by tag, so a
+  // plaintext before its tag is checked. The memory, offset and length are read with the
+  // intrinsic getters (own `buffer`, `byteOffset` or `byteLength` properties on the view cannot
+  // stand in for them: the result lands in the view itself) and the memory is checked by tag, so a
   // SharedArrayBuffer of another realm is refused too; this realm's ArrayBuffer answers
   // `instanceof` without the slower tag read.
-  const memory = memoryOf(output)
+  const [memory, offset, length] = geometryOf(output)
   if (!(memory instanceof ArrayBuffer) && Object.prototype.toString.call(memory) === '[object SharedArrayBuffer]') {
     throw invalidArgValue('options.output', 'memory of an ArrayBuffer (a SharedArrayBuffer can be read by other threads during the call)', 'a view of a SharedArrayBuffer')
   }
   if (format !== undefined && format !== 'buffer') {
     throw invalidArgValue('options.outputFormat', "'buffer' or undefined when options.output is given", format)
   }
-  if (output.byteLength < need) {
-    throw outOfRange('options.output.byteLength', `>= ${need} (the length of the result)`, output.byteLength)
+  if (length < need) {
+    throw outOfRange('options.output.byteLength', `>= ${need} (the length of the result)`, length)
   }
   // A Buffer of exactly the result's length is its own view (no view object to make).
-  if (output.byteLength === need && Buffer.isBuffer(output)) return output
-  return Buffer.from(memory, output.byteOffset, need)
+  if (length === need && Buffer.isBuffer(output)) return output
+  return Buffer.from(memory, offset, need)
 }
 
 /** Async calls return a new Buffer (their work runs off the JS thread): `output` is refused. */

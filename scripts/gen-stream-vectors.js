@@ -1,10 +1,12 @@
 'use strict'
-// Writes __test__/vectors/stream/{aes-256-gcm,xchacha20-poly1305}.json: streams of the streaming
-// AEAD format (docs/stream-format.md) sealed by this library, for other implementations to check
-// themselves against. Each run draws new salts and nonce prefixes, so the files change when it is
-// rerun: they are data to decode, not the output of a deterministic encoder. The test suite
-// decodes every vector with the library and with an independent decoder written from the spec
-// (__test__/cipher-stream.spec.js).
+// Writes __test__/vectors/stream/{aes-256-gcm,xchacha20-poly1305}-v2.json: streams of the
+// streaming AEAD format (docs/stream-format.md, version 2, what the library writes) sealed by this
+// library, for other implementations to check themselves against. Each run draws new salts, so the
+// files change when it is rerun: they are data to decode, not the output of a deterministic
+// encoder. The test suite decodes every vector with the library and with an independent
+// implementation written from the spec (__test__/helpers/stream-format.js). The version-1 files
+// beside them (`*-v1.json`) were written by the library's version-1 writer, which is gone; they
+// stay as they are.
 //
 //   node scripts/gen-stream-vectors.js
 const fs = require('node:fs')
@@ -38,7 +40,7 @@ async function seal(ns, plaintext, options) {
 }
 
 async function main() {
-  for (const [ns, file, name] of [['aes', 'aes-256-gcm.json', 'AES-256-GCM'], ['xchacha20', 'xchacha20-poly1305.json', 'XChaCha20-Poly1305']]) {
+  for (const [ns, file, name] of [['aes', 'aes-256-gcm-v2.json', 'AES-256-GCM'], ['xchacha20', 'xchacha20-poly1305-v2.json', 'XChaCha20-Poly1305']]) {
     const vectors = []
     for (const c of CASES) {
       const plaintext = bytes(`stream vectors ${c.name}`, c.n)
@@ -58,9 +60,9 @@ async function main() {
       })
     }
     const doc = {
-      format: 'cryptographer.js streaming AEAD, version 1 (docs/stream-format.md)',
+      format: 'cryptographer.js streaming AEAD, version 2 (docs/stream-format.md)',
       algorithm: name,
-      note: 'Sealed by cryptographer.js (scripts/gen-stream-vectors.js) with random salts and nonce prefixes; decoded in __test__/cipher-stream.spec.js by the library and by an independent decoder written from the spec (node:crypto, @noble/ciphers, argon2). passphrase is UTF-8 text; everything else is hex.',
+      note: 'Sealed by cryptographer.js (scripts/gen-stream-vectors.js) with random salts; decoded in __test__/cipher-stream.spec.js by the library and by an independent implementation written from the spec (__test__/helpers/stream-format.js: node:crypto, Argon2id from node:crypto or the argon2 package). passphrase is UTF-8 text; everything else is hex.',
       vectors,
     }
     fs.writeFileSync(path.join(__dirname, '..', '__test__', 'vectors', 'stream', file), `${JSON.stringify(doc, null, 2)}\n`)

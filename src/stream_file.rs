@@ -15,7 +15,10 @@
 //!   so `signal` stops the job within one segment.
 //! - The output goes to a temporary file beside `dst` (same directory, so the same file system),
 //!   created exclusively with mode 0600, renamed over `dst` only after the body finished, that
-//!   is after the last segment was sealed or verified. The rename happens when the job settles,
+//!   is after the last segment was sealed or verified. The rename replaces the directory entry
+//!   `dst` with a new file: an existing file's mode, owner and other hard links are not carried
+//!   over, and a symlink at `dst` is replaced, never written through (its target is not opened:
+//!   a link planted where an output goes cannot redirect it onto another file). The rename happens when the job settles,
 //!   on the main thread, after a last look at the cancel token: an abort JavaScript made before
 //!   the Promise settled can never leave a renamed `dst` behind a rejection (the pool thread
 //!   could finish just before it). On any failure or abort the temporary file is removed
@@ -103,16 +106,13 @@ pub struct TempFile {
   file: Option<File>,
 }
 
-/// The path the output is renamed to: `dst`, or the file a symlink `dst` points to (written
-/// through, as node's `createWriteStream` does). A directory is `EISDIR`; a device, pipe or
-/// socket is refused (renaming a file over `/dev/null` would replace the device node): the
+/// Checks `dst` before any work: the output replaces the directory entry `dst` itself. A missing
+/// path, a regular file or a symlink is replaced (a symlink by the new file: its target is never
+/// opened, so neither its content nor its mode changes); a directory is `EISDIR`; a device, pipe
+/// or socket is refused (renaming a file over `/dev/null` would replace the device node): the
 /// Transforms are for those.
-fn destination(dst: &Path) -> CryptoResult<PathBuf> {
-  let target = match fs::symlink_metadata(dst) {
-    Ok(m) if m.file_type().is_symlink() => fs::canonicalize(dst).unwrap_or_else(|_| dst.into()),
-    _ => dst.into(),
-  };
-  match fs::metadata(&target) {
+fn check_destination(dst: &Path) -> CryptoResult<()> {
+  match fs::symlink_metadata(dst) {
     Ok(m) if m.is_dir() => {
       let e = sys_error(&io::Error::from(io::ErrorKind::IsADirectory), "open");
       Err(CryptoError {
@@ -120,18 +120,18 @@ fn destination(dst: &Path) -> CryptoResult<PathBuf> {
         ..e
       })
     }
-    Ok(m) if !m.is_file() => Err(CryptoError::invalid_value(
+    Ok(m) if !m.is_file() && !m.file_type().is_symlink() => Err(CryptoError::invalid_value(
       "dst",
       "a regular file (the output is written beside it and renamed over it; use the stream forms for devices and pipes)",
-      target.display(),
+      dst.display(),
     )),
-    _ => Ok(target),
+    _ => Ok(()),
   }
 }
 
 impl TempFile {
-  /// A new file `.<dst's name>.<16 hex>.tmp` beside `dst` (a checked [`destination`]), created
-  /// exclusively (mode 0600).
+  /// A new file `.<dst's name>.<16 hex>.tmp` beside `dst` (a [`check_destination`]ed path),
+  /// created exclusively with mode 0600 (on Unix; the umask can only remove more).
   fn beside(dst: &Path) -> CryptoResult<TempFile> {
     let name = dst
       .file_name()
@@ -243,8 +243,8 @@ pub struct FileJob<F: StreamFormat> {
   pub src: PathBuf,
   pub dst: PathBuf,
   pub progress: Arc<Counters>,
-  /// The finished output and where to rename it, once `run` succeeded (`settle` renames it).
-  pub done: Option<(TempFile, PathBuf)>,
+  /// The finished output, once `run` succeeded (`settle` renames it over `dst`).
+  pub done: Option<TempFile>,
 }
 
 impl<F: StreamFormat> FileJob<F> {
@@ -269,7 +269,7 @@ impl<F: StreamFormat> FileJob<F> {
 impl<F: StreamFormat> Job for FileJob<F> {
   fn run(&mut self, cancel: &Cancel) -> CryptoResult<Output> {
     let src = File::open(&self.src).map_err(|e| open_error(&e, &self.src))?;
-    let dst = destination(&self.dst)?;
+    check_destination(&self.dst)?;
     let format = self.format.as_ref().ok_or_else(CryptoError::internal)?;
     let mut head = Zeroizing::new(vec![0u8; format.head_len()]);
     let n = read_head(&src, &mut head)?;
@@ -283,7 +283,7 @@ impl<F: StreamFormat> Job for FileJob<F> {
       self.progress.set_total(n);
     }
     self.progress.add(n);
-    let mut tmp = TempFile::beside(&dst)?;
+    let mut tmp = TempFile::beside(&self.dst)?;
     let Begun {
       lead,
       consumed,
@@ -317,7 +317,7 @@ impl<F: StreamFormat> Job for FileJob<F> {
     body.finish(&mut out)?;
     out.flush()?;
     let written = out.written;
-    self.done = Some((tmp, dst));
+    self.done = Some(tmp);
     Ok(Output::Number(written as f64))
   }
 
@@ -325,7 +325,7 @@ impl<F: StreamFormat> Job for FileJob<F> {
     match self.done.take() {
       // Aborted after the last segment: the temporary file is removed as it drops.
       Some(_) if cancel.is_cancelled() => Err(crate::task::aborted()),
-      Some((tmp, dst)) => tmp.commit(&dst),
+      Some(tmp) => tmp.commit(&self.dst),
       None => Ok(()),
     }
   }

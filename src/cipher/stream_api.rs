@@ -11,9 +11,10 @@
 //!
 //! Options (one object, every field read before any is used): `aad`, `segmentSize`,
 //! `memoryCost`/`timeCost`/`parallelism` (Argon2id's cost when sealing with a passphrase),
-//! `maxMemoryCost`/`maxTimeCost`/`maxParallelism` (ceilings on a header's, when opening), and
-//! `lead` (internal, for `crypto.hybrid`: bytes written before the header when sealing, and
-//! required and skipped before it when opening).
+//! `maxMemoryCost`/`maxTimeCost`/`maxParallelism` (ceilings on a header's, when opening),
+//! `allowV1` (opening: read version-1 streams, which do not commit to their key), and `lead`
+//! (internal, for `crypto.hybrid`: bytes written before the header when sealing, and required and
+//! skipped before it when opening).
 
 use napi::bindgen_prelude::{AsyncTask, BufferSlice, JsValue, Unknown};
 use napi::Env;
@@ -78,17 +79,19 @@ fn spec<'js>(
   let cx = Cx::from(env);
   let alg = StreamAlg::from_id(alg)
     .ok_or_else(|| CryptoError::invalid_value("algorithm", "a known stream algorithm id", alg))?;
-  let [aad, size, m, t, p, max_m, max_t, max_p, lead] = js::Object::new(env, options)?.values([
-    c"aad",
-    c"segmentSize",
-    c"memoryCost",
-    c"timeCost",
-    c"parallelism",
-    c"maxMemoryCost",
-    c"maxTimeCost",
-    c"maxParallelism",
-    c"lead",
-  ])?;
+  let [aad, size, m, t, p, max_m, max_t, max_p, allow_v1, lead] = js::Object::new(env, options)?
+    .values([
+      c"aad",
+      c"segmentSize",
+      c"memoryCost",
+      c"timeCost",
+      c"parallelism",
+      c"maxMemoryCost",
+      c"maxTimeCost",
+      c"maxParallelism",
+      c"allowV1",
+      c"lead",
+    ])?;
   let num = |v, name| cx.opt_u32(v, name);
   let segment_size = num(size, "options.segmentSize")?.unwrap_or(DEFAULT_SEGMENT);
   if !(MIN_SEGMENT..=MAX_SEGMENT).contains(&segment_size) {
@@ -150,6 +153,7 @@ fn spec<'js>(
     segment_size,
     cost,
     limits,
+    allow_v1: cx.truthy(allow_v1),
     lead,
   };
   if passphrase && !decrypt {

@@ -4,16 +4,23 @@
 //! passphrase), the header's random salt, the whole header and the additional data.
 //!
 //! ```text
-//! header = magic "cjs.aead" ‖ version 1 ‖ algorithm ‖ segment size (u32 BE) ‖ key source
-//!          [‖ Argon2id m (KiB, u32 BE) ‖ t (u32 BE) ‖ p (u32 BE) ‖ Argon2 salt (16)]
-//!          ‖ HKDF salt (32) ‖ nonce prefix (7 for AES-256-GCM, 19 for XChaCha20-Poly1305)
-//! key    = HKDF-SHA-256(ikm = key or Argon2id(passphrase), salt = HKDF salt,
-//!                       info = "cryptographer.js stream v1" ‖ header ‖ aad, 32 bytes)
+//! header = magic "cjs.aead" ‖ version 2 ‖ algorithm ‖ segment size (u32 BE) ‖ key source
+//!          [‖ Argon2id m (KiB, u32 BE) ‖ t (u32 BE) ‖ p (u32 BE)] ‖ salt (32) ‖ commitment (32)
+//! ikm    = key, or Argon2id(passphrase, salt, m, t, p)
+//! okm    = HKDF-SHA-256(ikm, salt, info = "cryptographer.js stream v2" ‖ header before the
+//!                       commitment ‖ aad, 64 + nonce prefix length)
+//!        = segment key (32) ‖ commitment (32) ‖ nonce prefix (7 or 19)
 //! ```
 //!
-//! The header is not sealed: it is authenticated through the key, since any change to it (or to
-//! the aad) gives another key and the first segment fails. It is bounded and checked before any
-//! work: a segment size in 1 KiB..16 MiB, Argon2 parameters under the caller's ceilings.
+//! Version 2 commits to the key: the header stores the commitment, which a reader compares in
+//! constant time before it opens any segment. GCM and Poly1305 tags do not commit to their key (a
+//! crafted segment can verify under several keys), so version 1, whose only check is the first
+//! segment's tag, lets one stream open under two passphrases: a partitioning oracle. Version 1
+//! (a 16-byte Argon2id salt of its own and a stored nonce prefix instead of the commitment, label
+//! "cryptographer.js stream v1", 32-byte key) is read on request (`allow_v1`) and never written.
+//!
+//! The header is bounded and checked before any work: a segment size in 1 KiB..16 MiB, Argon2
+//! parameters under the caller's ceilings. [`Header::parse`] is a plain function over bytes.
 //!
 //! [`Spec`] is one call's request (direction, algorithm, key or passphrase, options). It is the
 //! [`StreamFormat`] the file pipeline runs (`stream_file.rs`) and what the Transforms' native
@@ -34,18 +41,23 @@ use crate::stream_file::{Begun, Body, Sink, StreamFormat};
 use crate::task::{Cancel, Job, Output};
 
 pub const MAGIC: [u8; 8] = *b"cjs.aead";
-pub const VERSION: u8 = 1;
-/// The HKDF info starts with this label.
-pub const LABEL: &[u8] = b"cryptographer.js stream v1";
+/// The version the writers write: key-committing.
+pub const VERSION: u8 = 2;
+/// The HKDF info of version 2 starts with this label.
+pub const LABEL: &[u8] = b"cryptographer.js stream v2";
+/// Version 1's label.
+const LABEL_V1: &[u8] = b"cryptographer.js stream v1";
 pub const MIN_SEGMENT: u32 = 1 << 10;
 pub const MAX_SEGMENT: u32 = 16 << 20;
 pub const DEFAULT_SEGMENT: u32 = 64 << 10;
-const HKDF_SALT_LEN: usize = 32;
-const ARGON2_SALT_LEN: usize = 16;
+const SALT_LEN: usize = 32;
+const COMMITMENT_LEN: usize = 32;
+/// Version 1's own Argon2id salt (version 2 uses `salt`).
+const V1_ARGON2_SALT_LEN: usize = 16;
 /// magic, version, algorithm, segment size, key source.
 const FIXED_LEN: usize = 8 + 1 + 1 + 4 + 1;
-/// Argon2id m, t, p and salt.
-const ARGON2_LEN: usize = 12 + ARGON2_SALT_LEN;
+/// Argon2id m, t, p.
+const COST_LEN: usize = 12;
 
 /// The key sources (the byte after the segment size).
 const SOURCE_KEY: u8 = 0;
@@ -82,17 +94,27 @@ impl StreamAlg {
     ALGORITHMS.iter().find(|a| u32::from(a.id) == id)
   }
 
-  /// The header's length for this algorithm, with or without the Argon2id fields.
-  pub const fn header_len(&self, passphrase: bool) -> usize {
-    FIXED_LEN + if passphrase { ARGON2_LEN } else { 0 } + HKDF_SALT_LEN + self.aead.prefix_len()
+  /// The header's length in `version` (1 or 2) for this algorithm, with or without a passphrase.
+  pub const fn header_len(&self, version: u8, passphrase: bool) -> usize {
+    let tail = if version == 1 {
+      self.aead.prefix_len()
+    } else {
+      COMMITMENT_LEN
+    };
+    let cost = match (passphrase, version) {
+      (false, _) => 0,
+      (true, 1) => COST_LEN + V1_ARGON2_SALT_LEN,
+      (true, _) => COST_LEN,
+    };
+    FIXED_LEN + cost + SALT_LEN + tail
   }
 }
 
-/// The longest header of any algorithm: what a reader collects before it parses.
+/// The longest header of any algorithm and version: what a reader collects before it parses.
 pub fn max_header_len() -> usize {
   ALGORITHMS
     .iter()
-    .map(|a| a.header_len(true))
+    .flat_map(|a| [a.header_len(1, true), a.header_len(VERSION, true)])
     .max()
     .unwrap_or(0)
 }
@@ -113,20 +135,35 @@ pub const DEFAULT_COST: Cost = Cost {
   p: 1,
 };
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Source {
+/// Where a stream's input key material comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source<'a> {
+  /// The caller's 32-byte key.
   Key,
-  Argon2id(Cost, [u8; ARGON2_SALT_LEN]),
+  /// Argon2id of a passphrase, with this cost and salt.
+  Argon2id { cost: Cost, salt: &'a [u8] },
 }
 
-/// A parsed or new header.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Header {
-  alg: &'static StreamAlg,
-  segment_size: u32,
-  source: Source,
-  hkdf_salt: [u8; HKDF_SALT_LEN],
-  prefix: Vec<u8>,
+/// What follows the salt: the version's own field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check<'a> {
+  /// Version 1: the stored nonce prefix. Nothing commits to the key.
+  V1 { prefix: &'a [u8] },
+  /// Version 2: the commitment to the key material, the header and the aad.
+  V2 { commitment: &'a [u8] },
+}
+
+/// A parsed header, borrowing the bytes it was read from: every field checked, nothing derived.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Header<'a> {
+  pub alg: &'static StreamAlg,
+  pub segment_size: u32,
+  pub source: Source<'a>,
+  /// HKDF's salt (and, in version 2, Argon2id's).
+  pub salt: &'a [u8],
+  pub check: Check<'a>,
+  /// The whole header, as stored.
+  pub bytes: &'a [u8],
 }
 
 /// A refused header: `ERR_CRYPTO_DECRYPT_FAILED` (a flipped bit anywhere is refused with the
@@ -138,32 +175,12 @@ fn bad_header(why: impl std::fmt::Display) -> CryptoError {
   )
 }
 
-impl Header {
-  fn encode(&self) -> Vec<u8> {
-    let mut h = Vec::with_capacity(self.alg.header_len(true));
-    h.extend_from_slice(&MAGIC);
-    h.push(VERSION);
-    h.push(self.alg.id);
-    h.extend_from_slice(&self.segment_size.to_be_bytes());
-    match &self.source {
-      Source::Key => h.push(SOURCE_KEY),
-      Source::Argon2id(c, salt) => {
-        h.push(SOURCE_ARGON2ID);
-        for x in [c.m, c.t, c.p] {
-          h.extend_from_slice(&x.to_be_bytes());
-        }
-        h.extend_from_slice(salt);
-      }
-    }
-    h.extend_from_slice(&self.hkdf_salt);
-    h.extend_from_slice(&self.prefix);
-    h
-  }
-
-  /// The header at the start of `input` and its length. Every field is checked here, before
-  /// any key derivation: the magic, the version, a known algorithm, the segment size's range, a
-  /// known key source, Argon2 parameters Argon2 accepts.
-  fn parse(input: &[u8]) -> CryptoResult<(Header, usize)> {
+impl<'a> Header<'a> {
+  /// The header at the start of `input` (which may go on with the segments). Every field is
+  /// checked here, before any key derivation: the magic, the version, a known algorithm, the
+  /// segment size's range, a known key source, Argon2 parameters Argon2 accepts. It reads at most
+  /// [`max_header_len`] bytes and allocates nothing.
+  pub fn parse(input: &'a [u8]) -> CryptoResult<Header<'a>> {
     let mut r = Reader(input);
     if r.take(MAGIC.len())? != MAGIC {
       return Err(bad_header(
@@ -171,9 +188,9 @@ impl Header {
       ));
     }
     let version = r.byte()?;
-    if version != VERSION {
+    if version != 1 && version != VERSION {
       return Err(bad_header(format_args!(
-        "format version {version} (this library reads version {VERSION})"
+        "format version {version} (this library reads versions 1 and {VERSION})"
       )));
     }
     let id = r.byte()?;
@@ -185,35 +202,115 @@ impl Header {
         "segment size {segment_size} outside {MIN_SEGMENT}..={MAX_SEGMENT}"
       )));
     }
-    let source = match r.byte()? {
-      SOURCE_KEY => Source::Key,
-      SOURCE_ARGON2ID => {
-        let cost = Cost {
-          m: r.u32()?,
-          t: r.u32()?,
-          p: r.u32()?,
-        };
-        let mut salt = [0u8; ARGON2_SALT_LEN];
-        salt.copy_from_slice(r.take(ARGON2_SALT_LEN)?);
-        argon2_params(cost, &salt)
-          .check()
-          .map_err(|e| bad_header(format_args!("Argon2id parameters: {}", e.message)))?;
-        Source::Argon2id(cost, salt)
-      }
+    let cost = match r.byte()? {
+      SOURCE_KEY => None,
+      SOURCE_ARGON2ID => Some(Cost {
+        m: r.u32()?,
+        t: r.u32()?,
+        p: r.u32()?,
+      }),
       other => return Err(bad_header(format_args!("unknown key source {other}"))),
     };
-    let mut hkdf_salt = [0u8; HKDF_SALT_LEN];
-    hkdf_salt.copy_from_slice(r.take(HKDF_SALT_LEN)?);
-    let prefix = r.take(alg.aead.prefix_len())?.to_vec();
-    let header = Header {
+    let v1_salt = match (version, cost) {
+      (1, Some(_)) => Some(r.take(V1_ARGON2_SALT_LEN)?),
+      _ => None,
+    };
+    let salt = r.take(SALT_LEN)?;
+    let source = match cost {
+      None => Source::Key,
+      Some(cost) => {
+        let salt = v1_salt.unwrap_or(salt);
+        argon2_params(cost, salt)
+          .check()
+          .map_err(|e| bad_header(format_args!("Argon2id parameters: {}", e.message)))?;
+        Source::Argon2id { cost, salt }
+      }
+    };
+    let check = if version == 1 {
+      Check::V1 {
+        prefix: r.take(alg.aead.prefix_len())?,
+      }
+    } else {
+      Check::V2 {
+        commitment: r.take(COMMITMENT_LEN)?,
+      }
+    };
+    let n = input.len() - r.0.len();
+    Ok(Header {
       alg,
       segment_size,
       source,
-      hkdf_salt,
-      prefix,
-    };
-    Ok((header, input.len() - r.0.len()))
+      salt,
+      check,
+      bytes: &input[..n],
+    })
   }
+
+  /// A new version-2 header's bytes, its commitment zero (filled in by [`Spec::seal`]).
+  fn encode(alg: &StreamAlg, segment_size: u32, cost: Option<Cost>, salt: &[u8]) -> Vec<u8> {
+    let mut h = Vec::with_capacity(alg.header_len(VERSION, cost.is_some()));
+    h.extend_from_slice(&MAGIC);
+    h.push(VERSION);
+    h.push(alg.id);
+    h.extend_from_slice(&segment_size.to_be_bytes());
+    match cost {
+      None => h.push(SOURCE_KEY),
+      Some(c) => {
+        h.push(SOURCE_ARGON2ID);
+        for x in [c.m, c.t, c.p] {
+          h.extend_from_slice(&x.to_be_bytes());
+        }
+      }
+    }
+    h.extend_from_slice(salt);
+    h.resize(h.len() + COMMITMENT_LEN, 0);
+    h
+  }
+
+  /// The segment key and nonce prefix under `ikm` and `aad`, and in version 2 the commitment
+  /// they must match (one HKDF output cut in three: each part is its own HMAC block).
+  fn derive(&self, ikm: &[u8], aad: &[u8]) -> CryptoResult<Derived> {
+    let (label, bound, len) = match self.check {
+      Check::V1 { .. } => (LABEL_V1, self.bytes, 32),
+      Check::V2 { .. } => (
+        LABEL,
+        &self.bytes[..self.bytes.len() - COMMITMENT_LEN],
+        32 + COMMITMENT_LEN + self.alg.aead.prefix_len(),
+      ),
+    };
+    let mut info = Vec::with_capacity(label.len() + bound.len() + aad.len());
+    info.extend_from_slice(label);
+    info.extend_from_slice(bound);
+    info.extend_from_slice(aad);
+    let mut okm = Zeroizing::new(vec![0u8; len]);
+    hkdf::derive(Alg::Sha256, ikm, Some(self.salt), &info, &mut okm)?;
+    let mut key = Zeroizing::new([0u8; 32]);
+    key.copy_from_slice(&okm[..32]);
+    Ok(match self.check {
+      Check::V1 { prefix } => Derived {
+        key,
+        prefix: prefix.to_vec(),
+        commitment: None,
+      },
+      Check::V2 { .. } => {
+        let mut commitment = [0u8; COMMITMENT_LEN];
+        commitment.copy_from_slice(&okm[32..64]);
+        Derived {
+          key,
+          prefix: okm[64..].to_vec(),
+          commitment: Some(commitment),
+        }
+      }
+    })
+  }
+}
+
+/// What HKDF gives one stream.
+struct Derived {
+  key: Zeroizing<[u8; 32]>,
+  prefix: Vec<u8>,
+  /// Version 2's commitment (version 1 has none).
+  commitment: Option<[u8; COMMITMENT_LEN]>,
 }
 
 /// Reads the header's fields in order; running out of bytes is a truncated header.
@@ -252,28 +349,6 @@ fn argon2_params(cost: Cost, salt: &[u8]) -> argon2::Params {
   }
 }
 
-/// The stream key: HKDF-SHA-256 over the input key material, keyed to the whole header and aad.
-fn stream_key(
-  ikm: &[u8],
-  header: &Header,
-  encoded: &[u8],
-  aad: &[u8],
-) -> CryptoResult<Zeroizing<[u8; 32]>> {
-  let mut info = Vec::with_capacity(LABEL.len() + encoded.len() + aad.len());
-  info.extend_from_slice(LABEL);
-  info.extend_from_slice(encoded);
-  info.extend_from_slice(aad);
-  let mut key = Zeroizing::new([0u8; 32]);
-  hkdf::derive(
-    Alg::Sha256,
-    ikm,
-    Some(&header.hkdf_salt),
-    &info,
-    &mut key[..],
-  )?;
-  Ok(key)
-}
-
 /// One call's request: which way, which algorithm, the secret and the options.
 pub struct Spec {
   pub alg: &'static StreamAlg,
@@ -287,6 +362,8 @@ pub struct Spec {
   pub cost: Cost,
   /// Decryption: the ceilings on the Argon2id parameters a header may ask for.
   pub limits: Argon2Limits,
+  /// Decryption: whether a version-1 stream (not key-committing) is read.
+  pub allow_v1: bool,
   /// Bytes of an enclosing format before the stream header (a hybrid envelope's KEM
   /// ciphertexts): written first when sealing; when opening, the input must start with exactly
   /// these bytes, which are skipped. Empty for a plain stream.
@@ -296,19 +373,19 @@ pub struct Spec {
 impl Spec {
   /// Refuses, at call time, an Argon2id cost Argon2 does not accept (`ERR_OUT_OF_RANGE`).
   pub fn check_cost(&self) -> CryptoResult<()> {
-    argon2_params(self.cost, &[0; ARGON2_SALT_LEN]).check()
+    argon2_params(self.cost, &[0; SALT_LEN]).check()
   }
 
   /// The input key material: the key, or Argon2id of the passphrase (on this thread: the callers
   /// run on the pool; cancellable between passes when long).
-  fn ikm(&self, source: &Source, cancel: &Cancel) -> CryptoResult<Zeroizing<Vec<u8>>> {
+  fn ikm(&self, source: Source<'_>, cancel: &Cancel) -> CryptoResult<Zeroizing<Vec<u8>>> {
     match source {
       Source::Key => Ok(self.secret.clone()),
-      Source::Argon2id(cost, salt) => {
+      Source::Argon2id { cost, salt } => {
         let _load = Load::new();
         let mut out = Zeroizing::new(vec![0u8; 32]);
         argon2::compute(
-          &argon2_params(*cost, salt),
+          &argon2_params(cost, salt),
           &self.secret,
           b"",
           &mut out,
@@ -320,36 +397,24 @@ impl Spec {
   }
 
   fn seal(self, cancel: &Cancel) -> CryptoResult<Begun<Codec>> {
-    let source = if self.passphrase {
-      let mut salt = [0u8; ARGON2_SALT_LEN];
-      crate::random::fill(&mut salt)?;
-      Source::Argon2id(self.cost, salt)
-    } else {
-      Source::Key
-    };
-    let mut hkdf_salt = [0u8; HKDF_SALT_LEN];
-    crate::random::fill(&mut hkdf_salt)?;
-    let header = Header {
-      alg: self.alg,
-      segment_size: self.segment_size,
-      source,
-      hkdf_salt,
-      prefix: crate::random::bytes(self.alg.aead.prefix_len())?,
-    };
-    let encoded = header.encode();
-    let key = stream_key(
-      &self.ikm(&header.source, cancel)?,
-      &header,
-      &encoded,
-      &self.aad,
-    )?;
-    let segments = Segments::new(self.alg.aead, &key, &header.prefix)?;
+    let mut salt = [0u8; SALT_LEN];
+    crate::random::fill(&mut salt)?;
+    let cost = self.passphrase.then_some(self.cost);
+    let mut lead = self.lead.clone();
+    lead.extend_from_slice(&Header::encode(self.alg, self.segment_size, cost, &salt));
+    let at = self.lead.len();
+    let header = Header::parse(&lead[at..])?;
+    let derived = header.derive(&self.ikm(header.source, cancel)?, &self.aad)?;
+    let commitment = derived.commitment.ok_or_else(CryptoError::internal)?;
+    let segments = Segments::new(self.alg.aead, &derived.key, &derived.prefix)?;
+    let end = lead.len();
+    lead[end - COMMITMENT_LEN..].copy_from_slice(&commitment);
     Ok(Begun {
-      lead: [&self.lead[..], &encoded].concat(),
+      lead,
       consumed: 0,
       body: Codec::Seal(
-        Sealer::new(segments, header.segment_size as usize),
-        header.segment_size,
+        Sealer::new(segments, self.segment_size as usize),
+        self.segment_size,
       ),
     })
   }
@@ -358,40 +423,51 @@ impl Spec {
     let head = head
       .strip_prefix(&self.lead[..])
       .ok_or_else(|| bad_header("it does not start with the expected envelope bytes"))?;
-    let (header, n) = Header::parse(head)?;
+    let header = Header::parse(head)?;
     if header.alg.id != self.alg.id {
       return Err(bad_header(format_args!(
         "it was sealed with {}, not {}",
         header.alg.name, self.alg.name
       )));
     }
-    match (&header.source, self.passphrase) {
+    if matches!(header.check, Check::V1 { .. }) && !self.allow_v1 {
+      return Err(bad_header(
+        "it is a version-1 stream, which does not commit to its key (one stream can be crafted \
+         to open under two passphrases or keys); pass { allowV1: true } to read it, then \
+         re-encrypt it",
+      ));
+    }
+    match (header.source, self.passphrase) {
       (Source::Key, true) => {
         return Err(bad_header(
           "it was sealed with a key, not a passphrase (options.key)",
         ))
       }
-      (Source::Argon2id(..), false) => {
+      (Source::Argon2id { .. }, false) => {
         return Err(bad_header(
           "it was sealed with a passphrase (options.passphrase)",
         ))
       }
-      (Source::Argon2id(cost, salt), true) => self
+      (Source::Argon2id { cost, salt }, true) => self
         .limits
-        .check_for(&argon2_params(*cost, salt), "for a stream header")
+        .check_for(&argon2_params(cost, salt), "for a stream header")
         .map_err(|e| bad_header(e.message))?,
       (Source::Key, false) => {}
     }
-    let key = stream_key(
-      &self.ikm(&header.source, cancel)?,
-      &header,
-      &head[..n],
-      &self.aad,
-    )?;
-    let segments = Segments::new(self.alg.aead, &key, &header.prefix)?;
+    let derived = header.derive(&self.ikm(header.source, cancel)?, &self.aad)?;
+    // Before any segment: a tag check would not tell one key from another.
+    if let Check::V2 { commitment } = header.check {
+      let expected = derived.commitment.ok_or_else(CryptoError::internal)?;
+      if !crate::ct::eq(commitment, &expected) {
+        return Err(bad_header(
+          "the key, passphrase or aad is not the one it was sealed with (or its header was changed)",
+        ));
+      }
+    }
+    let segments = Segments::new(self.alg.aead, &derived.key, &derived.prefix)?;
     Ok(Begun {
       lead: Vec::new(),
-      consumed: self.lead.len() + n,
+      consumed: self.lead.len() + header.bytes.len(),
       body: Codec::Open(
         Opener::new(segments, header.segment_size as usize),
         header.segment_size,
@@ -424,15 +500,17 @@ impl StreamFormat for Spec {
       return None;
     }
     let params = if self.decrypt {
-      let (header, _) = Header::parse(head.strip_prefix(&self.lead[..])?).ok()?;
-      let Source::Argon2id(cost, salt) = header.source else {
+      let header = Header::parse(head.strip_prefix(&self.lead[..])?).ok()?;
+      let refused = header.alg.id != self.alg.id
+        || (matches!(header.check, Check::V1 { .. }) && !self.allow_v1);
+      let (Source::Argon2id { cost, salt }, false) = (header.source, refused) else {
         return None;
       };
-      let params = argon2_params(cost, &salt);
+      let params = argon2_params(cost, salt);
       self.limits.check_for(&params, "").ok()?;
       params
     } else {
-      argon2_params(self.cost, &[0; ARGON2_SALT_LEN])
+      argon2_params(self.cost, &[0; SALT_LEN])
     };
     Some(("Argon2", params.memory()))
   }
@@ -561,6 +639,7 @@ mod tests {
         max_time_cost: Some(4),
         max_parallelism: Some(8),
       },
+      allow_v1: false,
       lead: Vec::new(),
     }
   }
@@ -574,33 +653,77 @@ mod tests {
     lead
   }
 
-  fn open(s: Spec, sealed: &[u8]) -> CryptoResult<Vec<u8>> {
+  /// The header's checks and the key derivation only: what happens before any segment.
+  fn begin(s: Spec, sealed: &[u8]) -> CryptoResult<Begun<Codec>> {
     let head = &sealed[..sealed.len().min(s.head_len())];
+    s.begin(head, &Cancel::NEVER)
+  }
+
+  fn open(s: Spec, sealed: &[u8]) -> CryptoResult<Vec<u8>> {
     let Begun {
       consumed, mut body, ..
-    } = s.begin(head, &Cancel::NEVER)?;
+    } = begin(s, sealed)?;
     let mut out = Vec::new();
     body.push(&sealed[consumed..], &mut out)?;
     body.finish(&mut out)?;
     Ok(out)
   }
 
+  /// A version-1 stream, as the writers of that version made it (for the reading tests).
+  fn seal_v1(s: &Spec, plain: &[u8]) -> Vec<u8> {
+    let mut h = Vec::new();
+    h.extend_from_slice(&MAGIC);
+    h.extend_from_slice(&[1, s.alg.id]);
+    h.extend_from_slice(&s.segment_size.to_be_bytes());
+    if s.passphrase {
+      h.push(SOURCE_ARGON2ID);
+      for x in [s.cost.m, s.cost.t, s.cost.p] {
+        h.extend_from_slice(&x.to_be_bytes());
+      }
+      h.extend_from_slice(&[5; V1_ARGON2_SALT_LEN]);
+    } else {
+      h.push(SOURCE_KEY);
+    }
+    h.extend_from_slice(&[7; SALT_LEN]);
+    h.extend_from_slice(&crate::random::bytes(s.alg.aead.prefix_len()).unwrap());
+    let header = Header::parse(&h).unwrap();
+    let d = header
+      .derive(&s.ikm(header.source, &Cancel::NEVER).unwrap(), &s.aad)
+      .unwrap();
+    assert!(d.commitment.is_none());
+    let segments = Segments::new(s.alg.aead, &d.key, &d.prefix).unwrap();
+    let mut sealer = Sealer::new(segments, s.segment_size as usize);
+    sealer.push(plain, &mut h).unwrap();
+    sealer.finish(&mut h).unwrap();
+    h
+  }
+
   #[test]
-  fn header_round_trip_and_lengths() {
+  fn header_lengths_fields_and_every_truncation() {
     for alg in &ALGORITHMS {
-      for source in [Source::Key, Source::Argon2id(DEFAULT_COST, [5; 16])] {
-        let h = Header {
-          alg,
-          segment_size: DEFAULT_SEGMENT,
-          source: source.clone(),
-          hkdf_salt: [7; 32],
-          prefix: vec![9; alg.aead.prefix_len()],
-        };
-        let bytes = h.encode();
-        assert_eq!(bytes.len(), alg.header_len(source != Source::Key));
+      for cost in [None, Some(DEFAULT_COST)] {
+        let bytes = Header::encode(alg, DEFAULT_SEGMENT, cost, &[7; SALT_LEN]);
+        assert_eq!(bytes.len(), alg.header_len(VERSION, cost.is_some()));
         let mut longer = bytes.clone();
         longer.extend_from_slice(b"segments");
-        assert_eq!(Header::parse(&longer).unwrap(), (h, bytes.len()));
+        let h = Header::parse(&longer).unwrap();
+        assert_eq!(h.bytes, &bytes[..]);
+        assert_eq!(
+          (h.alg, h.segment_size, h.salt),
+          (alg, DEFAULT_SEGMENT, &[7; 32][..])
+        );
+        // Version 2's Argon2id salt is the header's salt.
+        let source = cost.map_or(Source::Key, |cost| Source::Argon2id {
+          cost,
+          salt: &[7; 32],
+        });
+        assert_eq!(h.source, source);
+        assert_eq!(
+          h.check,
+          Check::V2 {
+            commitment: &[0; 32]
+          }
+        );
         for cut in 0..bytes.len() {
           assert_eq!(
             Header::parse(&bytes[..cut]).unwrap_err().code,
@@ -609,27 +732,93 @@ mod tests {
         }
       }
     }
+    // Version 2: 79 bytes with a key, 91 with a passphrase, for both algorithms; version 1's
+    // longest (XChaCha20-Poly1305, a passphrase) is what a reader collects.
+    assert_eq!(ALGORITHMS.map(|a| a.header_len(2, false)), [79, 79]);
+    assert_eq!(ALGORITHMS.map(|a| a.header_len(2, true)), [91, 91]);
+    assert_eq!(ALGORITHMS.map(|a| a.header_len(1, false)), [54, 66]);
     assert_eq!(max_header_len(), 15 + 28 + 32 + 19);
   }
 
   #[test]
-  fn round_trips_and_every_header_bit() {
+  fn round_trips_and_every_header_bit_refused_before_any_segment() {
     for alg in &ALGORITHMS {
       for (secret, pass) in [(&[3u8; 32][..], false), (&b"pass"[..], true)] {
         let plain: Vec<u8> = (0..2500u32).map(|i| i as u8).collect();
         let sealed = seal(spec(alg, false, secret, pass, b"aad"), &plain);
+        assert_eq!(sealed[8], VERSION);
         assert_eq!(
           open(spec(alg, true, secret, pass, b"aad"), &sealed).unwrap(),
           plain
         );
-        assert!(open(spec(alg, true, secret, pass, b"other"), &sealed).is_err());
-        let n = alg.header_len(pass);
-        for bit in 0..n * 8 {
+        for bit in 0..alg.header_len(VERSION, pass) * 8 {
           let mut bad = sealed.clone();
           bad[bit / 8] ^= 1 << (bit % 8);
-          let e = open(spec(alg, true, secret, pass, b"aad"), &bad).unwrap_err();
+          let e = begin(spec(alg, true, secret, pass, b"aad"), &bad)
+            .err()
+            .unwrap_or_else(|| panic!("bit {bit} passed the header checks"));
           assert_eq!(e.code, Code::DecryptFailed, "bit {bit}: {}", e.message);
         }
+      }
+    }
+  }
+
+  #[test]
+  fn a_wrong_key_passphrase_or_aad_is_refused_by_the_commitment_before_any_segment() {
+    for alg in &ALGORITHMS {
+      for (secret, other, pass) in [
+        (&[3u8; 32][..], &[4u8; 32][..], false),
+        (&b"pass"[..], &b"Pass"[..], true),
+      ] {
+        let sealed = seal(spec(alg, false, secret, pass, b"aad"), b"x");
+        // The segments replaced by garbage: the refusal cannot come from a tag.
+        let header_len = alg.header_len(VERSION, pass);
+        let mut garbage = sealed[..header_len].to_vec();
+        garbage.extend_from_slice(&[0xee; 100]);
+        for (s, a) in [
+          (other, &b"aad"[..]),
+          (secret, &b"aaD"[..]),
+          (secret, &b""[..]),
+        ] {
+          let e = begin(spec(alg, true, s, pass, a), &garbage)
+            .err()
+            .expect("refused");
+          assert_eq!(e.code, Code::DecryptFailed);
+          assert!(
+            e.message.contains("not the one it was sealed with"),
+            "{}",
+            e.message
+          );
+        }
+        assert!(begin(spec(alg, true, secret, pass, b"aad"), &garbage).is_ok());
+      }
+    }
+  }
+
+  #[test]
+  fn version_1_is_read_only_when_allowed() {
+    for alg in &ALGORITHMS {
+      for (secret, pass) in [(&[3u8; 32][..], false), (&b"pass"[..], true)] {
+        let plain: Vec<u8> = (0..1500u32).map(|i| (i * 7) as u8).collect();
+        let sealed = seal_v1(&spec(alg, false, secret, pass, b"aad"), &plain);
+        assert_eq!(
+          sealed.len(),
+          alg.header_len(1, pass) + plain.len() + 2 * TAG_LEN
+        );
+        let e = open(spec(alg, true, secret, pass, b"aad"), &sealed).unwrap_err();
+        assert_eq!(e.code, Code::DecryptFailed);
+        assert!(e.message.contains("{ allowV1: true }"), "{}", e.message);
+        let allowing = |aad: &[u8]| Spec {
+          allow_v1: true,
+          ..spec(alg, true, secret, pass, aad)
+        };
+        assert_eq!(open(allowing(b"aad"), &sealed).unwrap(), plain);
+        // Version 1 has no commitment: a wrong aad passes the header and fails at the first tag.
+        assert!(begin(allowing(b"other"), &sealed).is_ok());
+        assert_eq!(
+          open(allowing(b"other"), &sealed).unwrap_err().code,
+          Code::DecryptFailed
+        );
       }
     }
   }
