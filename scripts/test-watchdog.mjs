@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm test`'s ava run, watched. ava kills a run when no test has finished for its timeout
-// (5 minutes, package.json "ava".timeout), and says only which tests were pending. When the run
-// has printed nothing for TEST_STALL_SECONDS (default 240, under that timeout), this prints what
-// every process of the run is doing, once per silent period: each thread's kernel state and wait
+// (package.json "ava".timeout), and says only which tests were pending. When the run has printed
+// nothing for TEST_STALL_SECONDS (default: half of ava's timeout, at least a minute), this prints
+// what every process of the run is doing, once per silent period: each thread's kernel state and wait
 // channel from /proc and, where gdb is installed, every thread's native stack
 // (`gdb -batch -p <pid> -ex 'thread apply all bt'`). A hang then leaves its evidence in the
 // log (a lock, a pool wait, a read) instead of only a timeout. The run itself is not changed:
@@ -16,7 +16,20 @@ import { fileURLToPath } from 'node:url'
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..')
 const ava = path.join(root, 'node_modules', 'ava', 'entrypoints', 'cli.mjs')
-const stallMs = Number(process.env.TEST_STALL_SECONDS || 240) * 1000
+
+/** ava's timeout in ms, from the package.json of the working directory ('20m', '90s', 5000). */
+function avaTimeout() {
+  let value
+  try {
+    value = JSON.parse(fs.readFileSync('package.json', 'utf8')).ava?.timeout
+  } catch {}
+  const m = /^(\d+)(ms|s|m)?$/.exec(String(value ?? '10s'))
+  return m ? Number(m[1]) * { ms: 1, s: 1000, m: 60000 }[m[2] || 'ms'] : 10000
+}
+
+const stallMs = process.env.TEST_STALL_SECONDS
+  ? Number(process.env.TEST_STALL_SECONDS) * 1000
+  : Math.max(60000, avaTimeout() / 2)
 
 const env = { ...process.env }
 if (process.stdout.isTTY && env.FORCE_COLOR === undefined) env.FORCE_COLOR = '1'
