@@ -193,7 +193,7 @@ test('signatures are low-S (s <= n/2) on every curve, DER and P1363, by default'
 test('lowS verification: secp256k1 refuses high S by default, the NIST curves accept it; lowS: true/false overrides', (t) => {
   const nodeCurve = CURVES
   for (const curve of Object.keys(CURVES)) {
-    const { privateKey, publicKey } = nodeCrypto.generateKeyPairSync('ec', { namedCurve: nodeCurve[curve] })
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: nodeCurve[curve] })
     // node:crypto (OpenSSL) does not normalise s: sign until one has s > n/2.
     let theirs
     for (let i = 0; i < 200 && !theirs; i++) {
