@@ -361,6 +361,21 @@ export declare function kemGenerate(alg: number, seed: unknown, expanded: boolea
 /** `kemPublic(alg, privateKey)`: the public key of a private key (seed or checked expanded key). */
 export declare function kemPublic(alg: number, private: unknown): Buffer
 
+/** `memoryBudget()`: the limit, and what is leased and waiting now. */
+export declare function memoryBudget(): MemoryBudget
+
+/** The budget's figures, in bytes. */
+export interface MemoryBudget {
+  /** The limit. */
+  limit: number
+  /** Leased now: working memory, and memory pooled for reuse. */
+  inUse: number
+  /** The most leased at once since the limit was last set. */
+  peak: number
+  /** Async calls waiting for memory. */
+  waiting: number
+}
+
 /**
  * `mldsa(params, [key, message, signature, context])`: the signature (sign; `signature` is not
  * read), or whether it is valid (verify: false for any invalid signature, and for a context over
@@ -528,6 +543,12 @@ export interface ScryptOptions {
   /** Memory ceiling in bytes (default 32 MiB, as Node). */
   maxmem?: number
 }
+
+/**
+ * `setMemoryBudget(bytes, onlyIfUnset)`: sets the limit (an integer number of bytes, 0..2^53,
+ * checked by the JS layer).
+ */
+export declare function setMemoryBudget(bytes: number, onlyIfUnset: boolean): void
 
 /** One algorithm of the streaming format, as the JS layer sees it. */
 export interface StreamAlgorithmInfo {

@@ -293,6 +293,31 @@ export interface CpuPaths {
 
 export declare function cpuPaths(): CpuPaths
 
+/** The process's memory budget for the working memory of Argon2 and scrypt, in bytes. */
+export interface MemoryBudget {
+  /** The limit. */
+  limit: number
+  /** Leased now: working memory, and Argon2 memory pooled for reuse. */
+  inUse: number
+  /** The most in use at once since the limit was last set. */
+  peak: number
+  /** Async calls waiting for memory. */
+  waiting: number
+}
+
+/**
+ * Sets the memory budget shared by every Argon2 and scrypt call of the process (worker threads
+ * included), in bytes. Default: half the memory available to the process, at most 1 GiB and at
+ * least 64 MiB, or the environment variable CRYPTOGRAPHER_MEMORY_BUDGET (bytes, or 512M, 1G).
+ * An async call whose memory does not fit waits its turn; a synchronous one is refused
+ * (`ERR_CRYPTO_MEMORY_BUDGET_BUSY`); one needing more than the whole budget is refused
+ * (`ERR_CRYPTO_MEMORY_BUDGET`).
+ */
+export declare function setMemoryBudget(bytes: number): void
+
+/** The memory budget's limit and what is in use and waiting now. */
+export declare function memoryBudget(): MemoryBudget
+
 // ---------------------------------------------------------------------------------------------
 // Encryption (crypto.cipher)
 // ---------------------------------------------------------------------------------------------
@@ -555,8 +580,8 @@ export type AgeEncryptKey =
 export type AgeEncryptOptions = AgeEncryptKey & {
   /**
    * scrypt work factor (passphrases only; refused with `recipients`): N = 2^workFactor (r = 8, p = 1), 1..30. Default 18 (as
-   * age: about 0.3-1 s and 256 MiB). Decrypting needs `maxWorkFactor` >= this value (age accepts up
-   * to 22 by default).
+   * age: about 0.3-1 s and 256 MiB). Decrypting needs `maxWorkFactor` >= this value (19 by
+   * default here; the age tool accepts up to 22).
    */
   workFactor?: number
   /** Return the ASCII-armored (PEM) text as a string instead of the binary file. Default false. */
@@ -575,8 +600,10 @@ export type AgeDecryptKey =
 export type AgeDecryptOptions<F extends string = DecryptOutputFormat> = AgeDecryptKey & {
   /**
    * Refuse files whose scrypt work factor (log2 N) is above this, before any scrypt work, with
-   * `RangeError` (`ERR_OUT_OF_RANGE`): a hostile file cannot pin a CPU (2^22 already takes
-   * seconds and 4 GiB). 1..30, default 22 (as age).
+   * `RangeError` (`ERR_OUT_OF_RANGE`): a hostile file cannot pin a CPU or take gigabytes (scrypt
+   * takes 2^workFactor KiB: 512 MiB at 19, 4 GiB at 22). 1..30, default 19 (opens files the age
+   * tool writes, 18, and rage's, 18-19); the scrypt memory also comes from the memory budget
+   * (`setMemoryBudget`).
    */
   maxWorkFactor?: number
   /** Default `'buffer'`; `'utf8'` for text. */
@@ -628,7 +655,7 @@ export interface AgeNamespace {
   generateIdentity(): { identity: string; recipient: string }
   /** The `age1…` recipient of an `AGE-SECRET-KEY-1…` identity (as `age-keygen -y`). */
   toRecipient(identity: string): string
-  /** `{ workFactor: 18, maxWorkFactor: 22 }`. */
+  /** `{ workFactor: 18, maxWorkFactor: 19 }`. */
   readonly defaults: { readonly workFactor: number; readonly maxWorkFactor: number }
 }
 
@@ -1205,6 +1232,8 @@ export interface PasswordPolicyOverrides {
 export interface PasswordLimits extends Argon2Limits, BcryptLimits {
   /** scrypt: largest 128·r·(N + 2 + p) in bytes. Default 268435456 (256 MiB). (scrypt's p is capped by `maxParallelism`.) */
   maxmem?: number
+  /** scrypt: largest N·r·p (its time is linear in it). Default 4194304, 4 times the default policy's. */
+  maxScryptWork?: number
   /** PBKDF2: largest iteration count. Default 10000000. */
   maxIterations?: number
 }
@@ -1389,6 +1418,8 @@ declare const crypto: {
   randomBytes: typeof randomBytes
   timingSafeEqual: typeof timingSafeEqual
   cpuPaths: typeof cpuPaths
+  setMemoryBudget: typeof setMemoryBudget
+  memoryBudget: typeof memoryBudget
   cipher: CipherApi
   dsa: DsaApi
   kem: KemApi

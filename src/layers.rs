@@ -18,6 +18,7 @@ const LAYERS: &[&[&str]] = &[
     "error",
     "js",
     "task",
+    "budget",
     "staging",
     "pool",
     "random",

@@ -494,6 +494,26 @@ impl StreamFormat for Spec {
       self.seal(cancel)
     }
   }
+
+  fn memory(&self, head: &[u8]) -> Option<(&'static str, u64)> {
+    if !self.passphrase {
+      return None;
+    }
+    let params = if self.decrypt {
+      let header = Header::parse(head.strip_prefix(&self.lead[..])?).ok()?;
+      let refused = header.alg.id != self.alg.id
+        || (matches!(header.check, Check::V1 { .. }) && !self.allow_v1);
+      let (Source::Argon2id { cost, salt }, false) = (header.source, refused) else {
+        return None;
+      };
+      let params = argon2_params(cost, salt);
+      self.limits.check_for(&params, "").ok()?;
+      params
+    } else {
+      argon2_params(self.cost, &[0; SALT_LEN])
+    };
+    Some(("Argon2", params.memory()))
+  }
 }
 
 /// The segment state machine of one direction, with its segment size.
@@ -575,6 +595,11 @@ pub struct InitJob {
 
 impl Job for InitJob {
   fn run(&mut self, cancel: &Cancel) -> CryptoResult<Output> {
+    // The spec is consumed below: any waiting for memory comes first.
+    let spec = self.spec.as_ref().ok_or_else(CryptoError::internal)?;
+    if let Some((what, bytes)) = spec.memory(&self.head) {
+      crate::budget::reserve(what, bytes)?;
+    }
     let spec = self.spec.take().ok_or_else(CryptoError::internal)?;
     let Begun {
       mut lead,
