@@ -169,6 +169,9 @@ export interface Argon2Options {
  */
 export declare function argon2Parse(phc: string, limits?: Argon2Limits | undefined | null): Argon2Info
 
+/** `argon2Runs()`: the number of Argon2 hashes this process has started. */
+export declare function argon2Runs(): number
+
 /**
  * Checks `password` against a PHC string (constant-time compare of the tags). Parameters above
  * `limits` are refused before any work.
@@ -288,6 +291,18 @@ export interface CpuPaths {
   /** Argon2 block function (`argon2-rust`): `'avx512'`, `'avx2'`, `'sse2'` or `'portable'`. */
   argon2: string
 }
+
+/** `derivedKey(passphrase, options)`: a derived key's handle, made now. */
+export declare function derivedKey(passphrase: unknown, options?: unknown | undefined | null): unknown
+
+/** `derivedKey` on the libuv pool. */
+export declare function derivedKeyAsync(passphrase: unknown, options?: unknown | undefined | null, token?: CancelToken | undefined | null): Promise<unknown>
+
+/**
+ * `derivedKeyDispose(key)`: the key wiped now (copies held by calls still running are wiped
+ * when they end).
+ */
+export declare function derivedKeyDispose(key: unknown): void
 
 /**
  * `hashAsync(alg, data, options?, token?)`: the digest as a Buffer; `options` is
@@ -522,6 +537,15 @@ export interface ScryptOptions {
   /** Memory ceiling in bytes (default 32 MiB, as Node). */
   maxmem?: number
 }
+
+/**
+ * `sealedMessage(alg, decrypt, secret, data, options)`: `data` sealed, or opened, now, read where
+ * it is.
+ */
+export declare function sealedMessage(alg: number, decrypt: boolean, secret: unknown, data: unknown, options?: unknown | undefined | null): Buffer
+
+/** `sealedMessage` on the libuv pool. */
+export declare function sealedMessageAsync(alg: number, decrypt: boolean, secret: unknown, data: unknown, options?: unknown | undefined | null, token?: CancelToken | undefined | null): Promise<Buffer>
 
 /** One algorithm of the streaming format, as the JS layer sees it. */
 export interface StreamAlgorithmInfo {
