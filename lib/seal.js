@@ -18,6 +18,7 @@ const { checkOptions, checkInt } = require('./options')
 const { checkDecryptFormat, decryptOutput } = require('./output')
 const { BYTES, coded, invalidArgType, invalidArgValue } = require('./errors')
 const { runAsync } = require('./abort')
+const { isBytes } = require('./hash-stream')
 
 const ALGORITHMS = native.streamAlgorithms()
 const U32 = 2 ** 32 - 1
@@ -33,8 +34,6 @@ const ALLOWED = {
   keyOpenSync: new Set(['aad', 'outputFormat']),
 }
 for (const what of Object.keys(ALLOWED)) ALLOWED[what.replace(/Sync$/, 'Async')] = withSignal(ALLOWED[what])
-
-const isBytes = (x) => typeof x === 'string' || ArrayBuffer.isView(x) || x instanceof ArrayBuffer
 
 /** The message to seal (bytes or a string, as UTF-8), or the sealed bytes to open. */
 function checkData(data, decrypt) {
@@ -68,8 +67,8 @@ function read(options, what, where) {
   return [out, ALLOWED[what].has('outputFormat') ? checkDecryptFormat(o.outputFormat, 'options.outputFormat') : undefined]
 }
 
-/** `options` as an object that names a passphrase (`what`: the method). */
-function passphraseOptions(options, where) {
+/** `options`, checked to be an object with a non-empty passphrase. */
+function passphraseOptions(options) {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw invalidArgType('options', 'an object with a "passphrase" property', options)
   }
