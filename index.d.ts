@@ -571,7 +571,7 @@ export interface PassphraseKey {
  * passphrase and aad, with Argon2id's cost and salt in its header; 107 bytes longer than the
  * message up to 64 KiB (123 from a {@link PassphraseKey}), 16 more per further 64 KiB. Every
  * refusal (wrong passphrase or aad, a changed, cut or extended message) is
- * `ERR_CRYPTO_DECRYPT_FAILED`. The `*Sync` forms block for the Argon2id hash (about 0.1-0.3 s at
+ * `ERR_CRYPTO_DECRYPT_FAILED`. The `*Sync` forms block for the Argon2id hash (about 85 ms of a core at
  * the default cost); the `*Async` forms run on the libuv pool and take `signal`.
  */
 export interface PassphraseSealing {

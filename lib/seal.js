@@ -25,6 +25,7 @@ const U32 = 2 ** 32 - 1
 const SEALED = 'an instance of Buffer, TypedArray, DataView or ArrayBuffer'
 const COST = ['memoryCost', 'timeCost', 'parallelism']
 const CEILINGS = ['maxMemoryCost', 'maxTimeCost', 'maxParallelism']
+const NUMBERS = [...COST, ...CEILINGS]
 const withSignal = (list) => new Set([...list, 'signal'])
 const ALLOWED = {
   sealSync: new Set(['passphrase', 'aad', ...COST]),
@@ -54,16 +55,20 @@ function checkPassphrase(passphrase, name) {
 /**
  * The options of `what` (a key of ALLOWED) read into `[native options, output format]`; every
  * option is checked here, so a refused one throws from the call itself (the native side checks
- * again).
+ * again). The native options are undefined when none is set (nothing for the native side to
+ * look up).
  */
 function read(options, what, where) {
   const o = checkOptions(options, ALLOWED[what], where)
-  const out = {}
+  let out
   if (o.aad !== undefined && o.aad !== null) {
     if (!isBytes(o.aad)) throw invalidArgType('options.aad', BYTES, o.aad)
-    out.aad = o.aad
+    out = { aad: o.aad }
   }
-  for (const k of [...COST, ...CEILINGS]) out[k] = checkInt(o[k], `options.${k}`, 0, U32)
+  for (const k of NUMBERS) {
+    const v = checkInt(o[k], `options.${k}`, 0, U32)
+    if (v !== undefined) (out ??= {})[k] = v
+  }
   return [out, ALLOWED[what].has('outputFormat') ? checkDecryptFormat(o.outputFormat, 'options.outputFormat') : undefined]
 }
 
@@ -178,7 +183,7 @@ function sealMethods(name) {
     /**
      * Seals `data` with `options.passphrase` (Argon2id at the library's policy unless
      * `memoryCost`/`timeCost`/`parallelism`, over a new random salt): a Buffer. Blocks for the
-     * Argon2id hash (about 0.1-0.3 s at the default cost); `sealAsync` does not.
+     * Argon2id hash (about 85 ms of one core at the default cost, docs/password.md); `sealAsync` does not.
      */
     sealSync(data, options) {
       const o = passphraseOptions(options)

@@ -588,7 +588,7 @@ impl Spec {
     let Begun {
       lead,
       consumed,
-      mut body,
+      body,
     } = self.begin(head, cancel)?;
     let input = &input[consumed..];
     // Room for the whole output, so that it never moves: a move would leave plaintext behind.
@@ -599,8 +599,10 @@ impl Spec {
     };
     let mut out = Zeroizing::new(lead);
     out.reserve_exact(room);
-    body.push(input, &mut *out)?;
-    body.finish(&mut *out)?;
+    match body {
+      Codec::Seal(sealer, _) => sealer.seal_rest(input, &mut out)?,
+      Codec::Open(opener, _) => opener.open_rest(input, &mut out)?,
+    }
     Ok(std::mem::take(&mut *out))
   }
 }
