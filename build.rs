@@ -3,14 +3,21 @@ use std::fmt::Write as _;
 fn main() {
   napi_build::setup();
   // The SHA-512 kernel's inline assembly (src/arch.rs `Sha512Avx2`) takes every general-purpose
-  // register, which an unoptimised build (it keeps a frame pointer) does not leave: it is compiled
-  // only when optimising, and an unoptimised build runs the `sha2` crate's block function.
+  // register, which an unoptimised build (it keeps a frame pointer) does not leave, nor a build
+  // instrumented for libFuzzer (its stack-depth tracking keeps one too: `scripts/fuzz.mjs`): it
+  // is compiled only when optimising without that instrumentation; the other builds run the
+  // `sha2` crate's block function.
   println!("cargo::rustc-check-cfg=cfg(sha512_asm)");
   println!("cargo::rerun-if-env-changed=OPT_LEVEL");
-  if std::env::var("OPT_LEVEL").is_ok_and(|level| level != "0") {
+  println!("cargo::rerun-if-env-changed=CARGO_ENCODED_RUSTFLAGS");
+  let instrumented =
+    std::env::var("CARGO_ENCODED_RUSTFLAGS").is_ok_and(|f| f.contains("sanitizer-coverage"));
+  if std::env::var("OPT_LEVEL").is_ok_and(|level| level != "0") && !instrumented {
     println!("cargo::rustc-cfg=sha512_asm");
   }
-  println!("cargo::rerun-if-changed=build.rs");
+  // Its own path as cargo gave it (`build.rs`, or the absolute path the fuzz build's copy of the
+  // manifest names): a path that does not exist would rerun the script on every build.
+  println!("cargo::rerun-if-changed={}", file!());
   let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
   std::fs::write(format!("{out}/keccak_x86_64.rs"), keccak_x86_64()).expect("OUT_DIR is writable");
 }

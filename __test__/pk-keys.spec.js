@@ -87,6 +87,20 @@ test('malformed PEM: labels, base64, encryption, size; label/content mismatch', 
   t.regex(e.message, /passphrase/)
   // CRLF line endings and surrounding whitespace are fine.
   t.deepEqual(keys.export(`\n  ${pem.replace(/\n/g, '\r\n')}  \n`), privateKey.export({ format: 'der', type: 'pkcs8' }))
+  // The END line on the last base64 line, an empty line before it or between base64 lines (found
+  // by the `keys` fuzz target; node:crypto refuses them all).
+  for (const text of [pem, pem.replace(/\n/g, '\r\n')]) {
+    const eol = text.includes('\r') ? '\r\n' : '\n'
+    const lines = text.trim().split(/\r?\n/)
+    for (const bad of [
+      text.replace(/\r?\n-----END/, '-----END'),
+      [...lines.slice(0, -1), '', lines.at(-1)].join(eol),
+      [lines[0], lines[1].slice(0, 20), '', lines[1].slice(20), ...lines.slice(2)].join(eol),
+    ]) {
+      t.throws(() => nodeCrypto.createPrivateKey(bad))
+      t.regex(t.throws(() => keys.export(bad), VALUE).message, /base64 lines, an -----END \.\.\.----- line/)
+    }
+  }
 })
 
 test('malformed DER: every truncation, trailing bytes, non-minimal lengths, unknown OIDs, oversize', (t) => {

@@ -61,8 +61,9 @@ const LAYERS: &[&[&str]] = &[
   &["cipher/seal"],
   // What every family's backend picked on this CPU (`cpuPaths()`).
   &["cpu"],
-  // The roots: the module declarations and the raw-export table, and the property tests.
-  &["lib", "proptests", "layers", "hash/mod", "cipher/mod"],
+  // The roots: the module declarations and the raw-export table, the property tests, and what
+  // the fuzz targets call.
+  &["lib", "proptests", "layers", "fuzzing", "hash/mod", "cipher/mod"],
 ];
 
 /// Known imports from a lower floor to a higher one, each with why it stays.

@@ -52,6 +52,9 @@ mod cpu;
 mod ct;
 mod error;
 mod file_io;
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing;
 mod hash;
 #[allow(unsafe_code)]
 mod js;

@@ -149,7 +149,7 @@ fn shake_len(n: u32) -> Params<'static> {
 }
 
 /// ECDSA-Sig-Value ::= SEQUENCE { r INTEGER, s INTEGER } (DER) of two big-endian magnitudes.
-fn der_signature(r: &[u8], s: &[u8]) -> Vec<u8> {
+pub fn der_signature(r: &[u8], s: &[u8]) -> Vec<u8> {
   let int = |v: &[u8]| -> Vec<u8> {
     let v = &v[v.iter().take_while(|&&b| b == 0).count().min(v.len() - 1)..];
     let mut out = vec![0x02];
@@ -173,7 +173,7 @@ fn der_signature(r: &[u8], s: &[u8]) -> Vec<u8> {
 
 /// The magnitudes of r and s from a strict DER ECDSA-Sig-Value; `None` for anything else (BER
 /// lengths, negative or zero-padded integers, trailing bytes).
-fn parse_der_signature(sig: &[u8]) -> Option<(&[u8], &[u8])> {
+pub fn parse_der_signature(sig: &[u8]) -> Option<(&[u8], &[u8])> {
   fn len(b: &[u8]) -> Option<(usize, &[u8])> {
     match *b.first()? {
       n @ 0..=0x7f => Some((n as usize, &b[1..])),

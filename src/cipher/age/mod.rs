@@ -23,13 +23,13 @@
 //! truncated payload, trailing data) is one `ERR_CRYPTO_DECRYPT_FAILED`, with no plaintext.
 
 pub mod api;
-mod armor;
-mod bech32;
-mod header;
-mod scrypt;
+pub(crate) mod armor;
+pub(crate) mod bech32;
+pub(crate) mod header;
+pub(crate) mod scrypt;
 #[cfg(test)]
 mod tests;
-mod x25519;
+pub(crate) mod x25519;
 
 use zeroize::Zeroizing;
 
