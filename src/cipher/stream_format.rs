@@ -471,6 +471,37 @@ impl Spec {
     self.cost.check()
   }
 
+  /// The whole of `input` sealed, or opened, in memory: a sealed message is a stream of this
+  /// format (`seal.rs`). Opening returns plaintext only when every segment verified; the
+  /// plaintext of earlier segments is wiped when a later one fails.
+  pub fn run_all(self, input: &[u8], cancel: &Cancel) -> CryptoResult<Vec<u8>> {
+    let head = if self.decrypt {
+      &input[..input.len().min(self.head_len())]
+    } else {
+      &[]
+    };
+    let Begun {
+      lead,
+      consumed,
+      body,
+    } = self.begin(head, cancel)?;
+    let input = &input[consumed..];
+    // Room for the whole output first, so that it never moves: a move would leave plaintext
+    // behind.
+    let mut out = Zeroizing::new(lead);
+    match body {
+      Codec::Seal(sealer, size) => {
+        out.reserve_exact(input.len() + TAG_LEN * (input.len() / size as usize + 1));
+        sealer.seal_rest(input, &mut out)?;
+      }
+      Codec::Open(opener, _) => {
+        out.reserve_exact(input.len());
+        opener.open_rest(input, &mut out)?;
+      }
+    }
+    Ok(std::mem::take(&mut *out))
+  }
+
   /// The input key material of a header whose source matches the secret (checked by the
   /// callers): the key, Argon2id of the passphrase, or the derived key.
   fn ikm(&self, source: Source<'_>, cancel: &Cancel) -> CryptoResult<Zeroizing<Vec<u8>>> {
@@ -571,39 +602,6 @@ impl Spec {
         header.segment_size,
       ),
     })
-  }
-}
-
-impl Spec {
-  /// The whole of `input` sealed, or opened, in memory: a sealed message is a stream of this
-  /// format (`seal.rs`). Opening returns plaintext only when every segment verified; the
-  /// plaintext of earlier segments is wiped when a later one fails.
-  pub fn run_all(self, input: &[u8], cancel: &Cancel) -> CryptoResult<Vec<u8>> {
-    let head = if self.decrypt {
-      &input[..input.len().min(self.head_len())]
-    } else {
-      &[]
-    };
-    let sealing = !self.decrypt;
-    let Begun {
-      lead,
-      consumed,
-      body,
-    } = self.begin(head, cancel)?;
-    let input = &input[consumed..];
-    // Room for the whole output, so that it never moves: a move would leave plaintext behind.
-    let room = if sealing {
-      input.len() + TAG_LEN * (input.len() / body.piece_len() + 1)
-    } else {
-      input.len()
-    };
-    let mut out = Zeroizing::new(lead);
-    out.reserve_exact(room);
-    match body {
-      Codec::Seal(sealer, _) => sealer.seal_rest(input, &mut out)?,
-      Codec::Open(opener, _) => opener.open_rest(input, &mut out)?,
-    }
-    Ok(std::mem::take(&mut *out))
   }
 }
 
