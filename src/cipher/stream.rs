@@ -237,16 +237,10 @@ impl Sealer {
       self.push(input, out)?;
       return self.finish(out);
     }
-    let mut rest = input;
-    loop {
-      let take = rest.len().min(self.size);
-      let last = take == rest.len();
-      seal_into(&mut self.segments, &rest[..take], last, out)?;
-      if last {
-        return Ok(());
-      }
-      rest = &rest[take..];
-    }
+    let segments = &mut self.segments;
+    each_piece(input, self.size, |piece, last| {
+      seal_into(segments, piece, last, out)
+    })
   }
 
   fn seal_pending<S: Sink + ?Sized>(&mut self, last: bool, out: &mut S) -> CryptoResult<()> {
@@ -311,7 +305,7 @@ impl Opener {
   /// stream cut right after a full segment and given a forged empty end would need the key, but
   /// the format forbids it anyway) and a stream with no segment at all.
   pub fn finish<S: Sink + ?Sized>(mut self, out: &mut S) -> CryptoResult<()> {
-    self.check_last(self.pending.len())?;
+    check_last(&self.segments, self.pending.len())?;
     self.open_pending(true, out)
   }
 
@@ -322,27 +316,13 @@ impl Opener {
       self.push(input, out)?;
       return self.finish(out);
     }
-    let mut rest = input;
-    loop {
-      let take = rest.len().min(self.size + TAG_LEN);
-      let last = take == rest.len();
+    let segments = &mut self.segments;
+    each_piece(input, self.size + TAG_LEN, |piece, last| {
       if last {
-        self.check_last(take)?;
+        check_last(segments, piece.len())?;
       }
-      open_into(&mut self.segments, &rest[..take], last, out)?;
-      if last {
-        return Ok(());
-      }
-      rest = &rest[take..];
-    }
-  }
-
-  /// Refuses a last piece of `len` bytes that holds an empty segment after full ones.
-  fn check_last(&self, len: usize) -> CryptoResult<()> {
-    if len == TAG_LEN && self.segments.position() > 0 {
-      return Err(decrypt_failed());
-    }
-    Ok(())
+      open_into(segments, piece, last, out)
+    })
   }
 
   fn open_pending<S: Sink + ?Sized>(&mut self, last: bool, out: &mut S) -> CryptoResult<()> {
@@ -351,6 +331,33 @@ impl Opener {
     out.put(&self.pending[..n])?;
     self.pending.clear();
     Ok(())
+  }
+}
+
+/// Refuses a last piece of `len` bytes that holds an empty segment after full ones.
+fn check_last(segments: &Segments, len: usize) -> CryptoResult<()> {
+  if len == TAG_LEN && segments.position() > 0 {
+    return Err(decrypt_failed());
+  }
+  Ok(())
+}
+
+/// `f(piece, last)` for each piece of `input` cut into `size` bytes, the last one holding the
+/// rest: 1..=`size` bytes, or none when `input` is empty.
+fn each_piece(
+  input: &[u8],
+  size: usize,
+  mut f: impl FnMut(&[u8], bool) -> CryptoResult<()>,
+) -> CryptoResult<()> {
+  let mut rest = input;
+  loop {
+    let take = rest.len().min(size);
+    let last = take == rest.len();
+    f(&rest[..take], last)?;
+    if last {
+      return Ok(());
+    }
+    rest = &rest[take..];
   }
 }
 
