@@ -169,6 +169,9 @@ export interface Argon2Options {
  */
 export declare function argon2Parse(phc: string, limits?: Argon2Limits | undefined | null): Argon2Info
 
+/** `argon2Runs()`: the number of Argon2 hashes this process has started. */
+export declare function argon2Runs(): number
+
 /**
  * Checks `password` against a PHC string (constant-time compare of the tags). Parameters above
  * `limits` are refused before any work.
@@ -288,6 +291,18 @@ export interface CpuPaths {
   /** Argon2 block function (`argon2-rust`): `'avx512'`, `'avx2'`, `'sse2'` or `'portable'`. */
   argon2: string
 }
+
+/** `derivedKey(passphrase, options)`: a derived key's handle, made now. */
+export declare function derivedKey(passphrase: unknown, options?: unknown | undefined | null): unknown
+
+/** `derivedKey` on the libuv pool. */
+export declare function derivedKeyAsync(passphrase: unknown, options?: unknown | undefined | null, token?: CancelToken | undefined | null): Promise<unknown>
+
+/**
+ * `derivedKeyDispose(key)`: the key wiped now (copies held by calls still running are wiped
+ * when they end).
+ */
+export declare function derivedKeyDispose(key: unknown): void
 
 /**
  * `hashAsync(alg, data, options?, token?)`: the digest as a Buffer; `options` is
@@ -545,6 +560,15 @@ export interface ScryptOptions {
 }
 
 /**
+ * `sealedMessage(alg, decrypt, secret, data, options)`: `data` sealed, or opened, now, read where
+ * it is. The result is copied into a Buffer V8 allocates (and wiped here): for a small message
+ * that costs less than an external Buffer over the Vec, which V8 tracks with a finalizer.
+ */
+export declare function sealedMessage(alg: number, decrypt: boolean, secret: unknown, data: unknown, options?: unknown | undefined | null): Buffer
+
+/** `sealedMessage` on the libuv pool. */
+export declare function sealedMessageAsync(alg: number, decrypt: boolean, secret: unknown, data: unknown, options?: unknown | undefined | null, token?: CancelToken | undefined | null): Promise<Buffer>
+
  * `setMemoryBudget(bytes, onlyIfUnset)`: sets the limit (an integer number of bytes, 0..2^53,
  * checked by the JS layer).
  */

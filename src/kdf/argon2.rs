@@ -21,7 +21,7 @@
 //! - PHC strings (`$argon2id$v=19$m=..,t=..,p=..$salt$hash`) are encoded and parsed here;
 //!   a malformed string given to `verify` is a `TypeError` (`ERR_INVALID_ARG_VALUE`).
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 use argon2_rust::params::{Memory, TagLen};
@@ -430,6 +430,16 @@ fn cores() -> u32 {
 /// ones take a pooled arena (no first-touch cost) and are not interrupted: they end within that.
 const CANCELLABLE_WORK: u64 = 1 << 19;
 
+/// Argon2 hashes started by this process, by every caller: what shows that a key derived once
+/// seals many messages with one hash (`argon2Runs()`, read by the tests and the benchmark).
+static RUNS: AtomicU64 = AtomicU64::new(0);
+
+/// `argon2Runs()`: the number of Argon2 hashes this process has started.
+#[napi]
+pub fn argon2_runs() -> f64 {
+  RUNS.load(Ordering::Relaxed) as f64
+}
+
 /// Computes the tag into `out` (`params.key_length` bytes). Long async hashes stop between
 /// passes once `cancel` is cancelled ([`compute_cancellable`]).
 pub fn compute(
@@ -440,6 +450,7 @@ pub fn compute(
   cancel: &Cancel,
 ) -> CryptoResult<()> {
   params.check()?;
+  RUNS.fetch_add(1, Ordering::Relaxed);
   let load = LOAD.load(Ordering::Acquire).max(1) as u32;
   let threads = (cores() / load).clamp(1, params.p.min(cores()).max(1));
   let p = argon2_rust::Params::builder()
