@@ -9,10 +9,12 @@
 // report.html and plots/ (or the given files; --out moves the report and plots). With --compare,
 // prints the rows that moved beyond their noise against the baseline and exits 2 on a regression.
 const fs = require('node:fs')
+const os = require('node:os')
 const path = require('node:path')
 const { execFileSync } = require('node:child_process')
 const { pathToFileURL } = require('node:url')
-const { Harness } = require('./harness')
+const { Harness, machineLine } = require('./harness')
+const { assess, describe } = require('../lib/bench/noise')
 const { Progress } = require('./progress')
 const { compareRuns, formatComparison } = require('./compare')
 
@@ -42,28 +44,12 @@ function rustc() {
   }
 }
 
-/**
- * The report of a whole run also shows the Node.js-versions table of `npm run bench:node-matrix`
- * (results/node-matrix.json, its own run and date) when there is one from this machine.
- */
-function withNodeMatrix(run, outDir, args) {
-  const file = path.join(outDir, 'node-matrix.json')
-  if (args.suites || args.filter || !fs.existsSync(file)) return run
-  const m = JSON.parse(fs.readFileSync(file, 'utf8'))
-  if (m.machine?.cpu !== run.machine.cpu) return run
-  const note = ` (npm run bench:node-matrix, ${m.config?.date || '?'})`
-  return {
-    ...run,
-    results: [...run.results, ...m.results.map((r) => ({ ...r, table: r.table + note }))],
-    tables: [...run.tables, ...m.tables.map((t) => ({ ...t, title: t.title + note }))],
-  }
-}
-
 async function main() {
   const args = parseArgs(process.argv.slice(2))
   const h = new Harness({ quick: args.quick, filter: args.filter })
   const dir = path.join(__dirname, 'suites')
-  const order = ['hash', 'batch', 'files', 'streams', 'kdf', 'cipher', 'cipher-stream', 'pk', 'reuse', 'app', 'memory', 'headline']
+  // The last suites run one thread: the load average after the run is then the machine's.
+  const order = ['hash', 'batch', 'files', 'streams', 'kdf', 'password', 'cipher', 'cipher-stream', 'age', 'pk', 'pq', 'pq-dsa', 'hybrid', 'reuse', 'app', 'memory', 'first-call', 'headline']
   const files = fs
     .readdirSync(dir)
     .filter((f) => f.endsWith('.js'))
@@ -78,21 +64,13 @@ async function main() {
   // The code path each of our backends took here (src/cpu.rs), so a fall back to portable code shows.
   const cpuPaths = require('..').cpuPaths()
   const machine = { ...h.machine(), cpuPaths, rustc: rustc(), 'cryptographer.js': ours.version, peers: versions }
-  const pathsLine = Object.entries(cpuPaths).map(([k, v]) => `${k}: ${v}`).join(', ')
-  console.log(
-    `Machine: ${machine.cpu} (${machine.cores} cores; flags ${machine.flags.join(' ') || 'unknown'}), ${machine.platform}, ` +
-      `paths (${pathsLine}), ` +
-      `Node ${machine.node} (OpenSSL ${machine.openssl}), ` +
-      `${machine.rustc || 'rustc ?'}; cryptographer.js ${ours.version}; ` +
-      Object.entries(versions)
-        .filter(([, v]) => v)
-        .map(([k, v]) => `${k} ${v}`)
-        .join(', '),
-  )
+  console.log(`Machine: ${machineLine(machine)}`)
   console.log(
     `Mode: ${args.quick ? 'quick' : 'full'}; each contestant is timed in ${h.rounds} interleaved rounds ` +
       '(median; interquartile range and the ratios\' intervals in brackets, "tie" when an interval includes 1).',
   )
+  h.begin()
+  console.log(`Load before the run: load average ${os.loadavg().map((x) => x.toFixed(2)).join(' / ')} (1 / 5 / 15 min) on ${os.cpus().length} cores`)
 
   const outDir = path.join(__dirname, 'results')
   fs.mkdirSync(outDir, { recursive: true })
@@ -128,7 +106,15 @@ async function main() {
     seconds: (Date.now() - started) / 1000,
     argv: process.argv.slice(2).join(' '),
   }
-  const run = { machine, config, results: h.results, tables: h.tables, plots: h.plots, failures: h.failures }
+  h.end()
+  const run = { machine, config, noise: h.noise, results: h.results, tables: h.tables, plots: h.plots, facts: h.facts, failures: h.failures }
+  const verdict = assess(run)
+  console.log(`\nLoad: ${describe(h.noise)}`)
+  console.log(
+    verdict.verdict === 'quiet'
+      ? `Noise: quiet (every bound held over the run and its ${verdict.rows} rows)`
+      : `Noise: NOISY: ${verdict.reasons.join('; ')}. npm run bench:docs will refuse this run.`,
+  )
   fs.writeFileSync(jsonFile, JSON.stringify(run, null, 2))
   console.log(`\nResults: ${jsonFile}`)
   if (args.report) {
@@ -136,15 +122,17 @@ async function main() {
     try {
       const report = await import(pathToFileURL(path.join(__dirname, 'report.mjs')).href)
       const dirOut = args.out || path.dirname(args.json ? path.resolve(args.json) : jsonFile)
-      const plots = await report.writeReport(withNodeMatrix(run, outDir, args), dirOut, { md: mdFile })
+      // A whole run's report also shows the Node.js-versions table (npm run bench:node-matrix) of this machine.
+      const whole = !args.suites && !args.filter ? report.withNodeMatrix(run, path.join(outDir, 'node-matrix.json')) : run
+      const plots = await report.writeReport(whole, dirOut, { md: mdFile })
       console.log(`Report: ${path.join(dirOut, 'report.html')}, ${mdFile}, ${plots.length} plots in ${path.join(dirOut, 'plots')}`)
     } catch (err) {
-      fs.writeFileSync(mdFile, `Machine: ${machine.cpu} (flags ${machine.flags.join(' ')}; paths ${pathsLine}), ${machine.platform}, Node ${machine.node}\n\n${h.markdown()}`)
+      fs.writeFileSync(mdFile, `Machine: ${machineLine(machine)}\n\n${h.markdown(machine)}`)
       console.log(`Report not written (${err.message}); ${mdFile} written`)
       process.exitCode = 1
     }
   } else {
-    fs.writeFileSync(mdFile, `Machine: ${machine.cpu} (flags ${machine.flags.join(' ')}; paths ${pathsLine}), ${machine.platform}, Node ${machine.node}\n\n${h.markdown()}`)
+    fs.writeFileSync(mdFile, `Machine: ${machineLine(machine)}\n\n${h.markdown(machine)}`)
   }
   if (h.failures.length) {
     console.log(`\n${h.failures.length} contestant(s) were not timed:\n  ${h.failures.join('\n  ')}`)

@@ -19,7 +19,7 @@ import { createRequire } from 'node:module'
 import { builtAddon, ensureRuntime, root, sha256 } from './node-runtimes.mjs'
 
 const require = createRequire(import.meta.url)
-const stats = require('../benchmark/stats.js')
+const stats = require('../lib/bench/stats.js')
 const argv = process.argv.slice(2)
 const opt = (name, dflt) => {
   const i = argv.indexOf(name)
