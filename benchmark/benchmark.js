@@ -107,7 +107,7 @@ async function main() {
     argv: process.argv.slice(2).join(' '),
   }
   h.end()
-  const run = { machine, config, noise: h.noise, results: h.results, tables: h.tables, plots: h.plots, facts: h.facts, failures: h.failures }
+  const run = { machine, config, noise: h.noise, results: h.results, tables: h.tables, plots: h.plots, facts: h.facts, notes: h.notes, failures: h.failures }
   const verdict = assess(run)
   console.log(`\nLoad: ${describe(h.noise)}`)
   console.log(

@@ -104,7 +104,7 @@ export function vegaLiteOf(plot, colors) {
     type: 'nominal',
     sort: plot.series,
     scale: { domain: plot.series, range: plot.series.map((n) => colors[n]) },
-    legend: { title: null, orient: plot.type === 'bar' ? 'bottom' : 'right', labelLimit: 240, columns: plot.type === 'bar' ? 3 : 1 },
+    legend: { title: null, orient: plot.type === 'bar' ? 'bottom' : 'right', labelLimit: 420, columns: plot.type === 'bar' ? 3 : 1 },
   }
   const values = plot.records.map((r) => {
     const [v, lo, hi] = y.of(r)
@@ -304,12 +304,12 @@ function runBody(run, plots, { heading = 'h2', idPrefix = '', bars = true } = {}
     parts.push(`<${heading} id="${idPrefix}${slug(suite)}">${esc(suite)}</${heading}>`)
     for (const p of plots.filter((q) => q.suite === suite && !q.generic)) parts.push(figure(p))
     for (const t of [...tables.values()].filter((x) => x.suite === suite)) {
-      parts.push(`<h3>${esc(t.title)}</h3>`)
+      parts.push(`<h3 id="${idPrefix}t-${slug(t.title)}">${esc(t.title)}</h3>`)
       const bar = bars && plots.find((q) => q.generic && q.table === t.title)
       if (bar) parts.push(figure(bar))
-      parts.push(resultsTable(t), finding(tableFinding(t.records, run.machine)))
+      parts.push(resultsTable(t), finding(run.notes?.[t.title] || tableFinding(t.records, run.machine)))
     }
-    for (const t of (run.tables || []).filter((x) => x.suite === suite)) parts.push(`<h3>${esc(t.title)}</h3>`, plainTable(t), finding(t.finding))
+    for (const t of (run.tables || []).filter((x) => x.suite === suite)) parts.push(`<h3 id="${idPrefix}t-${slug(t.title)}">${esc(t.title)}</h3>`, plainTable(t), finding(t.finding))
   }
   if (run.failures?.length) parts.push(`<h2>Not timed</h2><ul class="failures">${run.failures.map((f) => `<li>${esc(f)}</li>`).join('')}</ul>`)
   return parts.join('\n')

@@ -72,22 +72,26 @@ function rowsFinding(rows) {
   if (by.tie.length) parts.push(`ties on ${by.tie.length} (${list(by.tie.map((t) => `${t.row.group} with ${t.name}`), 3)})`)
   if (by.loss.length) parts.push(`trails on ${by.loss.length}: ${list(by.loss.map((l) => `${l.row.group}, ${fmtRatio(1 / l.ratio)} slower than ${l.name}`), 3)}`)
   const text = parts.join('; ')
-  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`
+  // A sentence starts with a capital, but cryptographer.js is spelt in lower case.
+  return `${text.startsWith('cryptographer.js') ? text : `${text.charAt(0).toUpperCase()}${text.slice(1)}`}.`
 }
 
-/** A table with no peer: each variant against the first contestant, or the spread of the times. */
-function oursFinding(rows) {
+/** Each cryptographer.js variant (kept key, another API) against the row's first contestant, or null. */
+function variantsFinding(rows) {
   const ratios = new Map()
   for (const row of rows) {
+    if (!row.ref) continue
     for (const v of row.variants) {
-      if (!ratios.has(v.name)) ratios.set(v.name, [])
-      ratios.get(v.name).push(1 / v.ratio)
+      if (!ratios.has(v.name)) ratios.set(v.name, { ref: row.ref.name, rs: [] })
+      ratios.get(v.name).rs.push(1 / v.ratio)
     }
   }
-  if (ratios.size && rows[0].ref) {
-    const parts = [...ratios].map(([name, rs]) => `${name} runs at ${range(rs)} the rate of ${rows[0].ref.name}`)
-    return `${parts.join('; ')}.`
-  }
+  if (!ratios.size) return null
+  return `${[...ratios].map(([name, { ref, rs }]) => `${name} runs at ${range(rs)} the rate of ${ref}`).join('; ')}.`
+}
+
+/** A table with one contestant a row: the spread of its times. */
+function timesFinding(rows) {
   const timed = rows.map((r) => r.ref || r.variants[0] || r.peers[0]).filter(Boolean)
   if (!timed.length) return null
   const sorted = [...timed].sort((a, b) => b.opsPerSec - a.opsPerSec)
@@ -122,7 +126,8 @@ function tableFinding(records, machine = null) {
       if (c) text = `${text.slice(0, -1)} (${c.text}).`
     }
   } else text = rowsFinding(rows)
-  text = text || oursFinding(rows) || ''
+  const variants = variantsFinding(rows)
+  text = [text, variants].filter(Boolean).join(' ') || timesFinding(rows) || ''
   const noisy = rows.filter((r) => r.noisy).length
   if (noisy) text += ` ${noisy} of ${rows.length} rows broke a noise bound (marked): read them with care.`
   return text

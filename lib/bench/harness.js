@@ -116,6 +116,8 @@ class Harness {
     this.failures = []
     /** Figures a suite measured for the page's guide (`fact()`), by name. */
     this.facts = {}
+    /** Findings a suite wrote for a results table (`note()`), by table title. */
+    this.notes = {}
     this.suite = ''
     this.monitor = new noise.Monitor()
   }
@@ -123,6 +125,15 @@ class Harness {
   /** Keeps a figure for the page's guide (benchmark/guide.js reads it from the run's JSON). */
   fact(name, value) {
     this.facts[name] = value
+  }
+
+  /**
+   * The finding under the results table `table`, written by the suite from its rows (where the
+   * generic one, ours against the fastest other library, would not say what the table shows).
+   */
+  note(table, finding) {
+    this.notes[table] = finding
+    console.log(`  → ${finding}`)
   }
 
   /** Starts the run's load record (the sample before). */
@@ -308,7 +319,7 @@ class Harness {
 
   /** Markdown: one table per (suite table), rows = groups, columns = contestants. */
   markdown(machineInfo) {
-    return markdownOf({ results: this.results, tables: this.tables, machine: machineInfo })
+    return markdownOf({ results: this.results, tables: this.tables, notes: this.notes, machine: machineInfo })
   }
 }
 
@@ -345,9 +356,10 @@ function markdownCell(r) {
  * results table, rows = groups, columns = contestants; cells are the median rate (the time per
  * operation first where the operation is slow or sizeless) and, in bold, ours ÷ that peer with
  * its interval (a tie when the interval includes 1); a row that broke a noise bound is marked;
- * under each table its finding. Then the tables of other figures, each with its finding.
+ * under each table its finding (the suite's `note`, else findings.js's). Then the tables of other
+ * figures, each with its finding.
  */
-function markdownOf({ results = [], tables: other = [], machine: m = null }, { heading = '###' } = {}) {
+function markdownOf({ results = [], tables: other = [], notes = {}, machine: m = null }, { heading = '###' } = {}) {
   const lines = []
   for (const [title, t] of tablesOf(results)) {
     lines.push(`${heading} ${title}`, '')
@@ -358,7 +370,7 @@ function markdownOf({ results = [], tables: other = [], machine: m = null }, { h
       const label = flags.length ? `${group} ⚠ noisy (${flags.join('; ')})` : group
       lines.push(`| ${label} | ${t.cols.map((c) => markdownCell(cells[c])).join(' | ')} |`)
     }
-    lines.push('', `*${tableFinding(t.records, m)}*`, '')
+    lines.push('', `*${notes[title] || tableFinding(t.records, m)}*`, '')
   }
   for (const t of other) {
     lines.push(`${heading} ${t.title}`, '')
