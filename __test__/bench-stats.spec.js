@@ -1,5 +1,5 @@
 'use strict'
-// benchmark/stats.js, compare.js and progress.js: the benchmark's statistics, regression rule and
+// lib/bench/stats.js, benchmark/compare.js and benchmark/progress.js: the benchmark's statistics, regression rule and
 // time-left estimate, on inputs whose answers are worked out by hand in the comments.
 const test = require('ava')
 const fs = require('node:fs')

@@ -348,6 +348,9 @@ function markdownHead(run, { stamp = null } = {}) {
   return [stamp ? `> **${stamp}**\n` : '', `> ${text}`, '', `Machine: ${machineLine(run.machine)}`, '', `Load: ${noise.describe(run.noise)}`, '', methodNote(run), ''].join('\n')
 }
 
+/** Markdown lines of a suite's series plots (their SVG files under plots/), for markdownOf's `images`. */
+const seriesImages = (plots) => (suite) => plots.filter((q) => !q.generic && q.suite === suite).flatMap((p) => [`![${p.title}](plots/${p.file}.svg)`, ''])
+
 /** Writes report.html, latest.md (when `md`), and plots/*.svg|png for one run (those `files` selects). */
 export async function writeReport(run, outDir, { png = true, html = 'report.html', md = null, stamp = null, files } = {}) {
   fs.mkdirSync(outDir, { recursive: true })
@@ -360,7 +363,7 @@ export async function writeReport(run, outDir, { png = true, html = 'report.html
     runBody(run, plots),
   ].join('\n')
   fs.writeFileSync(path.join(outDir, html), page('cryptographer.js benchmark', body))
-  if (md) fs.writeFileSync(md, `${markdownHead(run, { stamp })}\n${guideMarkdown(run)}\n${markdownOf(run)}`)
+  if (md) fs.writeFileSync(md, `${markdownHead(run, { stamp })}\n${guideMarkdown(run)}\n${markdownOf(run, { images: seriesImages(plots) })}`)
   return plots
 }
 
@@ -482,11 +485,10 @@ export async function writeDocs(run, { out = path.join(here, '..', 'docs', 'benc
     '',
     markdownHead(run, { stamp }),
     guideMarkdown(run),
-    '## Plots',
+    // Each suite's series plots under its heading, then its tables.
+    markdownOf(run, { images: seriesImages(plots) }),
     '',
   ]
-  for (const p of plots.filter((q) => !q.generic)) lines.push(`![${p.title}](plots/${p.file}.svg)`, '')
-  lines.push('## Tables', '', markdownOf(run), '')
   fs.writeFileSync(path.join(out, 'README.md'), lines.join('\n'))
   return plots
 }

@@ -352,33 +352,39 @@ function markdownCell(r) {
 }
 
 /**
- * The Markdown of a run (`{ results, tables, machine }`, as in latest.json): one table per
- * results table, rows = groups, columns = contestants; cells are the median rate (the time per
- * operation first where the operation is slow or sizeless) and, in bold, ours ÷ that peer with
- * its interval (a tie when the interval includes 1); a row that broke a noise bound is marked;
- * under each table its finding (the suite's `note`, else findings.js's). Then the tables of other
- * figures, each with its finding.
+ * The Markdown of a run (`{ results, tables, notes, machine }`, as in latest.json), suite by
+ * suite (a `##` heading each): one table per results table, rows = groups, columns =
+ * contestants; cells are the median rate (the time per operation first where the operation is
+ * slow or sizeless) and, in bold, ours ÷ that peer with its interval (a tie when the interval
+ * includes 1); a row that broke a noise bound is marked; under each table its finding (the
+ * suite's `note`, else findings.js's). Then the suite's tables of other figures, each with its
+ * finding. `images(suite)`: Markdown lines to put under the suite's heading (its plots).
  */
-function markdownOf({ results = [], tables: other = [], notes = {}, machine: m = null }, { heading = '###' } = {}) {
+function markdownOf({ results = [], tables: other = [], notes = {}, machine: m = null }, { images = () => [] } = {}) {
   const lines = []
-  for (const [title, t] of tablesOf(results)) {
-    lines.push(`${heading} ${title}`, '')
-    lines.push(`| | ${t.cols.join(' | ')} |`)
-    lines.push(`|---|${t.cols.map(() => '---:').join('|')}|`)
-    for (const [group, cells] of t.rows) {
-      const flags = Object.values(cells)[0]?.noise?.flags || []
-      const label = flags.length ? `${group} ⚠ noisy (${flags.join('; ')})` : group
-      lines.push(`| ${label} | ${t.cols.map((c) => markdownCell(cells[c])).join(' | ')} |`)
+  const byTitle = tablesOf(results)
+  const suites = [...new Set([...results.map((r) => r.suite), ...other.map((t) => t.suite)])]
+  for (const suite of suites) {
+    if (suite) lines.push(`## ${suite}`, '', ...images(suite))
+    for (const [title, t] of [...byTitle].filter(([, x]) => x.suite === suite)) {
+      lines.push(`### ${title}`, '')
+      lines.push(`| | ${t.cols.join(' | ')} |`)
+      lines.push(`|---|${t.cols.map(() => '---:').join('|')}|`)
+      for (const [group, cells] of t.rows) {
+        const flags = Object.values(cells)[0]?.noise?.flags || []
+        const label = flags.length ? `${group} ⚠ noisy (${flags.join('; ')})` : group
+        lines.push(`| ${label} | ${t.cols.map((c) => markdownCell(cells[c])).join(' | ')} |`)
+      }
+      lines.push('', `*${notes[title] || tableFinding(t.records, m)}*`, '')
     }
-    lines.push('', `*${notes[title] || tableFinding(t.records, m)}*`, '')
-  }
-  for (const t of other) {
-    lines.push(`${heading} ${t.title}`, '')
-    lines.push(`| ${t.columns.join(' | ')} |`)
-    lines.push(`|${t.columns.map(() => '---:').join('|')}|`)
-    for (const r of t.rows) lines.push(`| ${r.join(' | ')} |`)
-    lines.push('')
-    if (t.finding) lines.push(`*${t.finding}*`, '')
+    for (const t of other.filter((x) => x.suite === suite)) {
+      lines.push(`### ${t.title}`, '')
+      lines.push(`| ${t.columns.join(' | ')} |`)
+      lines.push(`|${t.columns.map(() => '---:').join('|')}|`)
+      for (const r of t.rows) lines.push(`| ${r.join(' | ')} |`)
+      lines.push('')
+      if (t.finding) lines.push(`*${t.finding}*`, '')
+    }
   }
   return lines.join('\n')
 }

@@ -180,10 +180,7 @@ async function main(argv = process.argv.slice(2), { crypto = require('../..'), l
   log(`Machine: ${machineLine(machine)}`)
   log(`Load before: load average ${os.loadavg().map((x) => x.toFixed(2)).join(' / ')} (1 / 5 / 15 min) on ${os.cpus().length} cores`)
   h.begin()
-  for (const [table, row, contestants, options] of await rowsOf(h, crypto)) {
-    h.suite = table
-    await h.compare({ table, row }, contestants, options)
-  }
+  for (const [table, row, contestants, options] of await rowsOf(h, crypto)) await h.compare({ table, row }, contestants, options)
   const load = h.end()
   const run = { machine, config: { quick: args.quick, rounds: h.rounds, timePerContestantMs: h.time }, noise: load, results: h.results, tables: h.tables, failures: h.failures }
   const v = noise.assess(run)
