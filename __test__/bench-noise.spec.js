@@ -103,6 +103,9 @@ test('docsGate: noisy and partial runs, each with its reasons', async (t) => {
   t.regex(partial[0], /--quick run/)
   t.regex(partial[1], /lacks the suites kdf/)
   t.regex(partial[2], /no Node\.js-versions table/)
+  const empty = run()
+  empty.config.emptySuites = ['hash']
+  t.deepEqual(docsGate(empty, { suites: ['hash'] }).partial, ['the suites hash put no figure on the page'])
 })
 
 withCharts('writeDocs publishes a quiet complete run and refuses a noisy one unless told, stamping it', async (t) => {

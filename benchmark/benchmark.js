@@ -76,19 +76,24 @@ async function main() {
   fs.mkdirSync(outDir, { recursive: true })
   const progress = new Progress({
     suites: files,
+    emptySuites: empty,
     key: `${args.quick ? 'quick' : 'full'} ${args.filter ? args.filter.source : ''}`.trim(),
     file: path.join(outDir, 'timing.json'),
   })
   progress.attach()
   h.onRow = (label) => progress.row(label)
   const started = Date.now()
+  // Suites that put nothing on the page (a filter left none of their rows, or they failed to).
+  const empty = []
   try {
     for (const [i, f] of files.entries()) {
       const suite = require(path.join(dir, f))
       h.suite = suite.title || f
       progress.suite(i)
       console.log(`\n== ${h.suite} ==`)
+      const before = h.results.length + h.tables.length
       await suite.run(h)
+      if (h.results.length + h.tables.length === before) empty.push(f)
     }
   } finally {
     progress.finish()

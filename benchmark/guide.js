@@ -96,7 +96,7 @@ function whichKdf(run) {
 }
 
 function streaming(run) {
-  const chunks = run.results.filter((r) => /^MD5 of 1 MB in chunks through a digest stream/.test(r.table) && r.name === 'md5.stream()')
+  const chunks = run.results.filter((r) => r.table.startsWith('MD5 of 1 MB in chunks through a digest stream') && r.name === 'md5.stream()')
   const p = []
   if (chunks.length >= 3) {
     const best = chunks.reduce((a, b) => (b.mbPerSec > a.mbPerSec ? b : a))
@@ -111,7 +111,7 @@ function streaming(run) {
   const file = run.results.filter((r) => /^File of .+ in the page cache \(ops\/s; bold: file\(\) speed-up\)/.test(r.table) && r.group === 'sha256')
   const f = file.find((r) => r.name === 'file()')
   const one = file.find((r) => r.name === 'one-shot, in memory')
-  const pipe = file.find((r) => /^node pipeline/.test(r.name))
+  const pipe = file.find((r) => r.name.startsWith('node pipeline'))
   const mem = run.facts?.fileMemory
   if (f && one && pipe) {
     p.push(

@@ -386,7 +386,7 @@ export async function writeMerged(files, outDir, { png = true } = {}) {
     )
   }
   const table = mergeTable(loaded)
-  const rows = table.split('\n').filter((l) => l.startsWith('|') && !/^\|-/.test(l))
+  const rows = table.split('\n').filter((l) => l.startsWith('|') && !l.startsWith('|-'))
   const cells = (l) => l.slice(1, -1).split('|').map((c) => c.trim())
   const [head, ...body] = rows.map(cells)
   const platformTable = plainTable({ columns: head, rows: body })
@@ -418,8 +418,8 @@ export function allSuites() {
 /**
  * Whether a run may become the published page: `{ noisy: [reasons], partial: [reasons] }`, both
  * empty for a run that may. Noisy: the noise verdict is not quiet (noise.js). Partial: a --quick,
- * filtered or suite-selected run, a suite missing, a contestant not timed, or no Node.js-versions
- * table (npm run bench:node-matrix) beside it.
+ * filtered or suite-selected run, a suite missing or without a figure, a contestant not timed, or
+ * no Node.js-versions table (npm run bench:node-matrix) beside it.
  */
 export function docsGate(run, { suites = allSuites() } = {}) {
   const v = noise.assess(run)
@@ -430,8 +430,9 @@ export function docsGate(run, { suites = allSuites() } = {}) {
   if (c.filter) partial.push(`it is filtered (--filter ${c.filter})`)
   const missing = suites.filter((s) => !(c.suites || []).includes(s))
   if (missing.length) partial.push(`it lacks the suites ${missing.join(', ')}`)
+  if (c.emptySuites?.length) partial.push(`the suites ${c.emptySuites.join(', ')} put no figure on the page`)
   if (run.failures?.length) partial.push(`${run.failures.length} contestant(s) were not timed: ${run.failures.slice(0, 3).join('; ')}`)
-  if (!run.results.some((r) => /^Node\.js versions/.test(r.suite))) partial.push('it has no Node.js-versions table (run npm run bench:node-matrix on the same machine first)')
+  if (!run.results.some((r) => r.suite?.startsWith('Node.js versions'))) partial.push('it has no Node.js-versions table (run npm run bench:node-matrix on the same machine first)')
   return { noisy, partial }
 }
 

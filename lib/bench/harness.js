@@ -3,7 +3,6 @@
 // checked equal. Shared by the repository's benchmark (benchmark/) and the runner installed with
 // the package (`npx cryptographer.js bench`). No dependencies. Results go to the console, to
 // JSON and to Markdown; every row carries the load it ran under (noise.js).
-const fs = require('node:fs')
 const os = require('node:os')
 const { execFileSync } = require('node:child_process')
 const { performance } = require('node:perf_hooks')
@@ -20,17 +19,9 @@ const toComparable = (v) => {
   return typeof v === 'string' ? v.toLowerCase() : JSON.stringify(v)
 }
 
-function readText(file) {
-  try {
-    return fs.readFileSync(file, 'utf8')
-  } catch {
-    return null
-  }
-}
-
 /** The CPU's feature flags (/proc/cpuinfo: x86 `flags`, arm64 `Features`), or null where there is no such file. */
 function cpuFlags() {
-  const info = readText('/proc/cpuinfo')
+  const info = noise.readText('/proc/cpuinfo')
   if (info === null) return null
   return new Set((/^(?:flags|Features)\s*:(.*)$/m.exec(info) || ['', ''])[1].trim().split(/\s+/).filter(Boolean))
 }
@@ -65,13 +56,13 @@ function cpuFeatures() {
   const out = sysctl('-n', 'machdep.cpu.features', 'machdep.cpu.leaf7_features')
   if (!out) return null
   const words = out.split(/\s+/)
-  return [...new Set(words.map((w) => MAC_X86[w] || (/^AVX512/.test(w) ? w.toLowerCase() : null)).filter(Boolean))]
+  return [...new Set(words.map((w) => MAC_X86[w] || (w.startsWith('AVX512') ? w.toLowerCase() : null)).filter(Boolean))]
 }
 
 /** The CPU's model, with its family/model/stepping where /proc/cpuinfo gives them. */
 function cpuModel() {
   const name = os.cpus()[0]?.model || 'unknown CPU'
-  const info = readText('/proc/cpuinfo')
+  const info = noise.readText('/proc/cpuinfo')
   if (!info) return name
   const field = (k) => (new RegExp(`^${k}\\s*:\\s*(.*)$`, 'm').exec(info) || [])[1]
   const [family, model, stepping] = [field('cpu family'), field('model'), field('stepping')]

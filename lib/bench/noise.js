@@ -46,7 +46,8 @@ function processTicks(text) {
   return t.length === 4 && t.every(Number.isFinite) ? t[0] + t[1] + t[2] + t[3] : null
 }
 
-function read(file) {
+/** A text file's content, or null where it cannot be read (no /proc here). */
+function readText(file) {
   try {
     return fs.readFileSync(file, 'utf8')
   } catch {
@@ -56,8 +57,8 @@ function read(file) {
 
 /** One sample of the machine's state now. */
 function sample() {
-  const stat = read('/proc/stat')
-  const self = read('/proc/self/stat')
+  const stat = readText('/proc/stat')
+  const self = readText('/proc/self/stat')
   return {
     t: Date.now(),
     load: os.loadavg(),
@@ -193,4 +194,4 @@ function describe(n) {
   return parts.join(', ')
 }
 
-module.exports = { BOUNDS, Monitor, sample, between, rowNoise, spreadOf, assess, describe, machineTicks, processTicks, pct }
+module.exports = { BOUNDS, Monitor, sample, between, rowNoise, spreadOf, assess, describe, machineTicks, processTicks, pct, readText }
