@@ -37,19 +37,26 @@ test('between two samples: the CPU share of other processes and of steal', (t) =
 })
 
 const quietWindow = { others: 0.02, steal: 0, load: [0.3, 0.4] }
-const rec = (extra) => ({ opsPerSec: 100, lo: 95, hi: 110, ratio: null, ratioLo: null, ratioHi: null, ...extra })
+const rec = (extra) => ({ opsPerSec: 100, lo: 95, hi: 110, ratio: null, ratioLo: null, ratioHi: null, ours: false, ...extra })
 
-test('a row breaks a bound: other processes, steal, an interval wider than 1.25×; variable rows keep the last', (t) => {
-  const calm = [rec(), rec({ ratio: 1.2, ratioLo: 1.1, ratioHi: 1.3 })]
+test('a row breaks a bound: other processes, steal, our interval or a tie\'s wider than 1.25×; variable rows keep the others', (t) => {
+  const calm = [rec({ ours: true }), rec({ ratio: 1.2, ratioLo: 1.1, ratioHi: 1.3 })]
   t.deepEqual(noise.rowNoise(quietWindow, calm).flags, [])
-  // 110 / 95 = 1.158 and 1.3 / 1.1 = 1.18: the widest intervals, recorded.
+  // Ours 110 / 95 = 1.158; the ratio 1.3 / 1.1 = 1.18, not a tie.
   t.is(noise.rowNoise(quietWindow, calm).spread, 110 / 95)
+  t.is(noise.rowNoise(quietWindow, calm).ratioSpread, 1.3 / 1.1)
+  t.is(noise.rowNoise(quietWindow, calm).tieSpread, null)
   t.deepEqual(noise.rowNoise({ ...quietWindow, others: 0.35 }, calm).flags, ['other processes took 35 % of the CPU'])
   t.deepEqual(noise.rowNoise({ ...quietWindow, steal: 0.08 }, calm).flags, ['steal 8.0 %'])
-  const wide = [rec({ lo: 80, hi: 120 }), rec({ ratio: 1, ratioLo: 0.7, ratioHi: 1.4 })]
-  t.deepEqual(noise.rowNoise(quietWindow, wide).flags, ['an interval spans 1.50×', "a ratio's interval spans 2.00×"])
+  // Our figure spreads 120 / 80 = 1.5×; a tie spreads 1.4 / 0.7 = 2×.
+  const wide = [rec({ ours: true, lo: 80, hi: 120 }), rec({ ratio: 1, ratioLo: 0.7, ratioHi: 1.4 })]
+  t.deepEqual(noise.rowNoise(quietWindow, wide).flags, ['our interval spans 1.50×', "a tie's interval spans 2.00×"])
   t.deepEqual(noise.rowNoise(quietWindow, wide, { variable: true }).flags, [])
   t.deepEqual(noise.rowNoise({ ...quietWindow, others: 0.2 }, wide, { variable: true }).flags, ['other processes took 20 % of the CPU'])
+  // A peer's own spread, and a wide win, are not bounded: who leads is not in doubt.
+  const peerWide = [rec({ ours: true }), rec({ lo: 50, hi: 150, ratio: 3, ratioLo: 2, ratioHi: 4 })]
+  t.deepEqual(noise.rowNoise(quietWindow, peerWide).flags, [])
+  t.is(noise.rowNoise(quietWindow, peerWide).ratioSpread, 2)
 })
 
 /** A run of `rows` rows (two contestants each), quiet unless `change` says otherwise. */

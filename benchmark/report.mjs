@@ -276,7 +276,7 @@ export function verdictLine(run) {
   const b = v.bounds
   const bounds =
     `bounds: load average at most the core count before and after the run; other processes at most ${noise.pct(b.others)} ` +
-    `and steal at most ${noise.pct(b.steal)} of the CPU time, over the run and in each row; each interval at most ${b.spread}× wide (hi ÷ lo)`
+    `and steal at most ${noise.pct(b.steal)} of the CPU time, over the run and in each row; our figures' and the ties' intervals at most ${b.spread}× wide (hi ÷ lo)`
   if (v.verdict === 'quiet') return { verdict: v, text: `Quiet run: every noise bound held over the run and its ${v.rows} rows (${bounds}).` }
   if (v.verdict === 'unknown') return { verdict: v, text: `This run recorded no load figures: it cannot be judged quiet (${bounds}).` }
   return { verdict: v, text: `Noisy run: ${v.reasons.join('; ')}. Its figures are not the product's (${bounds}).` }
