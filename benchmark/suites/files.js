@@ -28,7 +28,7 @@ async function drain(readable) {
 }
 
 module.exports = {
-  title: 'Streams and files',
+  title: 'Hashing files and streams: file(), stream(), async(Readable)',
   async run(h) {
     const size = h.quick ? 256 * MiB : 1024 * MiB
     const label = h.quick ? '256 MiB' : '1 GiB'
