@@ -76,7 +76,6 @@ async function main() {
   fs.mkdirSync(outDir, { recursive: true })
   const progress = new Progress({
     suites: files,
-    emptySuites: empty,
     key: `${args.quick ? 'quick' : 'full'} ${args.filter ? args.filter.source : ''}`.trim(),
     file: path.join(outDir, 'timing.json'),
   })
@@ -105,6 +104,7 @@ async function main() {
     quick: args.quick,
     filter: args.filter ? args.filter.source : null,
     suites: files,
+    emptySuites: empty,
     rounds: h.rounds,
     timePerContestantMs: h.time,
     level: h.level,

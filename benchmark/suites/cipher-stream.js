@@ -74,7 +74,7 @@ function segmentTable(h, size, label) {
     {
       finding:
         `aes.encryptFile runs ${files.map((r) => r.mbps).reduce((a, b) => Math.min(a, b)).toFixed(0)}–${best.mbps.toFixed(0)} MB/s over these segment sizes ` +
-        `(best: ${best.method.replace('aes.encryptFile ', '')}), with a peak memory of ${mib(Math.min(...files.map((r) => r.peak)))}–${mib(Math.max(...files.map((r) => r.peak)))} MiB; ` +
+        `(best: ${best.method.replace(/^aes\.encryptFile \((.*)\)$/, '$1')}), with a peak memory of ${mib(Math.min(...files.map((r) => r.peak)))}–${mib(Math.max(...files.map((r) => r.peak)))} MiB; ` +
         `reading the file whole and encrypting it in one call: ${one.mbps.toFixed(0)} MB/s and ${mib(one.peak)} MiB.`,
     },
   )

@@ -102,7 +102,8 @@ function timesFinding(rows) {
     : `From ${fmtTime(1 / fast.opsPerSec)} per operation (${fast.group}) to ${fmtTime(1 / slow.opsPerSec)} (${slow.group}).`
 }
 
-// Where the CPU's instructions set the pace, both sides run them: said when a series ends in ties.
+// Where the CPU's instructions set the pace, both sides run them: said when a series by input
+// size or by iterations ends in ties.
 const CONTEXT = [
   { test: /sha-?256|sha-?1\b|sha1|sha224/i, feature: 'sha_ni', text: 'both run SHA-NI, so the CPU sets the pace' },
   { test: /sha-?256|sha-?1\b|sha1|sha224/i, feature: 'sha2', text: 'both run the ARMv8 SHA-2 instructions, so the CPU sets the pace' },
@@ -122,7 +123,7 @@ function tableFinding(records, machine = null) {
     const features = machine?.features || machine?.flags || []
     if (s && last.verdict === 'tie' && s.segs.length > 1) {
       const title = records[0].table
-      const c = CONTEXT.find((k) => k.test.test(title) && features.includes(k.feature))
+      const c = /by input size|by iterations/.test(title) && CONTEXT.find((k) => k.test.test(title) && features.includes(k.feature))
       if (c) text = `${text.slice(0, -1)} (${c.text}).`
     }
   } else text = rowsFinding(rows)

@@ -193,8 +193,9 @@ class Harness {
    * `async` (fns return promises), `check` (default true: outputs must be equal first), `time`
    * (ms per contestant, all rounds), `x` (the row's abscissa in a series plot: a size, a count),
    * `variable` (the work's time varies by nature from call to call: exempt from the spread bound).
-   * A contestant may override `async` and `check` for itself, and set `ours: true` (a
-   * cryptographer.js variant other than the first, for `--compare`).
+   * A contestant may override `async` and `check` for itself, set `ours: true` (a
+   * cryptographer.js variant other than the first, for `--compare`), and `ops` (operations one
+   * call makes, default 1: its rates are operations a second).
    * Returns one record per timed contestant (`record()`).
    */
   async compare(group, contestants, { bytes = 0, async: isAsync = false, check = true, time, x, variable = false } = {}) {
@@ -231,7 +232,7 @@ class Harness {
     for (let r = 0; r < this.rounds; r++) {
       for (let k = 0; k < ok.length; k++) {
         const i = (k + r) % ok.length
-        rates[i].push(await this.measure(ok[i].fn, asyncOf(ok[i]), slot))
+        rates[i].push((ok[i].ops ?? 1) * (await this.measure(ok[i].fn, asyncOf(ok[i]), slot)))
       }
     }
     const oursAt = list[0] && ok.includes(list[0]) ? 0 : -1
