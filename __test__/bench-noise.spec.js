@@ -110,6 +110,9 @@ test('docsGate: noisy and partial runs, each with its reasons', async (t) => {
   t.regex(partial[0], /--quick run/)
   t.regex(partial[1], /lacks the suites kdf/)
   t.regex(partial[2], /no Node\.js-versions table/)
+  // The Node.js-versions run beside it is judged by the same bounds.
+  const matrix = { ...run(), nodeMatrix: { noise: run({ before: 4 }).noise, results: [] } }
+  t.deepEqual(docsGate(matrix, { suites: ['hash'] }).noisy, ['the Node.js-versions run: the 1-minute load average was 4.00 before the run, above the 2 cores'])
   const empty = run()
   empty.config.emptySuites = ['hash']
   t.deepEqual(docsGate(empty, { suites: ['hash'] }).partial, ['the suites hash put no figure on the page'])

@@ -417,13 +417,19 @@ export function allSuites() {
 
 /**
  * Whether a run may become the published page: `{ noisy: [reasons], partial: [reasons] }`, both
- * empty for a run that may. Noisy: the noise verdict is not quiet (noise.js). Partial: a --quick,
+ * empty for a run that may. Noisy: the noise verdict of the run, or of the Node.js-versions run
+ * beside it, is not quiet (noise.js). Partial: a --quick,
  * filtered or suite-selected run, a suite missing or without a figure, a contestant not timed, or
  * no Node.js-versions table (npm run bench:node-matrix) beside it.
  */
 export function docsGate(run, { suites = allSuites() } = {}) {
   const v = noise.assess(run)
-  const noisy = v.verdict === 'quiet' ? [] : v.reasons
+  const noisy = v.verdict === 'quiet' ? [] : [...v.reasons]
+  // The Node.js-versions table is a run of its own, judged by the same bounds.
+  if (run.nodeMatrix) {
+    const m = noise.assess(run.nodeMatrix)
+    if (m.verdict !== 'quiet') noisy.push(`the Node.js-versions run: ${m.reasons.join(', ')}`)
+  }
   const partial = []
   const c = run.config || {}
   if (c.quick) partial.push('it is a --quick run (shorter timing, fewer sizes: the series stop at 1 MiB)')
@@ -446,6 +452,7 @@ export function withNodeMatrix(run, file) {
     ...run,
     results: [...run.results, ...m.results.map((r) => ({ ...r, table: r.table + note }))],
     tables: [...(run.tables || []), ...(m.tables || []).map((t) => ({ ...t, title: t.title + note }))],
+    nodeMatrix: { noise: m.noise, results: m.results, config: m.config },
   }
 }
 
