@@ -258,3 +258,36 @@ test('the machine line\'s features are the /proc/cpuinfo flags that matter here'
   const wanted = flags.filter((f) => ['aes', 'pclmulqdq', 'avx2', 'sha_ni', 'vaes', 'vpclmulqdq', 'bmi1', 'bmi2'].includes(f) || f.startsWith('avx512'))
   t.deepEqual(cpuFeatures(), wanted)
 })
+
+// ---- --redo: the suites with a noisy row, run again and put back in place
+
+test('--redo: the noisy suites are found, their figures replaced in place, and the noise is the worse of both runs', (t) => {
+  const { noisySuites, mergeRedo } = require('../benchmark/redo')
+  const suiteRows = (suite, table, flags, opsPerSec) => ({ suite, table, group: 'r', name: 'cryptographer.js', opsPerSec, ours: true, noise: { flags } })
+  const old = run()
+  old.results = [suiteRows('A', 'a', [], 1), suiteRows('B', 'b', ['our interval spans 1.40×'], 2), suiteRows('C', 'c', [], 3)]
+  old.tables = [{ suite: 'B', title: 'b plain', columns: ['x'], rows: [['1']] }]
+  old.notes = { b: 'old note', a: 'kept note' }
+  old.facts = { f: 1, g: 2 }
+  old.failures = ['b / r: peer threw', 'a / r: other threw']
+  t.deepEqual(noisySuites(old), ['B'])
+  const fresh = run({ others: 0.2, before: 0.1, after: 1.5 })
+  fresh.results = [suiteRows('B', 'b', [], 20)]
+  fresh.tables = [{ suite: 'B', title: 'b plain', columns: ['x'], rows: [['2']] }]
+  fresh.notes = { b: 'new note' }
+  fresh.facts = { g: 3 }
+  fresh.failures = []
+  fresh.config.seconds = 12
+  const merged = mergeRedo(old, fresh, ['B'], ['b-file'])
+  t.deepEqual(merged.results.map((r) => [r.suite, r.opsPerSec]), [['A', 1], ['B', 20], ['C', 3]])
+  t.deepEqual(merged.tables[0].rows, [['2']])
+  t.deepEqual(merged.notes, { a: 'kept note', b: 'new note' })
+  t.deepEqual(merged.facts, { f: 1, g: 3 })
+  t.deepEqual(merged.failures, ['a / r: other threw'])
+  t.deepEqual(merged.config.redone, [{ suites: ['B'], date: fresh.machine.date, seconds: 12 }])
+  // The worse of both: load before 0.5 (old) and after 1.5 (redo); other processes 20 % (redo).
+  t.deepEqual([merged.noise.before.load[0], merged.noise.after.load[0], merged.noise.during.others], [0.5, 1.5, 0.2])
+  t.is(merged.noise.segments.length, 2)
+  t.deepEqual(noise.assess(merged).reasons, ['other processes took 20 % of the CPU time during the run (bound 10 %)'])
+  t.throws(() => mergeRedo(old, { ...fresh, machine: { ...fresh.machine, cpu: 'Other CPU' } }, ['B']), { message: /--redo needs the same machine/ })
+})

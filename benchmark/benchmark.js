@@ -4,6 +4,7 @@
 //
 //   node benchmark/benchmark.js [--quick] [--suite hash,kdf] [--filter regex] [--json file] [--md file]
 //                               [--out dir] [--no-report] [--compare baseline.json] [--compare-mode rate|speedup]
+//   node benchmark/benchmark.js --redo results/latest.json    (the suites with a noisy row, again)
 //
 // Prints tables as it goes (with a progress line), then writes benchmark/results/latest.{json,md},
 // report.html and plots/ (or the given files; --out moves the report and plots). With --compare,
@@ -13,13 +14,14 @@ const os = require('node:os')
 const path = require('node:path')
 const { execFileSync } = require('node:child_process')
 const { pathToFileURL } = require('node:url')
-const { Harness, machineLine } = require('./harness')
+const { Harness, machineLine, markdownOf } = require('./harness')
 const { assess, describe } = require('../lib/bench/noise')
+const { noisySuites, mergeRedo } = require('./redo')
 const { Progress } = require('./progress')
 const { compareRuns, formatComparison } = require('./compare')
 
 function parseArgs(argv) {
-  const args = { quick: false, suites: null, filter: null, json: null, md: null, out: null, report: true, compare: null, compareMode: 'auto' }
+  const args = { quick: false, suites: null, filter: null, json: null, md: null, out: null, report: true, compare: null, compareMode: 'auto', redo: null }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     if (a === '--quick') args.quick = true
@@ -31,6 +33,7 @@ function parseArgs(argv) {
     else if (a === '--filter') args.filter = new RegExp(argv[++i], 'i')
     else if (a === '--json') args.json = argv[++i]
     else if (a === '--md') args.md = argv[++i]
+    else if (a === '--redo') args.redo = argv[++i]
     else throw new Error(`unknown argument ${a}`)
   }
   return args
@@ -44,18 +47,40 @@ function rustc() {
   }
 }
 
+/**
+ * --redo: the run to complete, and the suites (files and titles) with a row that broke a noise
+ * bound; the new run takes the old one's mode.
+ */
+function redoPlan(args, dir, files) {
+  const old = JSON.parse(fs.readFileSync(args.redo, 'utf8'))
+  if (!old.noise?.before) throw new Error(`${args.redo} recorded no load figures: run the benchmark again in full`)
+  if (old.config.filter) throw new Error(`${args.redo} is a filtered run: --redo completes whole runs`)
+  const titles = noisySuites(old)
+  args.quick = Boolean(old.config.quick)
+  return { old, titles, files: files.filter((f) => titles.includes(require(path.join(dir, f)).title)) }
+}
+
 async function main() {
   const args = parseArgs(process.argv.slice(2))
-  const h = new Harness({ quick: args.quick, filter: args.filter })
   const dir = path.join(__dirname, 'suites')
   // The last suites run one thread: the load average after the run is then the machine's.
   const order = ['hash', 'batch', 'files', 'streams', 'kdf', 'password', 'cipher', 'cipher-stream', 'age', 'pk', 'pq', 'pq-dsa', 'hybrid', 'reuse', 'app', 'memory', 'first-call', 'headline']
-  const files = fs
+  let files = fs
     .readdirSync(dir)
     .filter((f) => f.endsWith('.js'))
     .map((f) => f.slice(0, -3))
     .sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99))
     .filter((f) => !args.suites || args.suites.includes(f))
+  const redo = args.redo ? redoPlan(args, dir, files) : null
+  if (redo) {
+    if (!redo.files.length) {
+      console.log(`${args.redo}: no row broke a noise bound; nothing to run again.`)
+      return
+    }
+    files = redo.files
+    console.log(`Running again the suites with a noisy row: ${redo.titles.join(', ')}`)
+  }
+  const h = new Harness({ quick: args.quick, filter: args.filter })
 
   const ours = require('../package.json')
   const peers = ['hash-wasm', '@noble/hashes', 'crypto-js', ...Object.keys(require('./package.json').dependencies || {})]
@@ -112,9 +137,10 @@ async function main() {
     argv: process.argv.slice(2).join(' '),
   }
   h.end()
-  const run = { machine, config, noise: h.noise, results: h.results, tables: h.tables, plots: h.plots, facts: h.facts, notes: h.notes, failures: h.failures }
+  const fresh = { machine, config, noise: h.noise, results: h.results, tables: h.tables, plots: h.plots, facts: h.facts, notes: h.notes, failures: h.failures }
+  const run = redo ? mergeRedo(redo.old, fresh, redo.titles, files) : fresh
   const verdict = assess(run)
-  console.log(`\nLoad: ${describe(h.noise)}`)
+  console.log(`\nLoad: ${describe(run.noise)}`)
   console.log(
     verdict.verdict === 'quiet'
       ? `Noise: quiet (every bound held over the run and its ${verdict.rows} rows)`
@@ -132,12 +158,12 @@ async function main() {
       const plots = await report.writeReport(whole, dirOut, { md: mdFile })
       console.log(`Report: ${path.join(dirOut, 'report.html')}, ${mdFile}, ${plots.length} plots in ${path.join(dirOut, 'plots')}`)
     } catch (err) {
-      fs.writeFileSync(mdFile, `Machine: ${machineLine(machine)}\n\n${h.markdown(machine)}`)
+      fs.writeFileSync(mdFile, `Machine: ${machineLine(machine)}\n\n${markdownOf(run)}`)
       console.log(`Report not written (${err.message}); ${mdFile} written`)
       process.exitCode = 1
     }
   } else {
-    fs.writeFileSync(mdFile, `Machine: ${machineLine(machine)}\n\n${h.markdown(machine)}`)
+    fs.writeFileSync(mdFile, `Machine: ${machineLine(machine)}\n\n${markdownOf(run)}`)
   }
   if (h.failures.length) {
     console.log(`\n${h.failures.length} contestant(s) were not timed:\n  ${h.failures.join('\n  ')}`)

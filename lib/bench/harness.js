@@ -308,11 +308,6 @@ class Harness {
   machine() {
     return machine()
   }
-
-  /** Markdown: one table per (suite table), rows = groups, columns = contestants. */
-  markdown(machineInfo) {
-    return markdownOf({ results: this.results, tables: this.tables, notes: this.notes, machine: machineInfo })
-  }
 }
 
 /** One contestant's figures on the console. */
