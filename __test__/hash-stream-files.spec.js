@@ -1,7 +1,8 @@
 'use strict'
 // X.file() / X.fileSync() and the streaming forms beyond equality (hash-stream.spec.js): BLAKE3's
 // parallel tree at its boundaries and in every mode, cancellation, progress, node-style errors,
-// wrong types, and the memory bound (a child process hashing a 1 GiB file and 1 GiB streams).
+// wrong types, and the memory bound (a child process hashing a 1 GiB file, and 256 MiB streams
+// against node's createHash).
 const test = require('ava')
 const fs = require('node:fs')
 const os = require('node:os')
@@ -12,7 +13,7 @@ const { blake3: nobleBlake3 } = require('@noble/hashes/blake3')
 const { sha, hmac } = require('..')
 const { AbortError } = require('../lib/abort')
 const { isError, rejects } = require('./helpers/assert')
-const { runChild } = require('./helpers/rss')
+const { checkChild, runChild } = require('./helpers/rss')
 
 const DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'cryptographer-files-'))
 // Large files are sparse (no disk space, and no disk reads); on tmpfs where there is one, whose
@@ -90,9 +91,15 @@ test('a pre-aborted signal rejects with AbortError before any work: no open (a m
 })
 
 // Timed tests run serially, before the others (ava runs the concurrent ones after them), so
-// that no other test blocks the event loop meanwhile.
+// that no other test blocks the event loop or the pool meanwhile.
 for (const [name, size] of [['sha3_512', 1024 * MiB], ['blake3', 8192 * MiB]]) {
-  test.serial(`${name}.file: an abort while the file is being read rejects with AbortError within one read`, async (t) => {
+  test.serial(`${name}.file: an abort while the file is being read rejects with AbortError long before the file would be read`, async (t) => {
+    // How long the whole file takes here, from an eighth of it hashed just before: the machine's
+    // load scales the bound as much as the work it separates "cancelled" from.
+    const part = sparse(`abort-part-${name}.bin`, size / 8)
+    const s = performance.now()
+    await sha[name].file(part)
+    const whole = 8 * (performance.now() - s)
     const p = sparse(`abort-${name}.bin`, size)
     const controller = new AbortController()
     let seen = 0
@@ -103,9 +110,11 @@ for (const [name, size] of [['sha3_512', 1024 * MiB], ['blake3', 8192 * MiB]]) {
     const err = await t.throwsAsync(started, { instanceOf: AbortError })
     const ms = performance.now() - t0
     t.is(err.code, 'ABORT_ERR')
-    t.true(ms < 250, `rejected ${ms.toFixed(0)} ms after the abort`)
+    // Cancellation is checked before every read (a few ms of work); a job that ignored it would
+    // settle only once the rest of the file was read.
+    t.true(ms < whole / 2, `rejected ${ms.toFixed(0)} ms after the abort; the whole file takes about ${whole.toFixed(0)} ms`)
     t.true(seen < size, `read ${seen} of ${size} bytes`)
-    t.log(`${name}: rejected ${ms.toFixed(1)} ms after the abort`)
+    t.log(`${name}: rejected ${ms.toFixed(1)} ms after the abort (the whole file: about ${whole.toFixed(0)} ms)`)
   })
 }
 
@@ -132,32 +141,41 @@ test.serial('async(iterable): an abort rejects at once even while the source is 
 
 // ---- progress -----------------------------------------------------------------------------
 
-/** Runs `start(onProgress)`; returns the calls and the settle, in the order they happened. */
+/**
+ * Runs `start(onProgress)`; returns the calls and the settle, in the order they happened, and the
+ * milliseconds from the start to the settle.
+ */
 async function recordProgress(start) {
   const events = []
+  const t0 = performance.now()
   const p = start((info) => events.push({ ...info, at: performance.now() }))
   let result
+  let span
   try {
-    result = await p.finally(() => events.push('settled'))
+    result = await p.finally(() => {
+      span = performance.now() - t0
+      events.push('settled')
+    })
   } catch (err) {
     result = err
   }
   await sleep(200)
-  return { events, result }
+  return { events, result, span }
 }
 
-function checkProgress(t, events, total) {
+function checkProgress(t, { events, span }, total) {
   const settled = events.indexOf('settled')
   t.is(settled, events.length - 1, 'no call after the Promise settled')
   const calls = events.slice(0, settled)
   for (const [i, c] of calls.entries()) {
     t.is(c.total, total, 'total')
     t.true(c.bytes > 0 && (total === undefined || c.bytes <= total), `bytes ${c.bytes}`)
-    if (i > 0) {
-      t.true(c.bytes > calls[i - 1].bytes, 'bytes increase')
-      t.true(c.at - calls[i - 1].at >= 40, `calls ${(c.at - calls[i - 1].at).toFixed(0)} ms apart`)
-    }
+    if (i > 0) t.true(c.bytes > calls[i - 1].bytes, 'bytes increase')
   }
+  // At most one call per ~50 ms of the run: each is due 50 ms after the one before (by the loop's
+  // millisecond clock). Two calls can still come closer than that when the first was late (a busy
+  // machine), so it is their number that is bounded, not the gap between two.
+  t.true(calls.length <= 1 + span / 45, `${calls.length} calls in ${span.toFixed(0)} ms`)
   return calls
 }
 
@@ -165,9 +183,9 @@ test.serial('file(): onProgress is called on the main thread at most every ~50 m
   const size = 512 * MiB
   const p = sparse('progress.bin', size)
   for (const name of ['sha256', 'blake3']) {
-    const { events, result } = await recordProgress((onProgress) => sha[name].file(p, { onProgress }))
-    t.is(result, sha[name].fileSync(p))
-    const calls = checkProgress(t, events, size)
+    const recorded = await recordProgress((onProgress) => sha[name].file(p, { onProgress }))
+    t.is(recorded.result, sha[name].fileSync(p))
+    const calls = checkProgress(t, recorded, size)
     if (name === 'sha256') t.true(calls.length >= 2, `${calls.length} calls`)
     t.log(`${name}: ${calls.length} progress calls`)
   }
@@ -181,9 +199,9 @@ test.serial('async(iterable): onProgress reports the bytes so far (no total), th
       yield chunk
     }
   }
-  const { events, result } = await recordProgress((onProgress) => sha.sha256.async(slow(), { onProgress }))
-  t.is(result, sha.sha256(Buffer.concat(Array(64).fill(chunk))))
-  const calls = checkProgress(t, events, undefined)
+  const recorded = await recordProgress((onProgress) => sha.sha256.async(slow(), { onProgress }))
+  t.is(recorded.result, sha.sha256(Buffer.concat(Array(64).fill(chunk))))
+  const calls = checkProgress(t, recorded, undefined)
   t.true(calls.length >= 2, `${calls.length} calls`)
 })
 
@@ -313,10 +331,9 @@ test('a chunk that is not bytes destroys the stream with ERR_INVALID_ARG_TYPE; a
 // ---- memory -------------------------------------------------------------------------------
 
 const linux = process.platform === 'linux' && fs.existsSync('/proc/self/clear_refs') ? test : test.skip
-linux('hashing a 1 GiB file, and 1 GiB through stream() and async(iterable), raises the peak RSS by less than 32 MiB', (t) => {
-  const out = runChild('rss-child.js', [1024 * MiB], 60000)
-  for (const [name, { growth, ms }] of Object.entries(out)) {
-    t.true(growth < 32 * MiB, `${name}: peak RSS +${(growth / MiB).toFixed(1)} MiB`)
-    t.log(`${name}: peak RSS +${(growth / MiB).toFixed(1)} MiB, ${ms} ms`)
-  }
+linux('hashing a 1 GiB file raises the peak RSS by less than 32 MiB; 256 MiB through stream() and async(iterable) hold and pile up no more than node\'s createHash', (t) => {
+  // What a stream leaves to V8's collector depends on the Node version: each is held to node's
+  // createHash fed the same way in the same process (helpers/rss.js says how).
+  const out = runChild('rss-child.js', [1024 * MiB, 256 * MiB])
+  checkChild(t, out, { files: ['sha256.file', 'blake3.file', 'hmac.sha512.fileSync'], streams: ['sha256.stream', 'blake3.async(async generator)'] })
 })
