@@ -569,6 +569,7 @@ export declare function sealedMessage(alg: number, decrypt: boolean, secret: unk
 /** `sealedMessage` on the libuv pool. */
 export declare function sealedMessageAsync(alg: number, decrypt: boolean, secret: unknown, data: unknown, options?: unknown | undefined | null, token?: CancelToken | undefined | null): Promise<Buffer>
 
+/**
  * `setMemoryBudget(bytes, onlyIfUnset)`: sets the limit (an integer number of bytes, 0..2^53,
  * checked by the JS layer).
  */

@@ -625,7 +625,7 @@ impl StreamFormat for Spec {
   }
 
   fn memory(&self, head: &[u8]) -> Option<(&'static str, u64)> {
-    if !self.passphrase {
+    if !matches!(self.secret, Secret::Passphrase(_)) {
       return None;
     }
     let params = if self.decrypt {
