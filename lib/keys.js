@@ -20,6 +20,7 @@ const nodeCrypto = require('crypto')
 const native = require('./native')
 const { BYTES, coded, describe, invalidArgType, invalidArgValue } = require('./errors')
 const { checkOptions } = require('./options')
+const { asBuffer } = require('./bytes')
 
 const MAX_KEY_BYTES = 16 * 1024
 const MAX_PEM_CHARS = 24 * 1024
@@ -418,7 +419,7 @@ function readSeedOrExpanded(inner, r, s) {
     const expanded = lengthChecked(both.read(TAG.OCTET_STRING))
     both.end()
     const derived = s.expandedOf(seed)
-    const agree = nodeCrypto.timingSafeEqual(derived, expanded)
+    const agree = native.timingSafeEqual(derived, expanded)
     derived.fill(0) // secret, and ours: not left for the collector
     if (!agree) r.fail('the seed and the expanded key disagree')
     out = { seed }
@@ -752,13 +753,6 @@ function parseJwk(jwk, name) {
 const KEY_INPUT = `a Buffer, TypedArray, DataView or ArrayBuffer, a PEM string, a JWK object or a KeyObject`
 const fromKeyObject = new WeakMap()
 
-function asBuffer(v) {
-  if (Buffer.isBuffer(v)) return v
-  if (ArrayBuffer.isView(v)) return Buffer.from(v.buffer, v.byteOffset, v.byteLength)
-  if (v instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && v instanceof SharedArrayBuffer)) return Buffer.from(v)
-  return undefined
-}
-
 function parseKeyObject(ko, name) {
   let k = fromKeyObject.get(ko)
   if (k) return k
@@ -825,7 +819,7 @@ const fromBytes = new WeakMap()
  */
 function parsedOnce(cache, input, buf, use, parse) {
   const seen = cache.get(input)
-  if (seen && seen.use === use && seen.bytes.length === buf.length && nodeCrypto.timingSafeEqual(seen.bytes, buf)) return seen.value
+  if (seen && seen.use === use && seen.bytes.length === buf.length && native.timingSafeEqual(seen.bytes, buf)) return seen.value
   const value = parse(buf)
   cache.set(input, { use, bytes: Buffer.from(buf), value })
   return value

@@ -9,15 +9,17 @@
 // untrusted: they are bounded (length, field sizes, numbers) and their costs checked against
 // ceilings before any work. See docs/password.md for the formats, the policy and its reasoning.
 const native = require('./native')
-const kdf = require('./kdf')
+const { kdf, argon2Weaker, ARGON2_DEFAULTS, BCRYPT_STRING } = require('./kdf')
+const { readHash } = require('./algorithms')
 const { sha } = require('./hash')
 const { checkOptions, checkInt } = require('./options')
-const { coded, invalidArgType, invalidArgValue, outOfRange } = require('./errors')
-const { checkSignal } = require('./abort')
+const { BYTES, coded, invalidArgType, invalidArgValue, outOfRange } = require('./errors')
+const { signalOf } = require('./abort')
+const { isBytes } = require('./bytes')
+const { explicit } = require('./forms')
 const { randomBytes } = require('./random')
 
 const U32 = 2 ** 32 - 1
-const BYTES = 'of type string or an instance of Buffer, TypedArray, DataView or ArrayBuffer'
 
 // ---- policy ---------------------------------------------------------------------------------
 
@@ -27,14 +29,19 @@ const DIGEST_BYTES = { sha1: 20, sha256: 32, sha512: 64 }
 
 /**
  * The library's policy: what `hash` produces and the bar `verify` measures stored hashes
- * against (`needsRehash`). Argon2id m = 64 MiB, t = 3, p = 1 is above OWASP's floor (19 MiB,
- * t = 2) by measurement: see docs/password.md. The other sections follow OWASP's Password
- * Storage Cheat Sheet (bcrypt cost 10, scrypt N = 2^17 r = 8 p = 1, PBKDF2 600,000 / 210,000 /
- * 1,300,000 iterations for HMAC-SHA-256 / SHA-512 / SHA-1).
+ * against (`needsRehash`). Argon2id: the library's one Argon2 parameter set (kdf.js
+ * ARGON2_DEFAULTS: m = 64 MiB, t = 3, p = 4, RFC 9106's second recommended option, above
+ * OWASP's floor of 19 MiB, t = 2: see docs/password.md). The other sections follow OWASP's Password Storage Cheat
+ * Sheet (bcrypt cost 10, scrypt N = 2^17 r = 8 p = 1, PBKDF2 600,000 / 210,000 / 1,300,000
+ * iterations for HMAC-SHA-256 / SHA-512 / SHA-1).
  */
 const DEFAULT_POLICY = deepFreeze({
   algorithm: 'argon2id',
-  argon2id: { memoryCost: 65536, timeCost: 3, parallelism: 1 },
+  argon2id: {
+    memoryCost: ARGON2_DEFAULTS.memoryCost,
+    timeCost: ARGON2_DEFAULTS.timeCost,
+    parallelism: ARGON2_DEFAULTS.parallelism,
+  },
   bcrypt: { rounds: 10 },
   scrypt: { N: 131072, r: 8, p: 1 },
   pbkdf2: { hash: 'sha256', iterations: { sha256: 600000, sha512: 210000, sha1: 1300000 } },
@@ -62,11 +69,10 @@ function readAlgorithm(value, name) {
   return value
 }
 
+/** A PBKDF2 digest of the password formats ('sha256', 'sha512', 'sha1', in any spelling crypto.sha takes). */
 function readDigest(value, name) {
   if (typeof value !== 'string') throw invalidArgType(name, 'of type string', value)
-  const d = value.toLowerCase().replace('-', '')
-  if (!PBKDF2_DIGESTS.includes(d)) throw invalidArgValue(name, "'sha256', 'sha512' or 'sha1'", value)
-  return d
+  return readHash(value, { name, accept: (h) => PBKDF2_DIGESTS.includes(h.name), what: 'a digest of the PBKDF2 password formats' }).name
 }
 
 const isPowerOf2 = (n) => Number.isInteger(n) && n >= 2 && n <= 2 ** 53 && 2 ** Math.round(Math.log2(n)) === n
@@ -156,7 +162,7 @@ function readPolicy(value) {
 const scryptMemory = (N, r, p) => 128 * r * (N + 2 + p)
 
 // Defaults for the parameters of a stored hash: Argon2 and bcrypt as kdf.argon2.verify and
-// kdf.bcrypt.verify (the hardening issue's), scrypt 256 MiB (OWASP's N = 2^17 r = 8 needs
+// kdf.bcrypt.verify, scrypt 256 MiB (OWASP's N = 2^17 r = 8 needs
 // 128 MiB + 3 KiB) with p under the same 64 as Argon2's lanes, PBKDF2 10 million iterations.
 // Each is raised to what the policy in use produces, so `verify` accepts its own hashes.
 const CEILINGS = Object.freeze({
@@ -293,7 +299,6 @@ const SPEC = {
 const STORED_TYPE = 'of type string'
 const STORED_OR_NONE = 'of type string, or null or undefined for an unknown user'
 
-const BCRYPT_RE = /^\$2[aby]\$([0-9]{2})\$[./A-Za-z0-9]{53}$/
 
 function parseArgon2(phc, format, limits) {
   let info
@@ -327,7 +332,7 @@ function parseArgon2(phc, format, limits) {
 }
 
 function parseBcrypt(hash, algorithm, format, limits) {
-  const m = BCRYPT_RE.exec(hash)
+  const m = BCRYPT_STRING.exec(hash)
   if (!m) throw malformed(SPEC.bcrypt, received(hash))
   const rounds = Number(m[1])
   if (rounds < 4 || rounds > 31) throw malformed(SPEC.bcrypt, `cost ${m[1]}`)
@@ -505,11 +510,8 @@ function weaker(rec, policy) {
   if (rec.family !== policy.algorithm) return true
   const p = rec.params
   switch (rec.family) {
-    case 'argon2id': {
-      const a = policy.argon2id
-      return p.version !== 0x13 || p.memoryCost < a.memoryCost || p.memoryCost * p.timeCost < a.memoryCost * a.timeCost ||
-        shortSaltOrTag(rec, ARGON2_KEY)
-    }
+    case 'argon2id':
+      return argon2Weaker({ variant: rec.family, ...p }, { ...ARGON2_DEFAULTS, ...policy.argon2id, version: 0x13 })
     case 'bcrypt':
       return p.rounds < policy.bcrypt.rounds
     case 'scrypt': {
@@ -525,7 +527,7 @@ function weaker(rec, policy) {
 // ---- arguments ------------------------------------------------------------------------------
 
 function checkPassword(value) {
-  if (typeof value === 'string' || ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return value
+  if (isBytes(value)) return value
   throw invalidArgType('password', BYTES, value)
 }
 
@@ -580,7 +582,7 @@ const same = (key, rec) => native.timingSafeEqual(key, rec.expected)
 async function derive(rec, pw, limits, signal) {
   switch (rec.kind) {
     case 'argon2':
-      return kdf.argon2.verify(rec.target, pw, withSignal(argon2Limits(limits), signal))
+      return kdf.argon2.verifyAsync(pw, rec.target, withSignal(argon2Limits(limits), signal))
     case 'bcrypt':
       return kdf.bcrypt.verifyAsync(bcryptInput(rec, pw), rec.target, withSignal(bcryptLimits(limits), signal))
     case 'scrypt':
@@ -594,13 +596,13 @@ async function derive(rec, pw, limits, signal) {
 function deriveSync(rec, pw, limits) {
   switch (rec.kind) {
     case 'argon2':
-      return kdf.argon2.verifySync(rec.target, pw, argon2Limits(limits))
+      return kdf.argon2.verifySync(pw, rec.target, argon2Limits(limits))
     case 'bcrypt':
-      return kdf.bcrypt.verify(bcryptInput(rec, pw), rec.target, bcryptLimits(limits))
+      return kdf.bcrypt.verifySync(bcryptInput(rec, pw), rec.target, bcryptLimits(limits))
     case 'scrypt':
-      return same(kdf.scrypt(pw, scryptOptions(rec, limits.maxmem)), rec)
+      return same(kdf.scryptSync(pw, scryptOptions(rec, limits.maxmem)), rec)
     case 'pbkdf2':
-      return same(kdf.pbkdf2(pw, pbkdf2Options(rec)), rec)
+      return same(kdf.pbkdf2Sync(pw, pbkdf2Options(rec)), rec)
   }
   throw new Error('unreachable')
 }
@@ -614,7 +616,7 @@ function deriveSync(rec, pw, limits) {
  */
 async function verify(password, stored, options) {
   const o = checkOptions(options, VERIFY_ASYNC_OPTIONS, 'password.verify')
-  const signal = checkSignal(o.signal)
+  const signal = signalOf(o)
   const pw = checkPassword(password)
   const policy = readPolicy(o.policy)
   const limits = readLimits(o, policy)
@@ -704,7 +706,6 @@ const OWN = {
 }
 const SALT_BYTES = 16
 const SCRYPT_KEY = 32
-const ARGON2_KEY = 32
 
 /** The algorithm and its parameters for one `hash` call: the policy's, then the options'. */
 function hashPlan(policy, o) {
@@ -771,7 +772,7 @@ const argon2Options = (plan) => ({
   memoryCost: plan.memoryCost,
   timeCost: plan.timeCost,
   parallelism: plan.parallelism,
-  keyLength: ARGON2_KEY,
+  keyLength: ARGON2_DEFAULTS.keyLength,
 })
 const scryptHashOptions = (plan, salt) => ({
   salt,
@@ -794,7 +795,7 @@ async function hashWith(policy, o, pw, signal) {
   const plan = hashPlan(policy, o)
   switch (plan.algorithm) {
     case 'argon2id':
-      return kdf.argon2(pw, withSignal(argon2Options(plan), signal))
+      return kdf.argon2Async(pw, withSignal(argon2Options(plan), signal))
     case 'bcrypt':
       checkBcryptLength(pw)
       return kdf.bcrypt.hashAsync(pw, withSignal({ rounds: plan.rounds }, signal))
@@ -817,14 +818,14 @@ function hashWithSync(policy, o, pw) {
       return kdf.argon2Sync(pw, argon2Options(plan))
     case 'bcrypt':
       checkBcryptLength(pw)
-      return kdf.bcrypt.hash(pw, { rounds: plan.rounds })
+      return kdf.bcrypt.hashSync(pw, { rounds: plan.rounds })
     case 'scrypt': {
       const salt = randomBytes(SALT_BYTES)
-      return scryptString(plan, salt, kdf.scrypt(pw, scryptHashOptions(plan, salt)))
+      return scryptString(plan, salt, kdf.scryptSync(pw, scryptHashOptions(plan, salt)))
     }
     case 'pbkdf2': {
       const salt = randomBytes(SALT_BYTES)
-      return pbkdf2String(plan, salt, kdf.pbkdf2(pw, pbkdf2HashOptions(plan, salt)))
+      return pbkdf2String(plan, salt, kdf.pbkdf2Sync(pw, pbkdf2HashOptions(plan, salt)))
     }
   }
   throw new Error('unreachable')
@@ -832,12 +833,12 @@ function hashWithSync(policy, o, pw) {
 
 /**
  * Hashes a password for storage: the policy's algorithm and parameters (default Argon2id,
- * m = 64 MiB, t = 3, p = 1), or `algorithm` with that algorithm's options. Resolves the string
+ * m = 64 MiB, t = 3, p = 4), or `algorithm` with that algorithm's options. Resolves the string
  * to store: Argon2 PHC, bcrypt `$2b$`, passlib/PHC `$scrypt$`, passlib `$pbkdf2-sha256$`.
  */
 async function hash(password, options) {
   const o = checkOptions(options, HASH_ASYNC_OPTIONS, 'password.hash')
-  const signal = checkSignal(o.signal)
+  const signal = signalOf(o)
   return hashWith(readPolicy(o.policy), o, checkPassword(password), signal)
 }
 
@@ -868,15 +869,20 @@ function needsRehash(stored, options) {
   return weaker(parseStored(stored, readLimits(o, policy)), policy)
 }
 
-module.exports = Object.freeze({
-  hash,
-  hashSync,
-  verify,
-  verifySync,
-  parse,
-  needsRehash,
-  createPolicy,
-  policy: DEFAULT_POLICY,
-  ceilings: CEILINGS,
-  algorithms: ALGORITHMS,
-})
+module.exports = Object.freeze(
+  explicit(
+    {
+      hash,
+      hashSync,
+      verify,
+      verifySync,
+      parse,
+      needsRehash,
+      createPolicy,
+      policy: DEFAULT_POLICY,
+      ceilings: CEILINGS,
+      algorithms: ALGORITHMS,
+    },
+    { async: ['hash', 'verify'] },
+  ),
+)
