@@ -50,4 +50,4 @@ function readHash(value, { name = 'options.hash', fallback = 'sha256', accept = 
 /** Hashes with HMAC: every hash but the XOFs (SHAKE, BLAKE3). */
 const hasHmac = (info) => info.blockLength > 0
 
-module.exports = { ALGORITHMS, ALIASES, readHash, hasHmac }
+module.exports = { ALGORITHMS, readHash, hasHmac }
