@@ -17,7 +17,7 @@ const { Readable, Writable } = require('node:stream')
 const { once } = require('node:events')
 const { pipeline } = require('node:stream/promises')
 const { xchacha20poly1305 } = require('@noble/ciphers/chacha')
-const { cipher } = require('..')
+const { cipher, kdf } = require('..')
 const { AbortError } = require('../lib/abort')
 const { isError, rejects } = require('./helpers/assert')
 const { checkChild, judgePair, runChild } = require('./helpers/rss')
@@ -138,7 +138,9 @@ for (const [file, version, doc] of VECTORS) {
       if (theirs !== null) t.deepEqual(theirs, plaintext, `${v.name}: independent decoder`)
       // A vector under another aad, or changed anywhere, is refused by both.
       await t.throwsAsync(open(ns, stream, { ...o, ...v1, aad: 'other' }), FAILED)
-      await t.throwsAsync(independentOpen(stream, { ...o, aad: 'other' }))
+      // (The independent decoder needs the argon2 package for a passphrase; without it, it
+      // returns null and checks nothing.)
+      if (theirs !== null) await t.throwsAsync(independentOpen(stream, { ...o, aad: 'other' }))
       if (version === 1) {
         const e = await t.throwsAsync(open(ns, stream, o), FAILED)
         t.regex(e.message, /version-1 stream, which does not commit to its key.*\{ allowV1: true \}/)
@@ -212,9 +214,10 @@ for (const ns of NS) {
       if (theirs !== null) t.deepEqual(theirs, plain)
       await t.throwsAsync(open(ns, sealed, { passphrase: 'correct horsE', aad: 'x' }), FAILED)
     }
-    // The default cost is the library's password policy: Argon2id 64 MiB, t = 3, p = 1.
+    // The default cost is the library's one Argon2 parameter set: Argon2id 64 MiB, t = 3, p = 4.
     const sealed = await seal(ns, Buffer.from('x'), { passphrase: 'p' })
-    t.deepEqual([sealed.readUInt32BE(15), sealed.readUInt32BE(19), sealed.readUInt32BE(23)], [65536, 3, 1])
+    t.deepEqual([sealed.readUInt32BE(15), sealed.readUInt32BE(19), sealed.readUInt32BE(23)], [65536, 3, 4])
+    t.deepEqual([65536, 3, 4], [kdf.argon2.defaults.memoryCost, kdf.argon2.defaults.timeCost, kdf.argon2.defaults.parallelism])
     t.is(sealed.readUInt32BE(10), 65536)
   })
 
@@ -412,7 +415,11 @@ test('a key resolved from an enclosing format\'s lead (crypto.hybrid.decryptStre
   // Also when the stream is aborted while the key is being resolved.
   const c = new AbortController()
   const slow = { length: head.length, secret: async () => (c.abort(), handed.push(Buffer.from(KEY)), handed.at(-1)) }
-  await t.throwsAsync(through(cipher.aes.decryptStream({ [LEAD]: slow, signal: c.signal }), [sealed]), { name: 'AbortError' })
+  const aborted = cipher.aes.decryptStream({ [LEAD]: slow, signal: c.signal })
+  // pipeline() reports whichever stream failed first (Node 24 on: often the source, with
+  // ERR_STREAM_PREMATURE_CLOSE); the decrypting stream itself must end with the AbortError.
+  await t.throwsAsync(through(aborted, [sealed]))
+  t.is(aborted.errored?.name, 'AbortError')
   t.is(handed.length, 2)
   for (const k of handed) t.true(k.every((b) => b === 0))
 })

@@ -249,7 +249,7 @@ const BCRYPT_ALPHABET = './ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0
 const STD_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
 /** The 16 salt bytes of a bcrypt string (bcrypt base64 → standard base64). */
 const bcryptSalt = (h) =>
-  Buffer.from([...h.slice(7, 29)].map((c) => STD_ALPHABET[BCRYPT_ALPHABET.indexOf(c)]).join(''), 'base64').subarray(0, 16)
+  Buffer.from(Array.from(h.slice(7, 29), (c) => STD_ALPHABET[BCRYPT_ALPHABET.indexOf(c)]).join(''), 'base64').subarray(0, 16)
 
 test('bcrypt: openwall, jBCrypt, passlib and pyca vectors ($2a$, $2b$, $2y$; 72-byte rule)', (t) => {
   let valid = 0

@@ -117,3 +117,14 @@ test('every Sync name has its Async twin and every Async name its Sync twin (the
   walk(crypto, 'crypto')
   t.deepEqual(unpaired, [])
 })
+
+test('index.d.ts: PassphraseSealing names the sealing methods of cipher.aes and cipher.xchacha20; PassphraseKey the key\'s members', (t) => {
+  const sealing = keys(declared('PassphraseSealing'))
+  t.deepEqual(sealing, ['deriveKeyAsync', 'deriveKeySync', 'openAsync', 'openSync', 'sealAsync', 'sealSync'])
+  for (const ns of ['aes', 'xchacha20']) t.deepEqual(Object.keys(cipher[ns]).filter((k) => sealing.includes(k)).sort(), sealing)
+  const key = cipher.aes.deriveKeySync('p', { memoryCost: 64, timeCost: 1 })
+  const members = Object.getOwnPropertyNames(Object.getPrototypeOf(key)).filter((k) => k !== 'constructor')
+  t.deepEqual(keys(declared('PassphraseKey')).filter((k) => !k.startsWith('__@')), members.sort())
+  t.is(typeof key[Symbol.dispose], 'function')
+  key.dispose()
+})

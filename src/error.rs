@@ -47,6 +47,11 @@ pub enum Code {
   /// A public key that is not a usable point: off the curve, the identity, or of low order
   /// (`Error`, as Node's ECDH).
   InvalidPublicKey,
+  /// Memory-hard work (Argon2, scrypt) asking for more working memory than the whole process
+  /// budget (`crate::budget`) (`Error`).
+  MemoryBudget,
+  /// A synchronous call whose working memory does not fit in the budget now (`Error`).
+  MemoryBudgetBusy,
 }
 
 impl Code {
@@ -63,6 +68,8 @@ impl Code {
       Code::System => "ERR_SYSTEM_ERROR",
       Code::InvalidKeyType => "ERR_CRYPTO_INVALID_KEY_TYPE",
       Code::InvalidPublicKey => "ERR_CRYPTO_ECDH_INVALID_PUBLIC_KEY",
+      Code::MemoryBudget => "ERR_CRYPTO_MEMORY_BUDGET",
+      Code::MemoryBudgetBusy => "ERR_CRYPTO_MEMORY_BUDGET_BUSY",
     }
   }
 
@@ -76,7 +83,9 @@ impl Code {
       | Code::Aborted
       | Code::KeyExhausted
       | Code::System
-      | Code::InvalidPublicKey => Kind::Plain,
+      | Code::InvalidPublicKey
+      | Code::MemoryBudget
+      | Code::MemoryBudgetBusy => Kind::Plain,
     }
   }
 }

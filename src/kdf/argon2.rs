@@ -15,10 +15,13 @@
 //!   `UV_THREADPOOL_SIZE + 1` hashers are kept, and hashers idle for 5 s are freed by a
 //!   janitor thread that exits once the pool is empty, so RSS stays bounded and an idle
 //!   process gives the memory back.
+//! - Every arena is leased from the process's memory budget (`crate::budget`) when it is
+//!   allocated and given back when it is freed; pooled arenas stay leased, and are freed when
+//!   a lease would not fit otherwise.
 //! - PHC strings (`$argon2id$v=19$m=..,t=..,p=..$salt$hash`) are encoded and parsed here;
 //!   a malformed string given to `verify` is a `TypeError` (`ERR_INVALID_ARG_VALUE`).
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 use argon2_rust::params::{Memory, TagLen};
@@ -29,6 +32,7 @@ use napi_derive::napi;
 use zeroize::Zeroizing;
 
 use super::{opt_secret, secret, Secret, MAX_KEY_LEN, PHC_B64};
+use crate::budget::{self, Lease};
 use crate::ct;
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
 use crate::pool::{IdlePool, Pooled};
@@ -106,6 +110,13 @@ impl Params {
       ));
     }
     Ok(())
+  }
+
+  /// The most working memory a hash with these parameters takes, in bytes (m KiB; Argon2 rounds
+  /// m down to a multiple of 4·p blocks): what a job reserves of the memory budget before it
+  /// hashes.
+  pub fn memory(&self) -> u64 {
+    u64::from(self.m) * 1024
   }
 
   fn variant_name(&self) -> &'static str {
@@ -329,37 +340,58 @@ pub fn parse(phc: &str) -> CryptoResult<(Params, Vec<u8>)> {
 
 // ---- memory and threads ---------------------------------------------------------------------
 
-/// A reusable Argon2 hasher, sized in 1 KiB blocks.
-struct Arena(Hasher);
+/// A reusable Argon2 hasher, sized in 1 KiB blocks, with the memory budget's lease for its
+/// arena: pooled arenas stay counted in the budget until they are freed.
+struct Arena {
+  hasher: Hasher,
+  _lease: Lease,
+}
 
 impl Pooled for Arena {
   fn size(&self) -> usize {
-    self.0.reserved_blocks()
+    self.hasher.reserved_blocks()
   }
 }
 
 static ARENAS: IdlePool<Arena> = IdlePool::new("cryptographer-argon2-janitor", MAX_POOLED_BLOCKS);
 
-/// A pooled hasher pointed at `argon2`, or a new one. Prefers the smallest arena that is large
-/// enough (so a one-off large hash's arena goes idle and is freed), else the largest one.
-fn take(argon2: Argon2) -> Hasher {
+/// Frees the idle arenas, and so their leases: run by the budget when a lease does not fit.
+fn free_idle_arenas() {
+  ARENAS.clear();
+}
+
+/// The smallest pooled arena large enough for `argon2` (so a one-off large hash's arena goes
+/// idle and is freed), or a new one under a new lease of the memory budget.
+fn take(argon2: Argon2) -> CryptoResult<Arena> {
   let need = argon2.params().memory_blocks() as usize;
-  match ARENAS.take(need, true) {
-    Some(Arena(mut h)) => {
-      h.set_argon2(argon2);
-      h
+  match ARENAS.take(need, false) {
+    Some(mut arena) => {
+      // Its memory has its own lease: what the job reserved for a new one goes back.
+      budget::unreserve();
+      arena.hasher.set_argon2(argon2);
+      Ok(arena)
     }
-    None => argon2.hasher(),
+    None => Ok(Arena {
+      _lease: budget::lease("Argon2", need as u64 * 1024)?,
+      hasher: argon2.hasher(),
+    }),
   }
 }
 
-/// Returns a hasher (its memory already wiped by the crate) to the pool, or frees it.
-fn give_back(mut hasher: Hasher) {
-  if hasher.reserved_blocks() > MAX_POOLED_BLOCKS {
-    hasher.clear();
+/// Returns an arena (its memory already wiped by the crate) to the pool, or frees it: always
+/// when calls wait for memory, which then goes to them.
+fn give_back(mut arena: Arena) {
+  if arena.hasher.reserved_blocks() > MAX_POOLED_BLOCKS {
+    arena.hasher.clear();
     return;
   }
-  ARENAS.give_back(Arena(hasher));
+  budget::BUDGET.on_short(free_idle_arenas);
+  ARENAS.give_back(arena);
+  // Checked after pooling: a call that starts waiting meanwhile frees the idle arenas itself
+  // once it is queued (`Budget::wait`), so one of the two sees the other.
+  if budget::BUDGET.figures().waiting > 0 {
+    free_idle_arenas();
+  }
 }
 
 /// Argon2 jobs submitted and not yet finished (queued async ones included), which decides how
@@ -398,6 +430,16 @@ fn cores() -> u32 {
 /// ones take a pooled arena (no first-touch cost) and are not interrupted: they end within that.
 const CANCELLABLE_WORK: u64 = 1 << 19;
 
+/// Argon2 hashes started by this process, by every caller: what shows that a key derived once
+/// seals many messages with one hash (`argon2Runs()`, read by the tests and the benchmark).
+static RUNS: AtomicU64 = AtomicU64::new(0);
+
+/// `argon2Runs()`: the number of Argon2 hashes this process has started.
+#[napi]
+pub fn argon2_runs() -> f64 {
+  RUNS.load(Ordering::Relaxed) as f64
+}
+
 /// Computes the tag into `out` (`params.key_length` bytes). Long async hashes stop between
 /// passes once `cancel` is cancelled ([`compute_cancellable`]).
 pub fn compute(
@@ -408,6 +450,7 @@ pub fn compute(
   cancel: &Cancel,
 ) -> CryptoResult<()> {
   params.check()?;
+  RUNS.fetch_add(1, Ordering::Relaxed);
   let load = LOAD.load(Ordering::Acquire).max(1) as u32;
   let threads = (cores() / load).clamp(1, params.p.min(cores()).max(1));
   let p = argon2_rust::Params::builder()
@@ -421,9 +464,11 @@ pub fn compute(
   if cancel.can_cancel() && u64::from(params.m) * u64::from(params.t) > CANCELLABLE_WORK {
     return compute_cancellable(&p, params, password, secret, out, cancel);
   }
-  let mut hasher = take(Argon2::new(params.algorithm, params.version, p));
-  let result = hasher.hash_into_with_ad(password, &params.salt, secret, &params.ad, out);
-  give_back(hasher);
+  let mut arena = take(Argon2::new(params.algorithm, params.version, p))?;
+  let result = arena
+    .hasher
+    .hash_into_with_ad(password, &params.salt, secret, &params.ad, out);
+  give_back(arena);
   result.map_err(failed)
 }
 
@@ -448,6 +493,7 @@ fn compute_cancellable(
   cancel: &Cancel,
 ) -> CryptoResult<()> {
   use argon2_rust::__internal::Block;
+  let _lease = budget::lease("Argon2", u64::from(p.memory_blocks()) * 1024)?;
   let mut at_pass_end = |_pass: u32, _arena: &[Block]| {
     if cancel.is_cancelled() {
       std::panic::resume_unwind(Box::new(Cancelled));
