@@ -231,7 +231,7 @@ test('hash: options of another algorithm and bad values are refused', async (t) 
 const NO_USER = { valid: false, needsRehash: false, algorithm: null, format: null, params: null }
 
 /**
- * A fresh copy of lib/password.js whose ./kdf functions record their calls (name, arguments)
+ * A fresh copy of lib/password/index.js whose ./kdf functions record their calls (name, arguments)
  * before running the real ones: what work a call starts, and with which parameters. Its caches
  * (the dummy hashes) are its own.
  */
