@@ -1,7 +1,7 @@
 'use strict'
 // crypto.kem.{mlkem512, mlkem768, mlkem1024, xwing}: key encapsulation over the native KEMs
 // (src/pk/kem.rs: ML-KEM of FIPS 203, X-Wing), built from their table (`kemAlgorithms()`, with
-// the key encodings keys.js adds) with no per-algorithm code.
+// the key encodings ./keys adds) with no per-algorithm code.
 //
 // Keys: raw public keys of the algorithm's length go to native code as they are; private keys
 // (a seed or, for ML-KEM, the expanded FIPS 203 decapsulation key, as bytes; DER PKCS#8, PEM,
@@ -37,7 +37,7 @@ function bytes(v, name) {
 
 function kem(a) {
   const privateFormats = a.expandedLength > 0 ? ['seed', 'expanded'] : ['seed']
-  // Expanded once into a native handle per kept key (keys.js `preparedKey`).
+  // Expanded once into a native handle per kept key (./keys `preparedKey`).
   const privateKey = (input) =>
     preparedKey(input, { alg: a.alg, private: true }, 'privateKey', (key) => native.kemPrepare(a.id, key))
   const publicKey = (input) => rawOf(input, [a.publicLength]) || parseKey(input, { alg: a.alg, private: false }, 'publicKey').key

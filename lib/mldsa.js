@@ -1,7 +1,7 @@
 'use strict'
 // crypto.dsa.mldsa44 / mldsa65 / mldsa87: ML-DSA (FIPS 204, pure mode; HashML-DSA is not offered),
 // one object per row of the native table (src/pk/mldsa.rs, `mldsaSets()`), no per-set code.
-// Keys go through the key layer (./keys.js): raw seed / expanded / public keys told apart by their
+// Keys go through the key layer (./keys): raw seed / expanded / public keys told apart by their
 // length, DER PKCS#8 / SPKI, PEM, JWK (AKP), KeyObject. A private key's expanded form is computed
 // once per key the key layer keeps (a KeyObject, a byte key passed again), as node keeps its
 // EVP_PKEY, and held natively (`mldsaPrepare`, wiped when collected). Argument orders are the
@@ -40,7 +40,7 @@ function parameterSet(set) {
   const alg = set.name
   const what = `dsa.${alg.replace(/-/g, '')}`
   // Expanded (and an expanded key checked whole) once into a native handle per kept key (a
-  // KeyObject, a byte key passed again: keys.js `preparedKey`); other forms are expanded and
+  // KeyObject, a byte key passed again: ./keys `preparedKey`); other forms are expanded and
   // checked by each call.
   const privateKey = (input) =>
     preparedKey(input, { alg, private: true }, 'privateKey', (key) => native.mldsaPrepare(set.id, key))

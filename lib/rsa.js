@@ -1,7 +1,7 @@
 'use strict'
 // crypto.dsa.rsa (PSS, PKCS#1 v1.5, key generation) and crypto.cipher.rsa_oaep: argument shaping
 // over the native RSA entry points (src/pk/rsa.rs, AWS-LC). Keys go through the key layer
-// (./keys.js): DER PKCS#8 / SPKI / PKCS#1, PEM, JWK, KeyObject; the parsed key keeps its native
+// (./keys): DER PKCS#8 / SPKI / PKCS#1, PEM, JWK, KeyObject; the parsed key keeps its native
 // handle, so a KeyObject or a byte key passed again (both cached by the key layer) is parsed and
 // checked once.
 // Names and argument orders are those of the original cryptographer.js (data, then key, then

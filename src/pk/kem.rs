@@ -461,7 +461,7 @@ pub fn kem_encapsulate(env: &Env, alg: u32, public: Unknown) -> Result<Vec<Buffe
   Ok(vec![Buffer::from(ct), Buffer::from(&ss[..])])
 }
 
-/// A private key expanded once (`kemPrepare`): `lib/keys.js` keeps one per KeyObject or byte key
+/// A private key expanded once (`kemPrepare`): `lib/keys/` keeps one per KeyObject or byte key
 /// passed again, so decapsulating with a seed does not repeat key generation on every call. The
 /// expanded key is shared with the async jobs that use it (wiped when the last one drops it).
 pub struct KemPrepared {

@@ -395,7 +395,7 @@ pub fn mldsa_keys_async(
   Ok(Work::new(MlDsaKeysJob { set, key }, token))
 }
 
-/// A private key expanded and checked once (`mldsaPrepare`): `lib/keys.js` keeps one per
+/// A private key expanded and checked once (`mldsaPrepare`): `lib/keys/` keeps one per
 /// KeyObject or byte key passed again, so signing with a seed does not repeat key generation and
 /// an expanded key is checked whole once. The expanded key stays native (wiped when the last
 /// user drops it: the handle's finalizer or a queued async sign).

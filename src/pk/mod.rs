@@ -1,6 +1,6 @@
 //! Public-key cryptography: Ed25519, X25519, ECDSA and ECDH (P-256, P-384, P-521, secp256k1).
 //!
-//! Native code sees keys only in one canonical form per algorithm, which `lib/keys.js` (the one
+//! Native code sees keys only in one canonical form per algorithm, which `lib/keys/` (the one
 //! key parser: raw, SEC1, DER PKCS#8/SPKI/SEC1, PEM, JWK, KeyObject) hands it:
 //! - Ed25519 / X25519: the 32-byte seed or private scalar, the 32-byte public key;
 //! - EC: the private scalar (exactly the order's bytes), the SEC1 public point (compressed or
@@ -238,7 +238,7 @@ impl OwnedPrivate {
   }
 }
 
-/// A private key expanded once: `lib/keys.js` keeps one per `KeyObject` it has parsed, so a
+/// A private key expanded once: `lib/keys/` keeps one per `KeyObject` it has parsed, so a
 /// KeyObject, like node's, does not repeat the expansion (Ed25519: the public key and the
 /// SHA-512 of the seed; X25519: AWS-LC's import computes the public key) on every call.
 pub enum Prepared {
