@@ -9,10 +9,11 @@
 //!   adapts to load: `available cores / Argon2 jobs submitted and unfinished` (at least 1, at
 //!   most p). One call alone uses every core (lowest latency); many concurrent calls (libuv
 //!   runs up to 4) use one thread each, so the cores are never oversubscribed.
-//! - The Argon2 memory (64 MiB at the default cost) lives in a small pool of reused hashers:
+//! - The Argon2 memory (64 MiB at the default cost) lives in a small pool of reused arenas,
+//!   cancellable hashes included:
 //!   allocating and first-touching 64 MiB costs about 55 ms here, longer than half a hash. The
 //!   crate wipes the memory after every hash (`zeroize-memory`), at most
-//!   `UV_THREADPOOL_SIZE + 1` hashers are kept, and hashers idle for 5 s are freed by a
+//!   `UV_THREADPOOL_SIZE + 1` arenas are kept, and arenas idle for 5 s are freed by a
 //!   janitor thread that exits once the pool is empty, so RSS stays bounded and an idle
 //!   process gives the memory back.
 //! - Every arena is leased from the process's memory budget (`crate::budget`) when it is
@@ -24,8 +25,9 @@
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
+use argon2_rust::__internal::Workspace;
 use argon2_rust::params::{Memory, TagLen};
-use argon2_rust::{Algorithm, Argon2, Hasher, Version};
+use argon2_rust::{Algorithm, Version};
 use napi::bindgen_prelude::{AsyncTask, Unknown};
 use napi::Env;
 use napi_derive::napi;
@@ -38,7 +40,7 @@ use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
 use crate::pool::{IdlePool, Pooled};
 use crate::task::{aborted, run_sync, Cancel, CancelToken, Job, Output, Work};
 
-/// Hashers holding more than this (1 GiB) are never pooled.
+/// Arenas larger than this (1 GiB) are never pooled.
 const MAX_POOLED_BLOCKS: usize = 1 << 20;
 
 /// Everything that determines an Argon2 tag except the password and secret.
@@ -340,16 +342,17 @@ pub fn parse(phc: &str) -> CryptoResult<(Params, Vec<u8>)> {
 
 // ---- memory and threads ---------------------------------------------------------------------
 
-/// A reusable Argon2 hasher, sized in 1 KiB blocks, with the memory budget's lease for its
-/// arena: pooled arenas stay counted in the budget until they are freed.
+/// A reusable Argon2 arena (the crate's workspace, sized in 1 KiB blocks, wiped after every
+/// hash), with the memory budget's lease for it: pooled arenas stay counted in the budget until
+/// they are freed.
 struct Arena {
-  hasher: Hasher,
+  workspace: Workspace,
   _lease: Lease,
 }
 
 impl Pooled for Arena {
   fn size(&self) -> usize {
-    self.hasher.reserved_blocks()
+    self.workspace.capacity()
   }
 }
 
@@ -360,29 +363,27 @@ fn free_idle_arenas() {
   ARENAS.clear();
 }
 
-/// The smallest pooled arena large enough for `argon2` (so a one-off large hash's arena goes
-/// idle and is freed), or a new one under a new lease of the memory budget.
-fn take(argon2: Argon2) -> CryptoResult<Arena> {
-  let need = argon2.params().memory_blocks() as usize;
+/// The smallest pooled arena of at least `need` blocks (so a one-off large hash's arena goes
+/// idle and is freed), or a new one under a new lease of the memory budget (allocated by the
+/// hash).
+fn take(need: usize) -> CryptoResult<Arena> {
   match ARENAS.take(need, false) {
-    Some(mut arena) => {
+    Some(arena) => {
       // Its memory has its own lease: what the job reserved for a new one goes back.
       budget::unreserve();
-      arena.hasher.set_argon2(argon2);
       Ok(arena)
     }
     None => Ok(Arena {
       _lease: budget::lease("Argon2", need as u64 * 1024)?,
-      hasher: argon2.hasher(),
+      workspace: Workspace::new(),
     }),
   }
 }
 
 /// Returns an arena (its memory already wiped by the crate) to the pool, or frees it: always
 /// when calls wait for memory, which then goes to them.
-fn give_back(mut arena: Arena) {
-  if arena.hasher.reserved_blocks() > MAX_POOLED_BLOCKS {
-    arena.hasher.clear();
+fn give_back(arena: Arena) {
+  if arena.workspace.capacity() > MAX_POOLED_BLOCKS {
     return;
   }
   budget::BUDGET.on_short(free_idle_arenas);
@@ -424,10 +425,10 @@ fn cores() -> u32 {
   })
 }
 
-/// Hashes whose block work (memory × passes) exceeds this many KiB run in the cancellable form
-/// when they can be cancelled (async calls): 512 MiB of block passes (64 MiB x 8 took 168 ms on one
-/// lane, 99 ms on four, on an AMD EPYC Zen 4 VM with AVX-512). Smaller
-/// ones take a pooled arena (no first-touch cost) and are not interrupted: they end within that.
+/// Hashes whose block work (memory × passes) exceeds this many KiB stop between passes once
+/// cancelled, when they can be (async calls): 512 MiB of block passes (64 MiB x 8 took 168 ms on
+/// one lane, 99 ms on four, on an AMD EPYC Zen 4 VM with AVX-512). Smaller ones are not
+/// interrupted: they end within that.
 const CANCELLABLE_WORK: u64 = 1 << 19;
 
 /// Argon2 hashes started by this process, by every caller: what shows that a key derived once
@@ -461,15 +462,32 @@ pub fn compute(
     .tag_len(TagLen::bytes(out.len() as u64))
     .build()
     .map_err(|e| CryptoError::new(Code::OutOfRange, format!("Invalid Argon2 parameters: {e}")))?;
-  if cancel.can_cancel() && u64::from(params.m) * u64::from(params.t) > CANCELLABLE_WORK {
-    return compute_cancellable(&p, params, password, secret, out, cancel);
-  }
-  let mut arena = take(Argon2::new(params.algorithm, params.version, p))?;
-  let result = arena
-    .hasher
-    .hash_into_with_ad(password, &params.salt, secret, &params.ad, out);
+  let mut arena = take(p.memory_blocks() as usize)?;
+  let result =
+    if cancel.can_cancel() && u64::from(params.m) * u64::from(params.t) > CANCELLABLE_WORK {
+      compute_cancellable(
+        &mut arena.workspace,
+        &p,
+        params,
+        password,
+        secret,
+        out,
+        cancel,
+      )
+    } else {
+      crate::arch::argon2_in(
+        &mut arena.workspace,
+        params,
+        &p,
+        password,
+        secret,
+        out,
+        None,
+      )
+      .map_err(failed)
+    };
   give_back(arena);
-  result.map_err(failed)
+  result
 }
 
 fn failed(e: argon2_rust::Error) -> CryptoError {
@@ -482,9 +500,11 @@ struct Cancelled;
 /// Argon2 through the crate's per-pass hook (`internal-api`, pinned to an exact version in
 /// Cargo.toml because that API is unstable): after each pass, with every lane thread parked, the
 /// hook checks `cancel` and unwinds out of the hash when it is set. The crate supports an
-/// unwinding hook (it releases its lane threads and wipes and frees the arena on the way out);
-/// `resume_unwind` raises no panic message. The arena is a fresh allocation, not a pooled one.
+/// unwinding hook (it releases its lane threads, and the arena guard wipes the arena and parks
+/// it in `workspace` on the way out, so the pooled arena serves the next hash);
+/// `resume_unwind` raises no panic message.
 fn compute_cancellable(
+  workspace: &mut Workspace,
   p: &argon2_rust::Params,
   params: &Params,
   password: &[u8],
@@ -493,22 +513,24 @@ fn compute_cancellable(
   cancel: &Cancel,
 ) -> CryptoResult<()> {
   use argon2_rust::__internal::Block;
-  let _lease = budget::lease("Argon2", u64::from(p.memory_blocks()) * 1024)?;
   let mut at_pass_end = |_pass: u32, _arena: &[Block]| {
     if cancel.is_cancelled() {
       std::panic::resume_unwind(Box::new(Cancelled));
     }
   };
   let run = std::panic::AssertUnwindSafe(|| {
-    crate::arch::argon2_traced(params, p, password, secret, out, &mut at_pass_end)
+    crate::arch::argon2_in(
+      workspace,
+      params,
+      p,
+      password,
+      secret,
+      out,
+      Some(&mut at_pass_end),
+    )
   });
   match std::panic::catch_unwind(run) {
-    Ok(Ok(mut h0)) => {
-      // H0 (the pre-hash of the password) is one of the hook's outputs: wipe it.
-      zeroize::Zeroize::zeroize(&mut h0);
-      Ok(())
-    }
-    Ok(Err(e)) => Err(failed(e)),
+    Ok(result) => result.map_err(failed),
     Err(payload) if payload.is::<Cancelled>() => Err(aborted()),
     Err(payload) => std::panic::resume_unwind(payload),
   }
