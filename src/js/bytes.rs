@@ -100,10 +100,61 @@ impl AsRef<[u8]> for Bytes<'_> {
 }
 
 /// An output buffer JavaScript passed in (any ArrayBufferView), not yet writable.
+///
+/// In the WebAssembly build (emnapi) `data` is not the JS buffer's memory but a copy of it in the
+/// module's linear memory, made by `napi_get_buffer_info`: what was written there is copied back
+/// into the JS buffer when the `Out` drops, at the end of the call.
 pub struct Out<'js> {
   data: *mut u8,
   len: usize,
+  #[cfg(target_family = "wasm")]
+  sync: WasmSync,
   _call: PhantomData<&'js mut [u8]>,
+}
+
+/// What the copy back into a JS output buffer needs (see [`Out`]).
+#[cfg(target_family = "wasm")]
+struct WasmSync {
+  env: sys::napi_env,
+  view: sys::napi_value,
+  written: bool,
+}
+
+#[cfg(target_family = "wasm")]
+extern "C" {
+  /// emnapi (`emnapi.h`): copies `length` bytes from `byte_offset` of the view between its JS
+  /// memory and the linear-memory copy emnapi made of it (`js_to_wasm` false: into JS).
+  fn emnapi_sync_memory(
+    env: sys::napi_env,
+    js_to_wasm: bool,
+    arraybuffer_or_view: *mut sys::napi_value,
+    byte_offset: usize,
+    length: usize,
+  ) -> sys::napi_status;
+}
+
+#[cfg(target_family = "wasm")]
+impl Drop for Out<'_> {
+  fn drop(&mut self) {
+    let WasmSync { env, mut view, written } = self.sync;
+    if !written || self.data.is_null() || self.len == 0 {
+      return;
+    }
+    // SAFETY: `env` and `view` are the live environment and output view of the call `'js`,
+    // which has not returned (an `Out` does not outlive it); `len` is the view's length as
+    // emnapi gave it. No slice of the copy is borrowed any more: they borrow `self`.
+    let status = unsafe { emnapi_sync_memory(env, false, &mut view, 0, self.len) };
+    if check(status).is_err() {
+      // SAFETY: as above; the call then throws instead of returning an unwritten buffer.
+      unsafe {
+        sys::napi_throw_error(
+          env,
+          c"ERR_CRYPTO_OPERATION_FAILED".as_ptr(),
+          c"the result could not be copied into the output buffer".as_ptr(),
+        );
+      }
+    }
+  }
 }
 
 impl<'js> Out<'js> {
@@ -157,6 +208,10 @@ impl<'js> Out<'js> {
   fn slice(&mut self) -> &mut [u8] {
     if self.data.is_null() || self.len == 0 {
       return &mut [];
+    }
+    #[cfg(target_family = "wasm")]
+    {
+      self.sync.written = true;
     }
     // SAFETY: `data`/`len` come from N-API for a live view that stays alive and in place until
     // the call returns; callers replace every overlapping input by a copy first (or refuse
@@ -305,6 +360,12 @@ impl<'js> Cx<'js> {
     Ok(Out {
       data: data.cast(),
       len,
+      #[cfg(target_family = "wasm")]
+      sync: WasmSync {
+        env: self.env,
+        view: v.raw,
+        written: false,
+      },
       _call: PhantomData,
     })
   }
