@@ -1,0 +1,129 @@
+#!/usr/bin/env node
+// npm run test:runtimes — the ava suite's spec files for every family under Bun, under Deno, and
+// under Node with the WebAssembly build forced (the fallback for platforms without a prebuilt
+// binary).
+//
+// Bun and Deno come from npm, pinned in runtimes/package-lock.json (`npm --prefix runtimes ci`,
+// run here when they are missing). Each runs ava itself (runtimes/ava.mjs), on the addon already
+// built in the repo root; every test process checks that it runs on that runtime and loaded that
+// binding (runtimes/check-runtime.cjs), so a run that silently fell back to Node or to the native
+// binary fails.
+//
+// Some tests compare us with the runtime's own node:crypto, and Bun's (BoringSSL) and Deno's
+// (their own Rust implementation) lack algorithms Node's OpenSSL has. Those tests are left out by
+// title (NOT_CHECKED below, each with what its runtime lacks) and listed at the end of the run:
+// the same algorithms are checked there against the published vectors and @noble/*.
+//
+// Usage: node scripts/test-runtimes.mjs [bun] [deno] [wasi] [-- <extra ava args>]
+// (all three when none is named). Exit status: 0 when every run passed.
+import { execFileSync, spawn } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const dir = path.join(root, 'runtimes')
+const argv = process.argv.slice(2)
+const dashdash = argv.indexOf('--')
+const avaArgs = dashdash === -1 ? [] : argv.slice(dashdash + 1)
+const own = dashdash === -1 ? argv : argv.slice(0, dashdash)
+const wanted = own.length ? own : ['bun', 'deno', 'wasi']
+
+// Every family: hashes and HMAC, every cipher mode, KDFs and passwords, public key, post-quantum,
+// hybrid, streams, files, age and batch; errors, output buffers, ESM and workers. The rest of the
+// suite (properties, fuzz seeds, memory, the benchmark's and distribution's own tests) is
+// runtime-independent or Node-specific and runs under Node only.
+const FILES = [
+  'hash-vectors', 'hmac-vectors', 'hash-stream', 'hash-stream-files', 'hash-async', 'hash-diff',
+  'cipher-vectors', 'cipher', 'cipher-stream', 'stream-commitment',
+  'kdf', 'kdf-passwords', 'password',
+  'pk-agreement', 'pk-ecdsa', 'pk-ed25519', 'pk-keys', 'pk-rsa',
+  'pq-kem', 'pq-dsa', 'pq-kem-node', 'pq-dsa-node',
+  'hybrid', 'age', 'batch', 'errors', 'output', 'workers',
+].map((f) => `__test__/${f}.spec.js`).concat('__test__/esm.spec.mjs')
+
+// Tests not run under a runtime, by ava title pattern, and what that runtime lacks.
+const NOT_CHECKED = {
+  bun: [],
+  deno: [],
+  wasi: [],
+}
+
+const bin = (name) => path.join(dir, 'node_modules', '.bin', process.platform === 'win32' ? `${name}.cmd` : name)
+
+function ensureRuntimes() {
+  if (fs.existsSync(bin('bun')) && fs.existsSync(bin('deno'))) return
+  console.log('installing Bun and Deno from runtimes/package-lock.json ...')
+  execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['--prefix', dir, 'ci', '--no-audit', '--no-fund'], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    shell: process.platform === 'win32',
+  })
+}
+
+// How each run starts ava: the command, its arguments before ava's, and the environment.
+const RUNS = {
+  bun: () => ({ cmd: bin('bun'), pre: [], env: {} }),
+  // The suite itself spawns processes, writes temporary files and reads the environment, so it
+  // runs with every permission; what an application needs is in docs/runtimes.md.
+  deno: () => ({ cmd: bin('deno'), pre: ['run', '--allow-all'], env: {} }),
+  wasi: () => ({
+    cmd: process.execPath,
+    pre: ['--disable-warning=ExperimentalWarning'],
+    env: { NAPI_RS_FORCE_WASI: 'error', CRYPTOGRAPHER_TEST_BINDING: 'wasm32-wasi' },
+  }),
+}
+
+function version(name, cmd) {
+  if (name === 'wasi') return `Node ${process.version}, WebAssembly build`
+  return execFileSync(cmd, ['--version'], { encoding: 'utf8' }).split('\n')[0].trim()
+}
+
+function runAva({ cmd, pre, env }, args) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, [...pre, path.join(dir, 'ava.mjs'), '--config', path.join(dir, 'ava.config.mjs'), ...args], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let out = ''
+    const tee = (stream) => (d) => {
+      out += d
+      stream.write(d)
+    }
+    child.stdout.on('data', tee(process.stdout))
+    child.stderr.on('data', tee(process.stderr))
+    child.on('close', (code, signal) => resolve({ code, signal, out }))
+  })
+}
+
+if (wanted.some((w) => w !== 'wasi')) ensureRuntimes()
+const rows = []
+for (const name of wanted) {
+  if (!RUNS[name]) throw new Error(`unknown runtime ${name} (bun, deno or wasi)`)
+  const run = RUNS[name]()
+  if (name === 'wasi' && !fs.existsSync(path.join(root, 'cryptographer.wasi.cjs'))) {
+    console.log('\n=== WebAssembly build: not built (npm run build:wasm); not checked')
+    rows.push({ name, version: 'not built', ok: false, passed: '0', failed: '0', seconds: '0', failures: [] })
+    continue
+  }
+  const v = version(name, run.cmd)
+  const skipped = NOT_CHECKED[name]
+  const started = Date.now()
+  console.log(`\n=== ${v}: ${FILES.length} spec files${skipped.length ? `, ${skipped.length} tests left out (listed below)` : ''}`)
+  const match = skipped.map(([pattern]) => `--match=!${pattern}`)
+  const r = await runAva({ ...run, env: { ...run.env, CRYPTOGRAPHER_TEST_RUNTIME: name === 'wasi' ? 'node' : name } }, [...FILES, ...match, ...avaArgs])
+  const passed = (r.out.match(/(\d+) tests? passed/) || [])[1] || '0'
+  const failed = (r.out.match(/(\d+) tests? failed/) || [])[1] || '0'
+  const failures = r.out.split('\n').filter((l) => /✘|Timed out|Uncaught exception|Unhandled rejection/.test(l)).map((l) => l.trim())
+  rows.push({ name, version: v, ok: r.code === 0 && !r.signal, passed, failed, failures, seconds: ((Date.now() - started) / 1000).toFixed(1), why: r.signal ? `signal ${r.signal}` : r.code ? `exit ${r.code}` : '' })
+}
+
+console.log('\nRuntimes:')
+console.log('| runtime | result | passed | failed | time |')
+console.log('|---|---|--:|--:|--:|')
+for (const r of rows) console.log(`| ${r.version} | ${r.ok ? 'ok' : `FAIL ${r.why || ''}`} | ${r.passed} | ${r.failed} | ${r.seconds} s |`)
+for (const r of rows) {
+  for (const [pattern, why] of NOT_CHECKED[r.name]) console.log(`not checked under ${r.name}: ${pattern} (${why})`)
+  if (r.failures.length) console.log(`\nfailures under ${r.version}:\n  ${r.failures.join('\n  ')}`)
+}
+process.exitCode = rows.every((r) => r.ok) ? 0 : 1
