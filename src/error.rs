@@ -47,6 +47,9 @@ pub enum Code {
   /// A public key that is not a usable point: off the curve, the identity, or of low order
   /// (`Error`, as Node's ECDH).
   InvalidPublicKey,
+  /// A function this build does not have (the file functions in the WebAssembly build)
+  /// (`Error`).
+  Unavailable,
 }
 
 impl Code {
@@ -63,6 +66,7 @@ impl Code {
       Code::System => "ERR_SYSTEM_ERROR",
       Code::InvalidKeyType => "ERR_CRYPTO_INVALID_KEY_TYPE",
       Code::InvalidPublicKey => "ERR_CRYPTO_ECDH_INVALID_PUBLIC_KEY",
+      Code::Unavailable => "ERR_FEATURE_UNAVAILABLE_ON_PLATFORM",
     }
   }
 
@@ -76,7 +80,8 @@ impl Code {
       | Code::Aborted
       | Code::KeyExhausted
       | Code::System
-      | Code::InvalidPublicKey => Kind::Plain,
+      | Code::InvalidPublicKey
+      | Code::Unavailable => Kind::Plain,
     }
   }
 }
