@@ -446,6 +446,12 @@ export interface PkAlgorithm {
 
 export declare function pkAlgorithms(): Array<PkAlgorithm>
 
+/**
+ * `pkCanonicalPublic(alg, publicKey)`: whether a 25519 public key is in its one canonical
+ * encoding (see `curve25519::ed25519_public_canonical` / `x25519_public_canonical`).
+ */
+export declare function pkCanonicalPublic(alg: number, public: unknown): boolean
+
 /** `pkDerive(alg, privateKey, peerPublicKey)`: the X25519 / ECDH shared secret. */
 export declare function pkDerive(alg: number, private: unknown, public: unknown): Buffer
 

@@ -885,6 +885,7 @@ module.exports.passphraseCipherAsync = nativeBinding.passphraseCipherAsync
 module.exports.pbkdf2 = nativeBinding.pbkdf2
 module.exports.pbkdf2Async = nativeBinding.pbkdf2Async
 module.exports.pkAlgorithms = nativeBinding.pkAlgorithms
+module.exports.pkCanonicalPublic = nativeBinding.pkCanonicalPublic
 module.exports.pkDerive = nativeBinding.pkDerive
 module.exports.pkGenerate = nativeBinding.pkGenerate
 module.exports.pkPoint = nativeBinding.pkPoint

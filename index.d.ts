@@ -689,22 +689,30 @@ export interface EcdsaSignOptions {
   /** Default: the key's own curve when it says (DER, PEM, JWK, KeyObject), else 'p256'. */
   curve?: EcCurve
   privateKey: KeyInput
-  /** Default 'sha256'. */
+  /** Default 'sha256'. 'md4', 'md5' and 'sha1' need `allowWeakHash: true`. */
   hash?: EcdsaHash
   /** 'der' (default, as node:crypto) or 'ieee-p1363' (r ‖ s, fixed length, as WebCrypto). */
   format?: 'der' | 'ieee-p1363'
-  /** Sign with s ≤ n/2 (Bitcoin/Ethereum style for secp256k1). */
+  /** Default true: s ≤ n/2 on every curve. false: the s of the RFC 6979 nonce as it is (half the time above n/2). */
   lowS?: boolean
+  /** Sign with MD4, MD5 or SHA-1 (collisions let one signature cover two messages). Default false. */
+  allowWeakHash?: boolean
 }
 
 export interface EcdsaVerifyOptions {
   curve?: EcCurve
   publicKey: KeyInput
   signature: Input
+  /** Default 'sha256'. 'md4' and 'md5' need `allowWeakHash: true`. */
   hash?: EcdsaHash
   format?: 'der' | 'ieee-p1363'
-  /** Refuse signatures with s > n/2. */
+  /**
+   * Refuse signatures with s > n/2 (their twin (r, n − s) is valid too). Default true on secp256k1
+   * (Bitcoin's and Ethereum's rule), false on the NIST curves (other signers' high-S signatures verify).
+   */
   lowS?: boolean
+  /** Verify MD4 or MD5 signatures. Default false. */
+  allowWeakHash?: boolean
 }
 
 export interface Ed25519Namespace {
@@ -740,8 +748,10 @@ export interface RsaKeyPairOptions<F extends KeyFormat = KeyFormat> {
 }
 
 export interface RsaPkcs1Options {
-  /** Default 'sha256'. */
+  /** Default 'sha256'. Signing with 'sha1' needs `allowWeakHash: true`. */
   hash?: RsaHash
+  /** Sign with SHA-1 (collisions let one signature cover two messages). Default false. */
+  allowWeakHash?: boolean
 }
 
 export interface RsaPssOptions extends RsaPkcs1Options {

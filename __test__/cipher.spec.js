@@ -513,7 +513,7 @@ test('wrong IV / nonce / tag length: RangeError naming the mode and the accepted
   t.throws(() => aes.encrypt('x', { key, tagLength: 11 }), range(/tag length for aes-gcm: it must be 12, 13, 14, 15 or 16 bytes/))
   t.throws(() => aes.encrypt('x', { key, tagLength: 17 }), range(/aes-gcm/))
   t.throws(() => aes.encrypt('x', { key, mode: 'ccm', tagLength: 13 }), range(/aes-ccm: it must be 12, 14 or 16/))
-  t.throws(() => aes.encrypt('x', { key, mode: 'siv', tagLength: 12, key: rnd(64) }), range(/aes-siv: it must be 16/))
+  t.throws(() => aes.encrypt('x', { key: rnd(64), mode: 'siv', tagLength: 12 }), range(/aes-siv: it must be 16/))
   t.throws(() => chacha20.encrypt('x', { key, tagLength: 12 }), range(/chacha20-poly1305: it must be 16/))
   t.throws(() => aes.encrypt('x', { key, tagLength: 12.5 }), range(/tagLength/))
   t.throws(() => aes.encrypt('x', { key, tagLength: '16' }), typeErr('ERR_INVALID_ARG_TYPE', /tagLength/))

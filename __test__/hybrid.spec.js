@@ -308,6 +308,120 @@ test('keys: malformed, truncated, mislabelled, wrong-kind and weak-component key
   t.throws(() => hybrid.encrypt('x', blob), { ...INVALID, message: /rsa-oaep-4096/ })
 })
 
+/** A hybrid key blob from its parts (docs/hybrid-format.md, "Keys"). */
+const blobOf = (kind, suite, parts) =>
+  Buffer.concat([Buffer.from(kind), Buffer.from([1, suite]), ...parts.flatMap((p) => [Buffer.from([p.length >> 8, p.length & 255]), p])])
+const armored = (bytes, label) => `-----BEGIN ${label}-----\n${bytes.toString('base64').match(/.{1,64}/g).join('\n')}\n-----END ${label}-----\n`
+
+test('keys: each component in its canonical form; another encoding of an RSA key (PKCS#1, the private key) is refused in every key form', async (t) => {
+  const [{ publicKey, privateKey }] = await pairs[SUITES[1]]
+  const pub = components(publicKey).parts
+  const priv = components(privateKey).parts
+  const NONCANONICAL = (re) => ({ instanceOf: TypeError, code: 'ERR_CRYPTO_INVALID_KEY', message: re })
+  // The canonical key: byte-identical to node's SPKI of the same key, and it works.
+  t.deepEqual(pub[0], nodeCrypto.createPublicKey({ key: priv[0], format: 'der', type: 'pkcs8' }).export({ format: 'der', type: 'spki' }))
+  t.is(hybrid.decrypt(hybrid.encrypt('hello', blobOf('cjs.hpub', 2, pub)), privateKey).toString(), 'hello')
+  // Before, these were accepted and every envelope sealed to them failed to open.
+  const rsaPub = nodeCrypto.createPublicKey({ key: pub[0], format: 'der', type: 'spki' })
+  const variants = [
+    ['PKCS#1 RSAPublicKey', rsaPub.export({ format: 'der', type: 'pkcs1' }), /rsa-oaep-4096 component is not DER SPKI/],
+    ['the RSA private key (PKCS#8)', priv[0], /rsa-oaep-4096 component is an RSA private key/],
+    ['SPKI with absent parameters', spkiWithoutNull(pub[0]), /rsa-oaep-4096 component is not DER SPKI/],
+  ]
+  for (const [what, rsaField, message] of variants) {
+    const blob = blobOf('cjs.hpub', 2, [rsaField, ...pub.slice(1)])
+    t.throws(() => hybrid.encrypt('x', blob), NONCANONICAL(message), what)
+    t.throws(() => hybrid.encrypt('x', armored(blob, 'CJS HYBRID PUBLIC KEY')), NONCANONICAL(message), `${what} (PEM)`)
+    await t.throwsAsync(hybrid.encryptAsync('x', blob), NONCANONICAL(message), `${what} (async)`)
+    t.throws(() => hybrid.verify('x', hybrid.sign('x', privateKey), blob), NONCANONICAL(message), `${what} (verify)`)
+    t.throws(() => hybrid.encryptStream(blob), NONCANONICAL(message), `${what} (stream)`)
+  }
+  // The same in the RSA-PSS slot.
+  const pssPkcs1 = nodeCrypto.createPublicKey({ key: pub[2], format: 'der', type: 'spki' }).export({ format: 'der', type: 'pkcs1' })
+  t.throws(() => hybrid.verify('x', hybrid.sign('x', privateKey), blobOf('cjs.hpub', 2, [pub[0], pub[1], pssPkcs1, pub[3]])), NONCANONICAL(/rsa-pss-4096 component is not DER SPKI/))
+  // A private key whose RSA component is PKCS#1 RSAPrivateKey (its public half would be
+  // canonical, but the private key has one form too).
+  const pkcs1Private = nodeCrypto.createPrivateKey({ key: priv[0], format: 'der', type: 'pkcs8' }).export({ format: 'der', type: 'pkcs1' })
+  const env = hybrid.encrypt('x', publicKey)
+  t.throws(() => hybrid.decrypt(env, blobOf('cjs.hsec', 2, [pkcs1Private, ...priv.slice(1)])), NONCANONICAL(/rsa-oaep-4096 component is not DER PKCS#8/))
+  t.throws(() => hybrid.getPublicKey(blobOf('cjs.hsec', 2, [priv[0], priv[1], pub[2], priv[3]])), NONCANONICAL(/rsa-pss-4096 component is not a DER RSA private key/))
+  // getPublicKey gives the canonical public key.
+  t.deepEqual(hybrid.getPublicKey(privateKey), publicKey)
+})
+
+/** An SPKI with the rsaEncryption parameters left out (BER-like, valid to lax readers) instead of NULL. */
+function spkiWithoutNull(spki) {
+  const at = spki.indexOf(Buffer.from('06092a864886f70d0101010500', 'hex'))
+  const alg = Buffer.from('300b06092a864886f70d010101', 'hex')
+  const bits = spki.subarray(at + 13)
+  const body = Buffer.concat([alg, bits])
+  return Buffer.concat([Buffer.from([0x30, 0x82, body.length >> 8, body.length & 255]), body])
+}
+
+test('keys: X-Wing (ML-KEM modulus, X25519 u < p) and Ed25519 (RFC 8032 point encoding) components are checked; the Ed25519 check agrees with @noble/curves', async (t) => {
+  const [{ publicKey, privateKey }] = await pairs[SUITES[0]]
+  const [xw, ed, ml] = components(publicKey).parts
+  const refused = (re) => ({ code: 'ERR_CRYPTO_INVALID_KEY', message: re })
+  // X25519 part: the top bit set (X25519 ignores it, so the key worked, but its hash differed).
+  const top = Buffer.from(xw)
+  top[top.length - 1] |= 0x80
+  t.throws(() => hybrid.encrypt('x', blobOf('cjs.hpub', 1, [top, ed, ml])), refused(/x-wing component has a non-canonical X25519 part/))
+  // u = p + 1 (the encoding of 1 plus p).
+  const big = Buffer.from(xw)
+  big.fill(0xff, big.length - 32)
+  big[big.length - 32] = 0xee
+  big[big.length - 1] = 0x7f
+  t.throws(() => hybrid.encrypt('x', blobOf('cjs.hpub', 1, [big, ed, ml])), refused(/non-canonical X25519 part/))
+  // ML-KEM part: a 12-bit coefficient >= q.
+  const coef = Buffer.from(xw)
+  coef[0] = 0xff
+  coef[1] |= 0x0f
+  t.throws(() => hybrid.encrypt('x', blobOf('cjs.hpub', 1, [coef, ed, ml])), refused(/x-wing component fails the FIPS 203 modulus check/))
+  // The ML-KEM-1024 component of the other suite.
+  const [rsaPair] = await pairs[SUITES[1]]
+  const r = components(rsaPair.publicKey).parts
+  const mk = Buffer.from(r[1])
+  mk[1] |= 0x0f
+  mk[0] = 0xff
+  t.throws(() => hybrid.encrypt('x', blobOf('cjs.hpub', 2, [r[0], mk, r[2], r[3]])), refused(/ml-kem-1024 component fails the FIPS 203 modulus check/))
+  // Ed25519: y >= p, and x = 0 with the sign bit set, are other spellings of valid points.
+  const yp1 = Buffer.alloc(32, 0xff)
+  yp1[0] = 0xee
+  yp1[31] = 0x7f
+  const signedZero = Buffer.alloc(32)
+  signedZero[0] = 1
+  signedZero[31] = 0x80
+  for (const bad of [yp1, signedZero]) {
+    t.throws(() => hybrid.verify('x', hybrid.sign('x', privateKey), blobOf('cjs.hpub', 1, [xw, bad, ml])), refused(/ed25519 component is not the canonical encoding of a point/))
+  }
+  // The check against noble's strict RFC 8032 decoding, on random bytes (about half are not
+  // points), their y + p spellings where they exist, and our own keys.
+  const { ed25519 } = await import('@noble/curves/ed25519.js')
+  const nobleSays = (b) => {
+    try {
+      ed25519.Point.fromBytes(b, false)
+      return true
+    } catch {
+      return false
+    }
+  }
+  const { ed25519Canonical } = require('../lib/keys')
+  const cases = [yp1, signedZero, ed]
+  for (let i = 0; i < 400; i++) cases.push(rand(32))
+  for (let y = 0; y < 19; y++) {
+    const b = Buffer.alloc(32, 0xff)
+    b[0] = 0xed + y
+    b[31] = 0x7f
+    cases.push(b, Buffer.from([...b.subarray(0, 31), 0xff]))
+  }
+  let points = 0
+  for (const b of cases) {
+    t.is(ed25519Canonical(b), nobleSays(b), b.toString('hex'))
+    points += nobleSays(b)
+  }
+  t.true(points > 100 && points < cases.length - 100, `${points} of ${cases.length} are points`)
+})
+
 test('options: unknown options, a bad suite or format are refused with typed errors', (t) => {
   t.throws(() => hybrid.generateKeypair({ suite: 'rsa2048' }), { code: 'ERR_INVALID_ARG_VALUE' })
   t.throws(() => hybrid.generateKeypair({ format: 'der' }), { code: 'ERR_INVALID_ARG_VALUE' })

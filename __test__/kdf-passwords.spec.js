@@ -222,7 +222,7 @@ const BCRYPT_ALPHABET = './ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0
 const STD_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
 /** The 16 salt bytes of a bcrypt string (bcrypt base64 → standard base64). */
 const bcryptSalt = (h) =>
-  Buffer.from([...h.slice(7, 29)].map((c) => STD_ALPHABET[BCRYPT_ALPHABET.indexOf(c)]).join(''), 'base64').subarray(0, 16)
+  Buffer.from(Array.from(h.slice(7, 29), (c) => STD_ALPHABET[BCRYPT_ALPHABET.indexOf(c)]).join(''), 'base64').subarray(0, 16)
 
 test('bcrypt: openwall, jBCrypt, passlib and pyca vectors ($2a$, $2b$, $2y$; 72-byte rule)', (t) => {
   let valid = 0
@@ -243,6 +243,45 @@ test('bcrypt: openwall, jBCrypt, passlib and pyca vectors ($2a$, $2b$, $2y$; 72-
     valid++
   }
   t.true(valid >= 70, `${valid}`)
+})
+
+/** `field` with its last character's value + 1: for canonical text, the lowest unused bit set. */
+const bump = (field, alphabet) => field.slice(0, -1) + alphabet[alphabet.indexOf(field.at(-1)) + 1]
+
+test('non-canonical base64 in a stored Argon2 or bcrypt string (unused bits of the last character set) is refused, as the reference decoders do', async (t) => {
+  const refused = (fn, what) => {
+    const err = t.throws(fn, { instanceOf: TypeError, code: 'ERR_INVALID_ARG_VALUE' }, what)
+    t.regex(err.message, /not canonical base64/, what)
+  }
+  // Argon2 PHC: salt (16 bytes: 4 unused bits), tag (32 bytes: 2 unused bits) and data=.
+  const phc = argon2Sync('pw', { memoryCost: 64, timeCost: 1, parallelism: 1, associatedData: Buffer.from('data') })
+  const f = phc.split('$') // ['', 'argon2id', 'v=19', 'm=..,t=..,p=..,data=..', salt, tag]
+  t.true(argon2.verifySync(phc, 'pw'))
+  const data = f[3].split('data=')
+  const variants = {
+    salt: [...f.slice(0, 4), bump(f[4], STD_ALPHABET), f[5]].join('$'),
+    tag: [...f.slice(0, 5), bump(f[5], STD_ALPHABET)].join('$'),
+    'data=': [...f.slice(0, 3), `${data[0]}data=${bump(data[1], STD_ALPHABET)}`, ...f.slice(4)].join('$'),
+  }
+  t.is(data[1].length % 4, 2, 'data= leaves unused bits')
+  for (const [what, v] of Object.entries(variants)) {
+    refused(() => argon2.verifySync(v, 'pw'), `argon2 ${what}`)
+    refused(() => argon2.parse(v), `argon2.parse ${what}`)
+    refused(() => argon2.needsRehash(v), `argon2.needsRehash ${what}`)
+    await rejects(t, argon2.verify(v, 'pw'), TypeError, 'ERR_INVALID_ARG_VALUE')
+  }
+  // Every one of the 15 other spellings of the salt's last character.
+  const last = STD_ALPHABET.indexOf(f[4].at(-1))
+  for (let v = last + 1; v < last + 16; v++) {
+    refused(() => argon2.verifySync([...f.slice(0, 4), f[4].slice(0, -1) + STD_ALPHABET[v], f[5]].join('$'), 'pw'), `salt ${v}`)
+  }
+  // bcrypt: salt (22 characters: 4 unused bits) and checksum (31 characters: 2 unused bits).
+  const h = bcrypt.hash('pw', { rounds: 4 })
+  t.true(bcrypt.verify('pw', h))
+  for (const [what, v] of [['salt', h.slice(0, 7) + bump(h.slice(7, 29), BCRYPT_ALPHABET) + h.slice(29)], ['checksum', h.slice(0, 29) + bump(h.slice(29), BCRYPT_ALPHABET)]]) {
+    refused(() => bcrypt.verify('pw', v), `bcrypt ${what}`)
+    await rejects(t, bcrypt.verifyAsync('pw', v), TypeError, 'ERR_INVALID_ARG_VALUE')
+  }
 })
 
 test('bcrypt: $2x$ (crypt_blowfish bug emulation) and unknown versions are refused as malformed', (t) => {

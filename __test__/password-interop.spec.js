@@ -2,7 +2,9 @@
 // crypto.password.hash output verifies in libpass (the maintained passlib), an independent
 // implementation of every format we write: Argon2id PHC, bcrypt $2b$, passlib's $scrypt$ and
 // $pbkdf2-sha256$ / $pbkdf2-sha512$ / $pbkdf2$. (The other direction, hashes made by libpass,
-// Django and PHP verified by us, is password.spec.js.)
+// Django and PHP verified by us, is password.spec.js.) And the reference implementations' verdict
+// on a stored hash spelled with non-canonical base64 is ours: argon2-cffi (the Argon2 reference
+// decoder) and pyca/bcrypt refuse them, libpass accepts its own scrypt and PBKDF2 formats.
 //
 // Python with libpass, argon2-cffi and bcrypt is looked for in $PASSWORD_INTEROP_PYTHON, then
 // target/password-venv (which .ci/run and scripts/gen-password-fixtures.py create from
@@ -96,5 +98,48 @@ const SCHEME = (h) =>
     t.is(results[i].scheme, SCHEME(hashes[i]), job.label)
     t.true(results[i].valid, `${job.label}: ${hashes[i]}`)
     t.false(results[i].wrongValid, job.label)
+  })
+})
+
+// Non-canonical base64: the unused low bits of the last character of the salt or the hash set.
+const BC64 = './ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
+const STD64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+const AB64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789./'
+/** `field` with the value of its last character + 1 (for text whose unused bits are zero: set the lowest). */
+const bump = (field, alphabet) => field.slice(0, -1) + alphabet[alphabet.indexOf(field.at(-1)) + 1]
+
+;(found.python ? test : test.skip)(`non-canonical base64: refused where argon2-cffi and pyca/bcrypt refuse, accepted where libpass accepts (${found.python || 'no Python with libpass'})`, async (t) => {
+  const pw = PASSWORDS.ascii
+  const jobs = []
+  const add = (format, stored, ours) => jobs.push({ format, stored, ours })
+  const argon = await password.hash(pw, { policy: SMALL })
+  const a = argon.split('$') // ['', 'argon2id', 'v=19', 'm=..', salt, hash]
+  add('argon2 salt', [...a.slice(0, 4), bump(a[4], STD64), a[5]].join('$'), 'refuse')
+  add('argon2 hash', [...a.slice(0, 5), bump(a[5], STD64)].join('$'), 'refuse')
+  const bc = await password.hash(pw, { algorithm: 'bcrypt', policy: SMALL })
+  add('bcrypt salt', bc.slice(0, 7) + bump(bc.slice(7, 29), BC64) + bc.slice(29), 'refuse')
+  add('bcrypt hash', bc.slice(0, 29) + bump(bc.slice(29), BC64), 'refuse')
+  const sc = (await password.hash(pw, { algorithm: 'scrypt', policy: SMALL })).split('$')
+  add('scrypt salt', [...sc.slice(0, 3), bump(sc[3], STD64), sc[4]].join('$'), 'accept')
+  add('scrypt hash', [...sc.slice(0, 4), bump(sc[4], STD64)].join('$'), 'accept')
+  const pb = (await password.hash(pw, { algorithm: 'pbkdf2', policy: SMALL })).split('$')
+  add('pbkdf2 salt', [...pb.slice(0, 3), bump(pb[3], AB64), pb[4]].join('$'), 'accept')
+  add('pbkdf2 hash', [...pb.slice(0, 4), bump(pb[4], AB64)].join('$'), 'accept')
+  const r = run(found.python, jobs.map((j) => ({ hash: j.stored, password: pw })))
+  t.is(r.status, 0, r.stderr)
+  const theirs = JSON.parse(r.stdout)
+  jobs.forEach((j, i) => {
+    const ref = theirs[i]
+    t.log(`${j.format}: libpass ${ref.valid}${ref.libpassWarning ? ` (warns: ${ref.libpassWarning})` : ''}` +
+      `${'argon2cffi' in ref ? `; argon2-cffi ${ref.argon2cffi}` : ''}${'pycaBcrypt' in ref ? `; pyca/bcrypt ${ref.pycaBcrypt}` : ''}`)
+    if (j.ours === 'refuse') {
+      const reference = j.format.startsWith('argon2') ? ref.argon2cffi : ref.pycaBcrypt
+      t.not(reference, true, `${j.format}: the reference refuses it`)
+      const err = t.throws(() => password.verifySync(pw, j.stored, { policy: SMALL }), { code: 'ERR_INVALID_ARG_VALUE' })
+      t.regex(err.message, /not canonical base64/, j.format)
+    } else {
+      t.is(ref.valid, true, `${j.format}: libpass accepts it`)
+      t.true(password.verifySync(pw, j.stored, { policy: SMALL }).valid, j.format)
+    }
   })
 })

@@ -11,6 +11,9 @@ const crypto = require('..')
 const { isError, rejects } = require('./helpers/assert')
 
 const { password } = crypto
+// 53 characters of bcrypt's alphabet in canonical base64 (the salt's last character 'e' has its
+// 4 unused bits clear, the checksum's 'a' its 2): a well-formed string whose cost is what a test sets.
+const BCRYPT_BODY = 'a'.repeat(21) + 'e' + 'a'.repeat(31)
 const FIXTURES = path.join(__dirname, 'fixtures', 'password')
 const SOURCES = ['libpass', 'django', 'php'].map((name) => ({
   name,
@@ -23,12 +26,13 @@ const family = (algorithm) =>
 const POLICY_OF = Object.fromEntries(password.algorithms.map((a) => [a, password.createPolicy({ algorithm: a })]))
 
 /** A small policy so that hashes made under it are fast. */
-const SMALL = password.createPolicy({
+const SMALL_VALUES = {
   argon2id: { memoryCost: 1024, timeCost: 2, parallelism: 1 },
   bcrypt: { rounds: 5 },
   scrypt: { N: 1024, r: 8, p: 1 },
   pbkdf2: { iterations: { sha256: 2000, sha512: 1000, sha1: 3000 } },
-})
+}
+const SMALL = password.createPolicy(SMALL_VALUES)
 
 // ---- fixtures from independent implementations ------------------------------------------------
 
@@ -398,8 +402,8 @@ test('ceilings: ERR_OUT_OF_RANGE before any work, naming the option; raised by o
     [`$argon2id$v=19$m=65536,t=4294967295,p=1$${salt}$${tag}`, /maxTimeCost/, { maxTimeCost: 11 }],
     [`$argon2id$v=19$m=4194304,t=1,p=1$${salt}$${tag}`, /maxMemoryCost/, { maxMemoryCost: 4194303 }],
     [`argon2$argon2id$v=19$m=65536,t=1,p=65$${salt}$${tag}`, /maxParallelism/, { maxParallelism: 64 }],
-    ['$2b$31$' + 'a'.repeat(53), /maxRounds/, { maxRounds: 30 }],
-    ['bcrypt_sha256$$2b$17$' + 'a'.repeat(53), /maxRounds/, { maxRounds: 16 }],
+    ['$2b$31$' + BCRYPT_BODY, /maxRounds/, { maxRounds: 30 }],
+    ['bcrypt_sha256$$2b$17$' + BCRYPT_BODY, /maxRounds/, { maxRounds: 16 }],
     [`$scrypt$ln=20,r=8,p=1$${salt}$${tag}`, /maxmem/, { maxmem: 2 ** 30 }],
     [`$scrypt$ln=10,r=8,p=65$${salt}$${tag}`, /maxParallelism/, { maxParallelism: 64 }],
     [`scrypt$1048576$salt$8$1$${'A'.repeat(86)}==`, /maxmem/, { maxmem: 2 ** 30 }],
@@ -437,7 +441,7 @@ test('ceilings follow a policy that writes above the defaults', (t) => {
   const stored = `$pbkdf2-sha256$20000000$c2FsdHNhbHRzYWx0c2FsdA$${'A'.repeat(43)}`
   isError(t, () => password.parse(stored), RangeError, 'ERR_OUT_OF_RANGE')
   t.is(password.parse(stored, { policy }).params.iterations, 20000000)
-  t.is(password.parse('$2b$17$' + 'a'.repeat(53), { policy }).params.rounds, 17)
+  t.is(password.parse('$2b$17$' + BCRYPT_BODY, { policy }).params.rounds, 17)
 })
 
 test('wrong types: ERR_INVALID_ARG_TYPE', async (t) => {
@@ -534,6 +538,112 @@ test('needsRehash: algorithm, Argon2 variant and version, memory and memory x pa
   t.false(password.needsRehash(fixture('pbkdf2-sha512-current-ascii'), { policy: { algorithm: 'pbkdf2' } }))
   t.true(password.needsRehash(fixture('pbkdf2-sha512-current-ascii'),
     { policy: { algorithm: 'pbkdf2', pbkdf2: { iterations: { sha512: 210001 } } } }))
+})
+
+test('needsRehash: a salt or tag shorter than hash writes (16-byte salt, Django 22 characters; 32-byte Argon2/scrypt tag) needs a rehash, in every format', async (t) => {
+  const node = require('node:crypto')
+  const pw = 'correct horse'
+  const b64 = (b) => b.toString('base64').replace(/=+$/, '')
+  const ab64 = (b) => b64(b).replace(/\+/g, '.')
+  const check = async (stored, policy, expected, what) => {
+    t.is(password.needsRehash(stored, { policy }), expected, what)
+    const r = await password.verify(pw, stored, { policy })
+    t.true(r.valid, what)
+    t.is(r.needsRehash, expected, `${what} (verify)`)
+    t.false((await password.verify('wrong', stored, { policy })).needsRehash, `${what} (wrong password)`)
+  }
+  const salt = (n) => Buffer.alloc(n, 0x5a)
+  // Argon2id (PHC, and Django's argon2$ prefix): salt 8..16 bytes, tag 4..32 bytes.
+  const a = { memoryCost: 1024, timeCost: 2, parallelism: 1 }
+  const argon = (saltLength, keyLength) => crypto.kdf.argon2Sync(pw, { variant: 'id', ...a, salt: salt(saltLength), keyLength })
+  const argonPolicy = password.createPolicy({ argon2id: a })
+  for (const [saltLength, keyLength, weak] of [[16, 32, false], [32, 64, false], [8, 32, true], [15, 32, true], [16, 4, true], [16, 16, true], [16, 31, true]]) {
+    const phc = argon(saltLength, keyLength)
+    await check(phc, argonPolicy, weak, `argon2id salt ${saltLength} tag ${keyLength}`)
+    await check(`argon2${phc}`, argonPolicy, weak, `Django argon2 salt ${saltLength} tag ${keyLength}`)
+  }
+  // scrypt, passlib/PHC: the key from node:crypto.
+  const sp = { N: 1024, r: 8, p: 1 }
+  const scryptPolicy = password.createPolicy({ algorithm: 'scrypt', scrypt: sp })
+  const scryptKey = (s, n) => node.scryptSync(pw, s, n, sp)
+  for (const [saltLength, keyLength, weak] of [[16, 32, false], [0, 32, true], [8, 32, true], [16, 16, true]]) {
+    const st = salt(saltLength)
+    await check(`$scrypt$ln=10,r=8,p=1$${b64(st)}$${b64(scryptKey(st, keyLength))}`, scryptPolicy, weak, `scrypt salt ${saltLength} tag ${keyLength}`)
+  }
+  // scrypt, Django: the salt is text (22 characters: Django's 128 bits of its 62 characters).
+  for (const [text, weak] of [['a'.repeat(22), false], ['a'.repeat(21), true], ['abc', true]]) {
+    await check(`scrypt$1024$${text}$8$1$${scryptKey(text, 64).toString('base64')}`, scryptPolicy, weak, `Django scrypt salt ${text.length}`)
+  }
+  // PBKDF2, passlib (adapted base64) and Django.
+  const kp = password.createPolicy({ algorithm: 'pbkdf2', pbkdf2: { iterations: { sha256: 2000, sha1: 3000 } } })
+  for (const [saltLength, weak] of [[16, false], [0, true], [12, true]]) {
+    const st = salt(saltLength)
+    const key = node.pbkdf2Sync(pw, st, 2000, 32, 'sha256')
+    await check(`$pbkdf2-sha256$2000$${ab64(st)}$${ab64(key)}`, kp, weak, `passlib pbkdf2-sha256 salt ${saltLength}`)
+  }
+  for (const [text, weak] of [['b'.repeat(22), false], ['b'.repeat(12), true]]) {
+    const key = node.pbkdf2Sync(pw, text, 3000, 20, 'sha1')
+    await check(`pbkdf2_sha1$3000$${text}$${key.toString('base64')}`, kp, weak, `Django pbkdf2_sha1 salt ${text.length}`)
+  }
+  // What hash writes is never flagged under its own policy.
+  for (const algorithm of password.algorithms) {
+    const policy = password.createPolicy({ ...SMALL_VALUES, algorithm })
+    t.false(password.needsRehash(password.hashSync(pw, { policy }), { policy }), algorithm)
+  }
+})
+
+test('non-canonical base64: refused in Argon2 PHC, bcrypt and every Django format (as argon2-cffi, pyca/bcrypt and Django refuse), accepted in passlib\'s scrypt and PBKDF2 (as libpass does)', (t) => {
+  const STD = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+  const BC = './ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
+  const AB = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789./'
+  const bump = (field, alphabet) => field.slice(0, -1) + alphabet[alphabet.indexOf(field.at(-1)) + 1]
+  /** The field `i` of `stored` (split on '$') with the lowest unused bit of its last character set. */
+  const spell = (stored, i, alphabet, pad = '') => {
+    const f = stored.split('$')
+    const body = f[i].slice(0, f[i].length - pad.length)
+    t.is(f[i].slice(body.length), pad)
+    f[i] = bump(body, alphabet) + pad
+    return f.join('$')
+  }
+  const bcryptSpell = (stored, at, len) => stored.slice(0, at) + bump(stored.slice(at, at + len), BC) + stored.slice(at + len)
+  const all = Object.fromEntries(SOURCES.flatMap((s) => s.cases.map((c) => [c.id, c])))
+  const pick = (id) => all[id]
+  const refused = (c, stored, what) => {
+    t.true(password.verifySync(c.password, c.hash, { policy: SMALL }).valid, `${what}: the stored hash`)
+    const err = t.throws(() => password.verifySync(c.password, stored, { policy: SMALL }), { instanceOf: TypeError, code: 'ERR_INVALID_ARG_VALUE' }, what)
+    t.regex(err.message, /not canonical base64/, what)
+    t.throws(() => password.needsRehash(stored), { code: 'ERR_INVALID_ARG_VALUE' }, what)
+  }
+  const accepted = (c, stored, what) => {
+    t.not(stored, c.hash)
+    t.true(password.verifySync(c.password, stored, { policy: SMALL }).valid, what)
+  }
+  const argon = pick('argon2id-weak-ascii')
+  refused(argon, spell(argon.hash, 4, STD), 'Argon2 PHC salt')
+  refused(argon, spell(argon.hash, 5, STD), 'Argon2 PHC hash')
+  const dArgon = Object.values(all).find((c) => c.hash.startsWith('argon2$') && c.strength === 'weak')
+  refused(dArgon, spell(dArgon.hash, 4, STD), 'Django argon2$ salt')
+  const bc = pick('bcrypt-2b-weak-ascii')
+  refused(bc, bcryptSpell(bc.hash, 7, 22), 'bcrypt salt')
+  refused(bc, bcryptSpell(bc.hash, 29, 31), 'bcrypt checksum')
+  for (const prefix of ['bcrypt$', 'bcrypt_sha256$']) {
+    const c = Object.values(all).find((x) => x.hash.startsWith(prefix) && x.strength === 'weak')
+    refused(c, bcryptSpell(c.hash, prefix.length + 7, 22), `Django ${prefix} salt`)
+  }
+  for (const prefix of ['pbkdf2_sha256$', 'pbkdf2_sha1$', 'scrypt$']) {
+    const c = Object.values(all).find((x) => x.hash.startsWith(prefix) && x.strength === 'weak')
+    const f = c.hash.split('$')
+    const last = f.length - 1
+    refused(c, spell(c.hash, last, STD, f[last].match(/=*$/)[0]), `Django ${prefix} hash`)
+  }
+  const sc = pick('scrypt-weak-ascii')
+  accepted(sc, spell(sc.hash, 3, STD), 'passlib scrypt salt')
+  accepted(sc, spell(sc.hash, 4, STD), 'passlib scrypt hash')
+  for (const id of ['pbkdf2-sha256-weak-ascii', 'pbkdf2-sha1-weak-ascii']) {
+    const c = pick(id)
+    accepted(c, spell(c.hash, 3, AB), `${id} salt`)
+    accepted(c, spell(c.hash, 4, AB), `${id} hash`)
+  }
 })
 
 test('the namespace is on the CommonJS and ESM entries', async (t) => {

@@ -1,9 +1,11 @@
 'use strict'
-// ECDSA (crypto.dsa.ecdsa): RFC 6979 and NIST CAVP known answers for P-256, and differential
-// tests on random keys and messages for every curve x hash x signature format: against
-// node:crypto (both directions, every hash node has) and @noble/curves (prehashed digests, so
-// every hash of crypto.sha, and byte-exact deterministic signatures where both use the same
-// HMAC for RFC 6979).
+// ECDSA (crypto.dsa.ecdsa): RFC 6979 and NIST CAVP known answers for P-256, the Wycheproof
+// verification files of every curve, and differential tests on random keys and messages for
+// every curve x hash x signature format: against node:crypto (both directions, every hash node
+// has) and @noble/curves (prehashed digests, so every hash of crypto.sha, byte-exact
+// deterministic signatures where both use the same HMAC for RFC 6979, and the `lowS` rule).
+// Signatures are low-S on every curve; verification refuses high S by default on secp256k1 only;
+// MD4/MD5 (and SHA-1 for signing) need `allowWeakHash`.
 const test = require('ava')
 const nodeCrypto = require('node:crypto')
 const crypto = require('..')
@@ -26,13 +28,31 @@ const digestOf = (hash, msg) =>
     : hash === 'shake256' ? crypto.sha.shake256(msg, { outputLength: 64, outputFormat: 'buffer' })
       : NODE_HASH[hash] ? nodeCrypto.createHash(NODE_HASH[hash]).update(msg).digest() : crypto.sha[hash](msg, { outputFormat: 'buffer' })
 
+// Every hash: MD4, MD5 and SHA-1 are refused for signing without it (MD4/MD5 for verifying too).
+const WEAK_OK = { allowWeakHash: true }
+
 let noble
+// The group order of each curve, from @noble/curves (an implementation independent of ours).
+const ORDER = {}
 test.before(async (t) => {
   const nist = await import('@noble/curves/nist.js')
   const k1 = await import('@noble/curves/secp256k1.js')
   noble = { p256: nist.p256, p384: nist.p384, p521: nist.p521, secp256k1: k1.secp256k1 }
+  for (const c of Object.keys(noble)) ORDER[c] = noble[c].Point.Fn.ORDER
   t.log(`hashes checked against @noble/curves: ${ALL_HASHES.join(', ')}; against node:crypto: ${Object.keys(NODE_HASH).join(', ')}`)
 })
+
+/** r ‖ s (each `size` bytes) of a strict DER ECDSA-Sig-Value (only called on valid signatures). */
+function derToP1363(der, size) {
+  let at = der[1] === 0x81 ? 3 : 2
+  const int = () => {
+    const len = der[at + 1]
+    const v = der.subarray(at + 2, at + 2 + len)
+    at += 2 + len
+    return Buffer.from(BigInt('0x' + v.toString('hex')).toString(16).padStart(2 * size, '0'), 'hex')
+  }
+  return Buffer.concat([int(), int()])
+}
 
 const p1363ToDer = (sig) => {
   const n = sig.length / 2
@@ -52,13 +72,22 @@ test('RFC 6979 A.2.5 + CCTV: P-256 deterministic signatures reproduce r, s and t
   const publicKey = Buffer.concat([Buffer.from([4]), hex(file.key.Qx), hex(file.key.Qy)])
   t.deepEqual(crypto.keys.export(privateKey, { algorithm: 'ec', curve: 'p256', format: 'raw', public: true }), publicKey)
   t.is(file.tests.length, 11)
+  const n = BigInt('0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551')
+  let high = 0
   for (const v of file.tests) {
     const hash = v.hash.toLowerCase()
-    const sig = ecdsa.sign(hex(v.msg), { curve: 'p256', privateKey, hash, format: 'ieee-p1363' })
+    // The RFC's s as it is (`lowS: false`), and by default min(s, n - s).
+    const o = { curve: 'p256', privateKey, hash, ...WEAK_OK }
+    const sig = ecdsa.sign(hex(v.msg), { ...o, format: 'ieee-p1363', lowS: false })
     t.is(sig.toString('hex'), v.r + v.s, `tc ${v.tcId}`)
-    if (v.sig_der) t.is(ecdsa.sign(hex(v.msg), { privateKey, hash }).toString('hex'), v.sig_der, `tc ${v.tcId}`)
+    if (v.sig_der) t.is(ecdsa.sign(hex(v.msg), { ...o, lowS: false }).toString('hex'), v.sig_der, `tc ${v.tcId}`)
+    const s = BigInt('0x' + v.s)
+    const low = s > n / 2n ? n - s : s
+    high += s > n / 2n
+    t.is(ecdsa.sign(hex(v.msg), { ...o, format: 'ieee-p1363' }).toString('hex'), v.r + low.toString(16).padStart(64, '0'), `tc ${v.tcId}`)
     t.true(ecdsa.verify(hex(v.msg), { publicKey, signature: sig, hash, format: 'ieee-p1363' }))
   }
+  t.true(high > 0, 'some published s are above n/2')
 })
 
 test('NIST CAVP FIPS 186-3 P-256: SigGen signatures verify, SigVer results match', (t) => {
@@ -92,49 +121,190 @@ for (const curve of Object.keys(CURVES)) {
       const q = Buffer.concat([Buffer.from([4]), Buffer.from(jwk.x, 'base64url'), Buffer.from(jwk.y, 'base64url')])
       const msg = rand((i * 53) % 500)
       const digest = digestOf(hash, msg)
+      // Signatures from others may have s > n/2: verified here with `lowS: false` (secp256k1
+      // refuses them by default; the lowS tests below check that rule).
+      const any = { ...WEAK_OK, lowS: false }
       for (const format of ['der', 'ieee-p1363']) {
-        const sig = ecdsa.sign(msg, { curve, privateKey: d, hash, format })
+        const sig = ecdsa.sign(msg, { curve, privateKey: d, hash, format, ...WEAK_OK })
         const p1363 = format === 'der' ? undefined : sig
-        t.true(ecdsa.verify(msg, { curve, publicKey: q, signature: sig, hash, format }), `${hash} ${format}`)
+        t.true(ecdsa.verify(msg, { curve, publicKey: q, signature: sig, hash, format, ...WEAK_OK }), `${hash} ${format}`)
         if (NODE_HASH[hash]) {
           t.true(nodeCrypto.verify(NODE_HASH[hash], msg, { key: publicKey, dsaEncoding: format }, sig), `node verifies ours ${hash} ${format}`)
           const theirs = nodeCrypto.sign(NODE_HASH[hash], msg, { key: privateKey, dsaEncoding: format })
-          t.true(ecdsa.verify(msg, { curve, publicKey, signature: theirs, hash, format }), `ours verifies node ${hash} ${format}`)
+          t.true(ecdsa.verify(msg, { curve, publicKey, signature: theirs, hash, format, ...any }), `ours verifies node ${hash} ${format}`)
         }
         const n = noble[curve]
-        const compact = p1363 || ecdsa.sign(msg, { curve, privateKey: d, hash, format: 'ieee-p1363' })
+        const compact = p1363 || ecdsa.sign(msg, { curve, privateKey: d, hash, format: 'ieee-p1363', ...WEAK_OK })
         t.is(format === 'der' ? sig.toString('hex') : p1363ToDer(compact).toString('hex'), p1363ToDer(compact).toString('hex'))
-        t.true(n.verify(compact, digest, q, { prehash: false, lowS: false }), `noble verifies ours ${hash}`)
+        // Ours are low-S: noble verifies them under its strict default.
+        t.true(n.verify(compact, digest, q, { prehash: false }), `noble verifies ours ${hash}`)
         const nobleSig = n.sign(digest, d, { prehash: false, lowS: false })
-        t.true(ecdsa.verify(msg, { curve, publicKey: q, signature: Buffer.from(nobleSig), hash, format: 'ieee-p1363' }), `ours verifies noble ${hash}`)
+        t.true(ecdsa.verify(msg, { curve, publicKey: q, signature: Buffer.from(nobleSig), hash, format: 'ieee-p1363', ...any }), `ours verifies noble ${hash}`)
       }
       // Where the HMAC of RFC 6979 is the same hash (noble draws k with the curve's hash), the
-      // deterministic signatures are identical.
+      // deterministic signatures are identical: low S (both defaults) and as drawn (lowS: false).
       const curveHash = { p256: 'sha256', p384: 'sha384', p521: 'sha512', secp256k1: 'sha256' }[curve]
       if (hash === curveHash) {
-        const nobleSig = noble[curve].sign(digest, d, { prehash: false, lowS: false })
-        t.is(ecdsa.sign(msg, { curve, privateKey: d, hash, format: 'ieee-p1363' }).toString('hex'), Buffer.from(nobleSig).toString('hex'))
+        for (const lowS of [true, false]) {
+          const nobleSig = noble[curve].sign(digest, d, { prehash: false, lowS })
+          const o = { curve, privateKey: d, hash, format: 'ieee-p1363', ...(lowS ? {} : { lowS }) }
+          t.is(ecdsa.sign(msg, o).toString('hex'), Buffer.from(nobleSig).toString('hex'), `lowS ${lowS}`)
+        }
       }
     }
   })
 }
 
-test('secp256k1 lowS: signatures are low-S and equal noble\'s default; verify with lowS refuses high S', (t) => {
-  const N = BigInt('0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141')
-  for (let i = 0; i < 50; i++) {
-    const kp = ecdsa.generateKeypair('secp256k1')
-    const msg = rand(40)
-    const sig = ecdsa.sign(msg, { curve: 'secp256k1', privateKey: kp.privateKey, format: 'ieee-p1363', lowS: true })
-    const s = BigInt('0x' + sig.subarray(32).toString('hex'))
-    t.true(s <= N / 2n)
-    const digest = nodeCrypto.createHash('sha256').update(msg).digest()
-    t.is(sig.toString('hex'), Buffer.from(noble.secp256k1.sign(digest, kp.privateKey, { prehash: false })).toString('hex'))
-    const high = Buffer.concat([sig.subarray(0, 32), Buffer.from((N - s).toString(16).padStart(64, '0'), 'hex')])
-    const o = { curve: 'secp256k1', publicKey: kp.publicKey, format: 'ieee-p1363' }
-    t.true(ecdsa.verify(msg, { ...o, signature: high }))
-    t.false(ecdsa.verify(msg, { ...o, signature: high, lowS: true }))
-    t.true(ecdsa.verify(msg, { ...o, signature: sig, lowS: true }))
+/** The (r, s) scalars of a P1363 signature, and the same signature with s replaced by n - s. */
+function highLow(sig, curve) {
+  const size = sig.length / 2
+  const s = BigInt('0x' + sig.subarray(size).toString('hex'))
+  const other = Buffer.concat([sig.subarray(0, size), Buffer.from((ORDER[curve] - s).toString(16).padStart(2 * size, '0'), 'hex')])
+  return s > ORDER[curve] / 2n ? { high: sig, low: other, s } : { high: other, low: sig, s }
+}
+
+test('signatures are low-S (s <= n/2) on every curve, DER and P1363, by default', (t) => {
+  const counts = {}
+  for (const curve of Object.keys(CURVES)) {
+    const kp = ecdsa.generateKeypair(curve)
+    const half = ORDER[curve] / 2n
+    let drawnHigh = 0
+    for (let i = 0; i < 64; i++) {
+      const msg = rand(i)
+      const sig = ecdsa.sign(msg, { curve, privateKey: kp.privateKey, format: 'ieee-p1363' })
+      const s = BigInt('0x' + sig.subarray(sig.length / 2).toString('hex'))
+      t.true(s <= half, `${curve} #${i}`)
+      // The DER form holds the same (r, s).
+      t.is(ecdsa.sign(msg, { curve, privateKey: kp.privateKey }).toString('hex'), p1363ToDer(sig).toString('hex'))
+      // lowS: false gives the nonce's own s, n - s of the default half the time.
+      const raw = ecdsa.sign(msg, { curve, privateKey: kp.privateKey, format: 'ieee-p1363', lowS: false })
+      const { low } = highLow(raw, curve)
+      t.is(low.toString('hex'), sig.toString('hex'))
+      drawnHigh += !raw.equals(sig)
+    }
+    counts[curve] = drawnHigh
+    t.true(drawnHigh > 10 && drawnHigh < 54, `${curve}: ${drawnHigh} of 64 drawn signatures had s > n/2`)
   }
+  t.log(`signatures whose drawn s was above n/2 (normalised), of 64: ${JSON.stringify(counts)}`)
+})
+
+test('lowS verification: secp256k1 refuses high S by default, the NIST curves accept it; lowS: true/false overrides', (t) => {
+  const nodeCurve = CURVES
+  for (const curve of Object.keys(CURVES)) {
+    const { privateKey, publicKey } = nodeCrypto.generateKeyPairSync('ec', { namedCurve: nodeCurve[curve] })
+    // node:crypto (OpenSSL) does not normalise s: sign until one has s > n/2.
+    let theirs
+    for (let i = 0; i < 200 && !theirs; i++) {
+      const sig = nodeCrypto.sign('sha256', Buffer.from('m' + i), { key: privateKey, dsaEncoding: 'ieee-p1363' })
+      if (highLow(sig, curve).high === sig) theirs = { msg: Buffer.from('m' + i), sig }
+    }
+    t.truthy(theirs, `${curve}: node gave a high-S signature`)
+    const { high, low } = highLow(theirs.sig, curve)
+    t.true(nodeCrypto.verify('sha256', theirs.msg, { key: publicKey, dsaEncoding: 'ieee-p1363' }, low), 'node accepts (r, n - s) too')
+    const v = (signature, lowS) =>
+      ecdsa.verify(theirs.msg, { publicKey, signature, format: 'ieee-p1363', ...(lowS === undefined ? {} : { lowS }) })
+    const strict = curve === 'secp256k1'
+    t.is(v(high), !strict, `${curve}: node's high-S signature by default`)
+    t.false(v(high, true), `${curve}: refused with lowS: true`)
+    t.true(v(high, false), `${curve}: accepted with lowS: false`)
+    for (const lowS of [undefined, true, false]) t.true(v(low, lowS), `${curve}: low S, lowS ${lowS}`)
+    // DER: the same rule.
+    t.is(ecdsa.verify(theirs.msg, { publicKey, signature: p1363ToDer(high) }), !strict)
+    t.false(ecdsa.verify(theirs.msg, { publicKey, signature: p1363ToDer(high), lowS: true }))
+  }
+})
+
+test('lowS semantics match @noble/curves: verify(lowS) and sign(lowS) agree for every curve', (t) => {
+  for (const curve of Object.keys(CURVES)) {
+    const n = noble[curve]
+    const hash = { p256: 'sha256', p384: 'sha384', p521: 'sha512', secp256k1: 'sha256' }[curve]
+    for (let i = 0; i < 8; i++) {
+      const kp = ecdsa.generateKeypair(curve)
+      const msg = rand(20 + i)
+      const digest = nodeCrypto.createHash(hash).update(msg).digest()
+      const { high, low } = highLow(ecdsa.sign(msg, { curve, privateKey: kp.privateKey, hash, format: 'ieee-p1363' }), curve)
+      for (const sig of [high, low]) {
+        for (const lowS of [true, false]) {
+          const ours = ecdsa.verify(msg, { curve, publicKey: kp.publicKey, signature: sig, hash, format: 'ieee-p1363', lowS })
+          t.is(ours, n.verify(sig, digest, kp.publicKey, { prehash: false, lowS }), `${curve} lowS ${lowS} ${sig === high ? 'high' : 'low'}`)
+        }
+      }
+      t.false(ecdsa.verify(msg, { curve, publicKey: kp.publicKey, signature: high, hash, format: 'ieee-p1363', lowS: true }))
+      for (const lowS of [true, false]) {
+        const theirs = Buffer.from(n.sign(digest, kp.privateKey, { prehash: false, lowS }))
+        t.is(ecdsa.sign(msg, { curve, privateKey: kp.privateKey, hash, format: 'ieee-p1363', lowS }).toString('hex'), theirs.toString('hex'))
+      }
+    }
+  }
+})
+
+// The Wycheproof ECDSA verification files: every test's result, DER and P1363. Their high-S
+// signatures are valid ECDSA (only the `bitcoin` file refuses them), so on secp256k1 they are
+// checked with `lowS: false`, and refused with the default; the `bitcoin` file runs with the
+// default.
+const WYCHEPROOF = [
+  ['ecdsa_secp256r1_sha256_test.json', 'p256', 'der'],
+  ['ecdsa_secp256r1_sha256_p1363_test.json', 'p256', 'ieee-p1363'],
+  ['ecdsa_secp256r1_sha512_test.json', 'p256', 'der'],
+  ['ecdsa_secp384r1_sha384_test.json', 'p384', 'der'],
+  ['ecdsa_secp384r1_sha384_p1363_test.json', 'p384', 'ieee-p1363'],
+  ['ecdsa_secp521r1_sha512_test.json', 'p521', 'der'],
+  ['ecdsa_secp521r1_sha512_p1363_test.json', 'p521', 'ieee-p1363'],
+  ['ecdsa_secp256k1_sha256_test.json', 'secp256k1', 'der'],
+  ['ecdsa_secp256k1_sha256_p1363_test.json', 'secp256k1', 'ieee-p1363'],
+  ['ecdsa_secp256k1_sha256_bitcoin_test.json', 'secp256k1', 'der'],
+]
+for (const [file, curve, format] of WYCHEPROOF) {
+  test(`Wycheproof ${file}: every verification result`, (t) => {
+    const data = json(`wycheproof/${file}`)
+    const bitcoin = file.includes('bitcoin')
+    let count = 0
+    let highValid = 0
+    for (const group of data.testGroups) {
+      const publicKey = hex(group.publicKey.uncompressed)
+      const hash = group.sha.toLowerCase().replace('-', '')
+      // The key in its DER form names the curve by itself.
+      t.deepEqual(crypto.keys.export(hex(group.publicKeyDer), { format: 'raw' }), publicKey)
+      for (const tc of group.tests) {
+        const o = { curve, publicKey, signature: hex(tc.sig), hash, format }
+        const expected = tc.result === 'valid'
+        t.not(tc.result, 'acceptable', `tc ${tc.tcId}`)
+        if (bitcoin) {
+          t.is(ecdsa.verify(hex(tc.msg), o), expected, `tc ${tc.tcId} ${tc.comment}`)
+        } else {
+          t.is(ecdsa.verify(hex(tc.msg), { ...o, lowS: false }), expected, `tc ${tc.tcId} ${tc.comment}`)
+          // The default: as above, except that secp256k1 refuses a valid high-S signature.
+          const parts = expected && (format === 'der' ? derToP1363(hex(tc.sig), publicKey.length >> 1) : hex(tc.sig))
+          const high = parts && highLow(parts, curve).high === parts
+          highValid += Boolean(high)
+          t.is(ecdsa.verify(hex(tc.msg), o), expected && !(high && curve === 'secp256k1'), `tc ${tc.tcId} default`)
+        }
+        count++
+      }
+    }
+    t.is(count, data.numberOfTests)
+    if (!bitcoin) t.true(highValid > 0, 'the file has valid high-S signatures')
+  })
+}
+
+test('weak hashes: MD4/MD5 refused for signing and verifying, SHA-1 for signing, unless allowWeakHash: true', (t) => {
+  const kp = ecdsa.generateKeypair('p256')
+  const msg = rand(33)
+  const sign = (o) => ecdsa.sign(msg, { privateKey: kp.privateKey, ...o })
+  const verify = (signature, o) => ecdsa.verify(msg, { publicKey: kp.publicKey, signature, ...o })
+  const refused = (hash, use) => ({ instanceOf: TypeError, code: 'ERR_INVALID_ARG_VALUE', message: new RegExp(`${hash} is refused for ${use}.*allowWeakHash: true`) })
+  for (const [hash, name] of [['md4', 'md4'], ['md5', 'md5'], ['MD5', 'md5'], ['sha1', 'sha1'], ['sha-1', 'sha1']]) {
+    t.throws(() => sign({ hash }), refused(name, 'signing'))
+    const sig = sign({ hash, allowWeakHash: true })
+    t.true(verify(sig, { hash, allowWeakHash: true }))
+    if (name === 'sha1') t.true(verify(sig, { hash }), 'SHA-1 signatures still verify')
+    else t.throws(() => verify(sig, { hash }), refused(name, 'verifying'))
+    if (name !== 'md4') t.true(nodeCrypto.verify(name, msg, crypto.keys.import(kp.publicKey, { algorithm: 'ec', curve: 'p256' }), sig))
+  }
+  for (const hash of ['sha224', 'sha256', 'sha3_256', 'blake2b', 'ripemd160']) t.true(verify(sign({ hash }), { hash }), hash)
+  t.throws(() => sign({ hash: 'md5', allowWeakHash: 'yes' }), { instanceOf: TypeError, code: 'ERR_INVALID_ARG_TYPE' })
+  t.throws(() => verify(sign({}), { allowWeakHash: null }), { instanceOf: TypeError, code: 'ERR_INVALID_ARG_TYPE' })
+  t.true(verify(sign({ allowWeakHash: false }), { allowWeakHash: false }))
 })
 
 test('keys: every form from node loads, the curve comes from the key when not given, ours load in node', (t) => {

@@ -161,8 +161,8 @@ test('PKCS #1 v2.1 PSS vectors (SHA-1, published salts): every signature verifie
       t.true(rsa.verifyPSS(msg, pub, ex.Signature, o))
       t.true(rsa.verifyPSS(msg, k.jwk, ex.Signature, o))
       t.false(rsa.verifyPSS(Buffer.concat([msg, Buffer.from([0])]), pub, ex.Signature, o))
-      // Our signature with the same key verifies in node.
-      const sig = rsa.signPSS(msg, k.jwk, o)
+      // Our signature with the same key verifies in node (SHA-1 signing needs allowWeakHash).
+      const sig = rsa.signPSS(msg, k.jwk, { ...o, allowWeakHash: true })
       const nodePub = nodeCrypto.createPublicKey({ key: pub, format: 'jwk' })
       t.true(nodeCrypto.verify('sha1', msg, { key: nodePub, padding: nodeCrypto.constants.RSA_PKCS1_PSS_PADDING, saltLength: ex.Salt.length }, sig))
       n++
@@ -183,7 +183,7 @@ test('differential PSS and PKCS#1 v1.5: hash x saltLength, ours signs / node ver
       const msg = rand(Math.floor(Math.random() * 200))
       const o = saltLength === undefined ? { hash } : { hash, saltLength }
       const nodeSalt = saltLength === undefined ? hlen : saltLength
-      const sig = rsa.signPSS(msg, ours.privateKey, o)
+      const sig = rsa.signPSS(msg, ours.privateKey, { ...o, allowWeakHash: hash === 'sha1' })
       t.true(nodeCrypto.verify(hash, msg, { key: nodePub, padding: PSS, saltLength: nodeSalt }, sig), `${hash} ${saltLength}`)
       const theirSig = nodeCrypto.sign(hash, msg, { key: theirs.privateKey, padding: PSS, saltLength: nodeSalt })
       t.true(rsa.verifyPSS(msg, theirs.publicKey, theirSig, o))
@@ -191,11 +191,45 @@ test('differential PSS and PKCS#1 v1.5: hash x saltLength, ours signs / node ver
       t.false(rsa.verifyPSS(rand(8), theirs.publicKey, theirSig, o))
     }
     const msg = rand(100)
-    const sig = rsa.signPKCS1v15(msg, ours.privateKey, { hash })
+    const sig = rsa.signPKCS1v15(msg, ours.privateKey, { hash, allowWeakHash: hash === 'sha1' })
     t.is(sig.toString('hex'), nodeCrypto.sign(hash, msg, nodePriv).toString('hex'), `PKCS#1 v1.5 ${hash}`)
     t.true(rsa.verifyPKCS1v15(msg, theirs.publicKey, nodeCrypto.sign(hash, msg, theirs.privateKey), { hash }))
     t.false(rsa.verifyPKCS1v15(msg, theirs.publicKey, nodeCrypto.sign(hash, msg, theirs.privateKey), { hash: hash === 'sha1' ? 'sha256' : 'sha1' }))
   }
+})
+
+test('weak hashes: SHA-1 signing needs allowWeakHash: true (verifying does not); MD4/MD5 are never RSA hashes', async (t) => {
+  const msg = rand(50)
+  const WEAK = { instanceOf: TypeError, code: 'ERR_INVALID_ARG_VALUE', message: /sha1 is refused for signing.*allowWeakHash: true/ }
+  for (const hash of ['sha1', 'sha-1', 'SHA1']) {
+    t.throws(() => rsa.signPSS(msg, ours.privateKey, { hash }), WEAK)
+    t.throws(() => rsa.signPKCS1v15(msg, ours.privateKey, { hash }), WEAK)
+    await t.throwsAsync(rsa.signPSSAsync(msg, ours.privateKey, { hash }), WEAK)
+    await t.throwsAsync(rsa.signPKCS1v15Async(msg, ours.privateKey, { hash }), WEAK)
+  }
+  // With the opt-in: node verifies ours, ours verifies node's (and verifying needs no opt-in).
+  const nodePub = nodeCrypto.createPublicKey({ key: ours.publicKey, format: 'der', type: 'spki' })
+  const pkcs1 = rsa.signPKCS1v15(msg, ours.privateKey, { hash: 'sha1', allowWeakHash: true })
+  t.true(nodeCrypto.verify('sha1', msg, nodePub, pkcs1))
+  t.deepEqual(await rsa.signPKCS1v15Async(msg, ours.privateKey, { hash: 'sha1', allowWeakHash: true }), pkcs1)
+  t.true(rsa.verifyPKCS1v15(msg, ours.publicKey, pkcs1, { hash: 'sha1' }))
+  const pss = rsa.signPSS(msg, ours.privateKey, { hash: 'sha1', allowWeakHash: true })
+  t.true(nodeCrypto.verify('sha1', msg, { key: nodePub, padding: nodeCrypto.constants.RSA_PKCS1_PSS_PADDING, saltLength: 20 }, pss))
+  t.true(rsa.verifyPSS(msg, ours.publicKey, pss, { hash: 'sha1' }))
+  t.true(await rsa.verifyPSSAsync(msg, ours.publicKey, pss, { hash: 'sha1' }))
+  // SHA-1 as the MGF1 hash only is not a collision risk.
+  const mgf = rsa.signPSS(msg, ours.privateKey, { hash: 'sha256', mgf1Hash: 'sha1' })
+  t.true(rsa.verifyPSS(msg, ours.publicKey, mgf, { hash: 'sha256', mgf1Hash: 'sha1' }))
+  // MD4 and MD5: not RSA hashes at all, opt-in or not.
+  const NOT_RSA = { instanceOf: TypeError, code: 'ERR_INVALID_ARG_VALUE', message: /SHA-1, SHA-2 or SHA-3 hash/ }
+  for (const hash of ['md4', 'md5']) {
+    for (const allowWeakHash of [undefined, true]) {
+      t.throws(() => rsa.signPKCS1v15(msg, ours.privateKey, { hash, allowWeakHash }), NOT_RSA)
+      t.throws(() => rsa.verifyPKCS1v15(msg, ours.publicKey, pkcs1, { hash, allowWeakHash }), NOT_RSA)
+    }
+  }
+  t.throws(() => rsa.signPSS(msg, ours.privateKey, { hash: 'sha1', allowWeakHash: 1 }), { instanceOf: TypeError, code: 'ERR_INVALID_ARG_TYPE' })
+  t.throws(() => oaep.encrypt(msg.subarray(0, 10), ours.publicKey, { allowWeakHash: true }), { code: 'ERR_INVALID_ARG_VALUE' })
 })
 
 test('differential OAEP: hash x label, ciphertexts decrypt across in both directions', (t) => {

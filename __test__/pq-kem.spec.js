@@ -15,7 +15,7 @@ const path = require('node:path')
 const zlib = require('node:zlib')
 const nodeCrypto = require('node:crypto')
 const crypto = require('..')
-const { json, hex } = require('./helpers/vectors')
+const { hex } = require('./helpers/vectors')
 const { ml_kem512, ml_kem768, ml_kem1024 } = require('@noble/post-quantum/ml-kem.js')
 const { ml_kem768_x25519: nobleXWing } = require('@noble/post-quantum/hybrid.js')
 

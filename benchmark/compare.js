@@ -11,7 +11,7 @@
 const stats = require('./stats')
 
 const keyOf = (r) => [r.suite, r.table, r.group, r.name].join(' | ')
-const isOurs = (r) => r.ours ?? /^cryptographer\.js/.test(r.name)
+const isOurs = (r) => r.ours ?? r.name.startsWith('cryptographer.js')
 /** Old result files have no intervals: a figure without one is taken as exact. */
 const figure = (value, lo, hi) => ({ value, lo: lo ?? value, hi: hi ?? value })
 

@@ -190,7 +190,7 @@ class Harness {
         rounds: rates[i],
         bytes: bytes || null,
         x: x ?? null,
-        ours: c === list[0] || c.ours === true || /^cryptographer\.js/.test(c.name),
+        ours: c === list[0] || c.ours === true || c.name.startsWith('cryptographer.js'),
       }
       this.results.push(rec)
       return rec

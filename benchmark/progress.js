@@ -136,7 +136,7 @@ class Progress {
       } catch {
         all = {}
       }
-      all[this.key] = { ...(all[this.key] || {}), ...this.timing }
+      all[this.key] = { ...all[this.key], ...this.timing }
       fs.writeFileSync(this.file, JSON.stringify(all, null, 2))
     } catch {
       // The estimate is a convenience: a read-only results directory only loses it.

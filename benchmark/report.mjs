@@ -20,8 +20,6 @@ const require = createRequire(import.meta.url)
 const here = path.dirname(fileURLToPath(import.meta.url))
 const { markdownOf, fmtOps, fmtRatio } = require('./harness.js')
 
-const OURS = 'cryptographer.js'
-
 // One colour per contestant on every chart of every report: the usual peers have fixed colours,
 // any other name takes the next free colour in the order of first appearance in the run.
 const FIXED = {
@@ -336,7 +334,7 @@ export async function writeMerged(files, outDir, { png = true } = {}) {
     sections.push(`<h2 id="${id}">${esc(label)}</h2><p class="machine">${esc(machineLine(data.machine))}</p>\n${runBody(data, plots, { heading: 'h3', idPrefix: `${id}-`, bars: false })}`)
   }
   const table = mergeTable(loaded)
-  const rows = table.split('\n').filter((l) => l.startsWith('|') && !/^\|-/.test(l))
+  const rows = table.split('\n').filter((l) => l.startsWith('|') && !l.startsWith('|-'))
   const cells = (l) => l.slice(1, -1).split('|').map((c) => c.trim())
   const [head, ...body] = rows.map(cells)
   const platformTable = plainTable({ columns: head, rows: body })

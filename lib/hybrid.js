@@ -18,7 +18,7 @@ const fsp = require('fs/promises')
 const { checkOptions } = require('./options')
 const { coded, BYTES, invalidArgType, invalidArgValue } = require('./errors')
 const { runAsync } = require('./abort')
-const { asBuffer, armor, unarmor, parseKey, parsedOnce, rsaModulusBits } = require('./keys')
+const { asBuffer, armor, unarmor, parseKey, parsedOnce, encodeKey, rsaModulusBits, x25519Canonical, ed25519Canonical } = require('./keys')
 // The streaming AEAD's internal option for an enclosing format's head (cipher-stream.js `LEAD`).
 const { LEAD } = require('./cipher-stream')
 
@@ -52,30 +52,53 @@ function bytesOf(v, name, expected = BYTES) {
 
 /**
  * The components, over the library's own algorithms (`lib` = the crypto object). Each has
- * generate / generateAsync, publicOf(private key), checkPublic / checkPrivate (its key bytes).
+ * generate / generateAsync, publicOf(private key), checkPublic / checkPrivate (its key bytes:
+ * undefined when they are the component's key in its one canonical form, else what they are).
  * A KEM adds encapsulate(pub) -> { ciphertext, sharedSecret } and decapsulate(ct, priv) (+ Async)
  * and a fixed ciphertext length; a signer adds sign / verify (+ Async) and a fixed signature
  * length. Async forms take the caller's `signal`.
  */
 function components(lib) {
   const { kem, dsa, cipher, keys } = lib
-  // ML-KEM, X-Wing, ML-DSA: private keys are seeds, public keys fixed-length bytes.
-  const seeded = (name, alg) => ({
+  const length = (b, n, what) => (b.length === n ? undefined : `is ${b.length} bytes, not the ${n} of ${what}`)
+  // ML-KEM, X-Wing, ML-DSA: private keys are seeds (every value is one), public keys fixed-length
+  // bytes, with `check(pub)` for what else the encoding must satisfy.
+  const seeded = (name, alg, check = () => undefined) => ({
     name,
     generate: () => alg.generateKeypair(),
     generateAsync: async () => alg.generateKeypair(), // ~40-120 µs: not worth a pool round trip
     publicOf: (priv) => alg.generateKeypair({ seed: priv }).publicKey,
-    checkPublic: (pub) => pub.length === alg.lengths.publicKey,
-    checkPrivate: (priv) => priv.length === alg.lengths.seed,
+    checkPublic: (pub) => length(pub, alg.lengths.publicKey, 'a public key') || check(pub),
+    checkPrivate: (priv) => length(priv, alg.lengths.seed, 'a seed'),
   })
-  // RSA-4096: DER keys (PKCS#8 / SPKI) through the key layer, which keeps each parsed key.
-  const rsaKey = (der, isPrivate) => parseKey(der, { alg: 'rsa', private: isPrivate }, isPrivate ? 'privateKey' : 'publicKey')
-  const rsaBits = (der, isPrivate) => {
+  // ML-KEM encapsulation keys: the FIPS 203 modulus check (the key layer's, for raw public keys),
+  // which every encoded coefficient must pass to be the one encoding of the key.
+  const modulusCheck = (name) => (pub) => {
     try {
-      return rsaModulusBits(rsaKey(der, isPrivate))
+      parseKey(pub, { alg: name, private: false }, 'publicKey')
     } catch {
-      return 0
+      return 'fails the FIPS 203 modulus check (a coefficient is not below q = 3329)'
     }
+  }
+  // X-Wing: ML-KEM-768 ‖ X25519; the X25519 u-coordinate below p with its top bit clear.
+  const xwingCheck = (pub) =>
+    modulusCheck('x-wing')(pub) || (x25519Canonical(pub.subarray(-32)) ? undefined : 'has a non-canonical X25519 part (u >= p or its top bit set)')
+  // RSA-4096: DER keys through the key layer, which keeps each parsed key; canonical = the bytes
+  // the key layer writes for the key it reads (SPKI / PKCS#8 v1, minimal DER), so PKCS#1 or
+  // another encoding of the same key, or a private key standing for its public half, is refused.
+  const rsaCheck = (der, isPrivate) => {
+    let k
+    try {
+      k = parseKey(der, { alg: 'rsa', private: isPrivate }, isPrivate ? 'privateKey' : 'publicKey')
+    } catch {
+      return `is not a DER RSA ${isPrivate ? 'private' : 'public'} key`
+    }
+    const bits = rsaModulusBits(k)
+    if (bits !== RSA_BITS) return `is a ${bits}-bit RSA key, not ${RSA_BITS}-bit`
+    if (encodeKey(k, 'der').equals(der)) return undefined
+    if (!isPrivate && rsaCheck(der, true) === undefined) return 'is an RSA private key, not a public key'
+    const form = isPrivate ? "PKCS#8 as keys.export(key, { format: 'der' })" : "SPKI as keys.export(key, { format: 'der', public: true })"
+    return `is not DER ${form} writes it (PKCS#1 and other encodings of a key are refused)`
   }
   const RSA_GEN = { modulusLength: RSA_BITS, format: 'der' }
   const rsa4096 = (name) => ({
@@ -83,12 +106,12 @@ function components(lib) {
     generate: () => dsa.rsa.generateKeypair(RSA_GEN),
     generateAsync: (signal) => dsa.rsa.generateKeypairAsync({ ...RSA_GEN, signal }),
     publicOf: (priv) => keys.export(priv, { format: 'der', public: true }),
-    checkPublic: (pub) => rsaBits(pub, false) === RSA_BITS,
-    checkPrivate: (priv) => rsaBits(priv, true) === RSA_BITS,
+    checkPublic: (pub) => rsaCheck(pub, false),
+    checkPrivate: (priv) => rsaCheck(priv, true),
   })
 
-  const mlkem = (name, alg) => ({
-    ...seeded(name, alg),
+  const mlkem = (name, alg, check = modulusCheck(name)) => ({
+    ...seeded(name, alg, check),
     ctLength: alg.lengths.ciphertext,
     encapsulate: (pub) => alg.encapsulate(pub),
     decapsulate: (ct, priv) => alg.decapsulate(ct, priv),
@@ -137,8 +160,8 @@ function components(lib) {
     generate: () => dsa.ed25519.generateKeypair(),
     generateAsync: async () => dsa.ed25519.generateKeypair(),
     publicOf: (priv) => keys.export(priv, { algorithm: 'ed25519', keyType: 'private', format: 'raw', public: true }),
-    checkPublic: (pub) => pub.length === 32,
-    checkPrivate: (priv) => priv.length === 32,
+    checkPublic: (pub) => length(pub, 32, 'a public key') || (ed25519Canonical(pub) ? undefined : 'is not the canonical encoding of a point (RFC 8032 5.1.3)'),
+    checkPrivate: (priv) => length(priv, 32, 'a seed'),
     // Ed25519 takes ~20-60 µs: the "async" forms run it here.
     sign: (priv, m) => dsa.ed25519.sign(priv, m),
     signAsync: async (priv, m) => dsa.ed25519.sign(priv, m),
@@ -155,7 +178,7 @@ function components(lib) {
     verifyAsync: (pub, m, sig, signal) => dsa.rsa.verifyPSSAsync(m, pub, sig, { ...pss, signal }),
   }
   return {
-    xwing: mlkem('x-wing', kem.xwing),
+    xwing: mlkem('x-wing', kem.xwing, xwingCheck),
     mlkem1024: mlkem('ml-kem-1024', kem.mlkem1024),
     rsaOaep,
     ed25519,
@@ -234,13 +257,27 @@ function parseBlob(bySuite, hash, buf, kind, name) {
     at += 2 + n
   }
   if (at !== buf.length) throw bad(`${buf.length - at} bytes after the last component`)
+  // Every component in its one canonical form (docs/hybrid-format.md, "Keys"): the public key is
+  // hashed into every payload key and signed message as it is, so another spelling of the same
+  // key would seal envelopes its owner cannot open and fail every signature. A private key's
+  // public half, derived here, is checked as well.
   const isPrivate = kind === 'privateKey'
+  const writers = isPrivate ? 'hybrid.generateKeypair writes' : 'hybrid.generateKeypair and hybrid.getPublicKey write'
+  const refuse = (p, why) =>
+    bad(`Its ${p.name} component ${why}. A key of the suite '${suite.name}' holds each component in one canonical form ` +
+      `(docs/hybrid-format.md, "Keys"), as ${writers} it`)
+  if (isPrivate) {
+    suite.parts.forEach((p, i) => {
+      const why = p.checkPrivate(fields[i])
+      if (why) throw refuse(p, why)
+    })
+  }
+  const pubFields = isPrivate ? suite.parts.map((p, i) => p.publicOf(fields[i])) : fields
   suite.parts.forEach((p, i) => {
-    if (!(isPrivate ? p.checkPrivate(fields[i]) : p.checkPublic(fields[i]))) {
-      throw bad(`Its ${p.name} component is not a valid ${p.name} ${isPrivate ? 'private' : 'public'} key for the suite '${suite.name}'`)
-    }
+    const why = p.checkPublic(pubFields[i])
+    if (why) throw refuse(p, isPrivate ? `gives a public key that ${why}` : why)
   })
-  const pub = isPrivate ? encodeBlob('publicKey', suite, suite.parts.map((p, i) => p.publicOf(fields[i]))) : buf
+  const pub = isPrivate ? encodeBlob('publicKey', suite, pubFields) : buf
   return { suite, private: isPrivate, fields, pub, pubHash: hash(pub) }
 }
 

@@ -598,6 +598,14 @@ function publicOf(k) {
   return k.pub
 }
 
+// ---- canonical Curve25519 encodings ---------------------------------------------------------
+
+/** True when 32 bytes are the one encoding of an X25519 public key: u < p, top bit clear (RFC 7748 §5). */
+const x25519Canonical = (bytes) => native.pkCanonicalPublic(NATIVE.get('x25519').id, bytes)
+
+/** True when 32 bytes are the one encoding of an Ed25519 point (RFC 8032 §5.1.3: y < p, on the curve, x = 0 unsigned). */
+const ed25519Canonical = (bytes) => native.pkCanonicalPublic(NATIVE.get('ed25519').id, bytes)
+
 // ---- DER containers -------------------------------------------------------------------------
 
 const ALG_ID_WHAT = 'a PKCS#8, SPKI or SEC1 DER key'
@@ -1018,6 +1026,8 @@ module.exports = {
   unarmor,
   parsedOnce,
   rsaModulusBits,
+  x25519Canonical,
+  ed25519Canonical,
   // The DER reader and writer, for the RSA row (part 2).
   DerReader,
   der,

@@ -239,20 +239,46 @@ function number(s, what, spec) {
   return Number(s)
 }
 
-// Base64 flavours, each checked before Buffer.from (which skips characters it does not know).
-const B64_NOPAD = /^[A-Za-z0-9+/]*$/ // PHC (passlib scrypt)
-const AB64 = /^[A-Za-z0-9+./]*$/ // passlib's adapted base64 ('.' for '+'; '+' still read)
-const B64_PAD = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/ // Django
+// Base64 as stored hashes write it: the standard alphabet without padding (PHC) or with it
+// (Django), passlib's adapted alphabet ('.' for '+'; '+' is read too), or bcrypt's
+// (`./A-Za-z0-9`). Checked before Buffer.from, which skips characters it does not know.
+// `canonical`: the text must be the one encoding of its bytes (no unused bits set in the last
+// character), as the format's reference implementation requires; passlib's own formats are read
+// as libpass reads them, ignoring those bits (docs/password.md, "Base64").
+const STD_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+const BCRYPT_ALPHABET = './ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
+const FROM_BCRYPT = new Map([...BCRYPT_ALPHABET].map((c, i) => [c, STD_ALPHABET[i]]))
+const B64_CHARS = /^[A-Za-z0-9+/]*$/
+const B64_PADDED = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
 
-function unpadded(s, re, what, spec) {
-  if (!re.test(s) || s.length % 4 === 1) throw malformed(spec, `a ${what} that is not base64`)
-  return Buffer.from(re === AB64 ? s.replace(/\./g, '+') : s, 'base64')
+function base64(text, { alphabet = 'standard', padded = false, canonical }, what, spec) {
+  const std =
+    alphabet === 'adapted' ? text.replace(/\./g, '+')
+      : alphabet === 'bcrypt' ? text.replace(/[./A-Za-z0-9]/g, (c) => FROM_BCRYPT.get(c))
+        : text
+  if (padded ? !B64_PADDED.test(std) : !B64_CHARS.test(std) || std.length % 4 === 1) {
+    throw malformed(spec, `a ${what} that is not ${padded ? 'padded ' : ''}base64`)
+  }
+  const bytes = Buffer.from(std, 'base64')
+  if (canonical) {
+    const again = bytes.toString('base64')
+    if ((padded ? again : again.replace(/=+$/, '')) !== std) {
+      const why = 'the unused low bits of its last character are set, a spelling no encoder writes and the reference refuses; clear them to use it'
+      throw malformed(spec, `a ${what} that is not canonical base64 (${why})`)
+    }
+  }
+  return bytes
 }
 
-function padded(s, what, spec) {
-  if (!B64_PAD.test(s)) throw malformed(spec, `a ${what} that is not padded base64`)
-  return Buffer.from(s, 'base64')
-}
+// The flavour of each format. Django compares its own re-encoding with the stored string, so
+// another spelling never verified there; libpass decodes passlib's and ignores the unused bits.
+// bcrypt: OpenBSD's decoder and those after it (crypt_blowfish, pyca/bcrypt) re-encode the salt
+// and compare strings, so another spelling never verified there either (kdf.bcrypt refuses it
+// natively; read here too so that parse and needsRehash agree with verify).
+const DJANGO = Object.freeze({ padded: true, canonical: true })
+const PASSLIB = Object.freeze({ canonical: false })
+const PASSLIB_ADAPTED = Object.freeze({ alphabet: 'adapted', canonical: false })
+const BCRYPT = Object.freeze({ alphabet: 'bcrypt', canonical: true })
 
 const SPEC = {
   argon2: 'an Argon2 PHC string $argon2{id,i,d}$v=19$m=<KiB>,t=<passes>,p=<lanes>$<salt>$<hash>',
@@ -305,6 +331,8 @@ function parseBcrypt(hash, algorithm, format, limits) {
   if (!m) throw malformed(SPEC.bcrypt, received(hash))
   const rounds = Number(m[1])
   if (rounds < 4 || rounds > 31) throw malformed(SPEC.bcrypt, `cost ${m[1]}`)
+  base64(hash.slice(7, 29), BCRYPT, 'salt', SPEC.bcrypt)
+  base64(hash.slice(29), BCRYPT, 'checksum', SPEC.bcrypt)
   if (rounds > limits.maxRounds) throw ceiling('rounds', limits.maxRounds, 'maxRounds', rounds)
   const prehashed = algorithm === 'bcrypt-sha256'
   return { kind: 'bcrypt', algorithm, family: 'bcrypt', format, target: hash, prehash: prehashed, params: { rounds } }
@@ -341,8 +369,8 @@ function parseScryptPhc(stored, limits) {
     throw malformed(spec, 'parameters without all of ln, r and p')
   }
   if (got.ln > 52) throw malformed(spec, `ln = ${got.ln}`)
-  const salt = unpadded(parts[3], B64_NOPAD, 'salt', spec)
-  const expected = unpadded(parts[4], B64_NOPAD, 'hash', spec)
+  const salt = base64(parts[3], PASSLIB, 'salt', spec)
+  const expected = base64(parts[4], PASSLIB, 'hash', spec)
   if (salt.length > MAX_SALT) throw malformed(spec, `a salt of ${salt.length} bytes (at most ${MAX_SALT})`)
   if (expected.length < 16 || expected.length > 128) {
     throw malformed(spec, `a hash of ${expected.length} bytes (16 to 128)`)
@@ -369,7 +397,7 @@ function parseScryptDjango(stored, limits) {
   checkDjangoSalt(saltText, spec)
   const r = number(parts[3], 'r', spec)
   const p = number(parts[4], 'p', spec)
-  const expected = padded(parts[5], 'hash', spec)
+  const expected = base64(parts[5], DJANGO, 'hash', spec)
   if (expected.length !== 64) throw malformed(spec, `a hash of ${expected.length} bytes (Django's is 64)`)
   const params = checkScrypt(N, r, p, 64, limits, spec)
   const salt = Buffer.from(saltText, 'utf8')
@@ -401,9 +429,9 @@ function parsePbkdf2Passlib(stored, digest, limits) {
   const parts = stored.split('$')
   if (parts.length !== 5) throw malformed(spec, received(stored))
   const iterations = number(parts[2], 'rounds', spec)
-  const salt = unpadded(parts[3], AB64, 'salt', spec)
+  const salt = base64(parts[3], PASSLIB_ADAPTED, 'salt', spec)
   if (salt.length > MAX_SALT) throw malformed(spec, `a salt of ${salt.length} bytes (at most ${MAX_SALT})`)
-  const expected = unpadded(parts[4], AB64, 'hash', spec)
+  const expected = base64(parts[4], PASSLIB_ADAPTED, 'hash', spec)
   return pbkdf2Record(digest, iterations, salt, expected, 'passlib', limits, spec)
 }
 
@@ -415,7 +443,7 @@ function parsePbkdf2Django(stored, digest, limits) {
   const iterations = number(parts[1], 'iterations', spec)
   const saltText = parts[2]
   checkDjangoSalt(saltText, spec)
-  const expected = padded(parts[3], 'hash', spec)
+  const expected = base64(parts[3], DJANGO, 'hash', spec)
   return pbkdf2Record(digest, iterations, Buffer.from(saltText, 'utf8'), expected, 'django', limits, spec)
 }
 
@@ -449,12 +477,29 @@ function parseStored(stored, limits) {
 
 // ---- needsRehash ----------------------------------------------------------------------------
 
+// Django's salts are text of its 62 characters: it asks for 128 bits of them (`salt_entropy`,
+// `must_update_salt`), 22 characters, and writes that many.
+const DJANGO_SALT_CHARS = Math.ceil(128 / Math.log2(62))
+
+/**
+ * True when the salt or the tag of `rec` is shorter than what `hash` writes: a 16-byte salt
+ * (Django: 22 characters of salt text, its own rule) and a `tag`-byte tag. A short salt lets
+ * equal passwords share work across accounts (an empty one, equal hashes); a short tag lets a
+ * wrong password verify with probability 2^-(8·tag). bcrypt's salt and tag have fixed lengths.
+ */
+function shortSaltOrTag(rec, tag) {
+  const p = rec.params
+  const salt = rec.format === 'django' && rec.kind !== 'argon2' ? DJANGO_SALT_CHARS : SALT_BYTES
+  return p.saltLength < salt || p.keyLength < tag
+}
+
 /**
  * True when `rec` is weaker than `policy`: another algorithm than the policy's (Argon2i and
- * Argon2d always), Argon2 version 0x10, or costs below the policy's. Memory-hard costs are
- * compared as memory and memory × passes (Argon2: m and m·t; scrypt: N·r and N·r·p), so one
- * parameter may trade for another as in OWASP's tables; lanes (Argon2 p) are not compared: they
- * do not add attacker work. bcrypt: the cost; PBKDF2: the iterations for its own hash.
+ * Argon2d always), Argon2 version 0x10, costs below the policy's, or a salt or tag shorter than
+ * `hash` writes (`shortSaltOrTag`). Memory-hard costs are compared as memory and memory × passes
+ * (Argon2: m and m·t; scrypt: N·r and N·r·p), so one parameter may trade for another as in OWASP's
+ * tables; lanes (Argon2 p) are not compared: they do not add attacker work. bcrypt: the cost;
+ * PBKDF2: the iterations for its own hash.
  */
 function weaker(rec, policy) {
   if (rec.family !== policy.algorithm) return true
@@ -462,16 +507,17 @@ function weaker(rec, policy) {
   switch (rec.family) {
     case 'argon2id': {
       const a = policy.argon2id
-      return p.version !== 0x13 || p.memoryCost < a.memoryCost || p.memoryCost * p.timeCost < a.memoryCost * a.timeCost
+      return p.version !== 0x13 || p.memoryCost < a.memoryCost || p.memoryCost * p.timeCost < a.memoryCost * a.timeCost ||
+        shortSaltOrTag(rec, ARGON2_KEY)
     }
     case 'bcrypt':
       return p.rounds < policy.bcrypt.rounds
     case 'scrypt': {
       const s = policy.scrypt
-      return p.N * p.r < s.N * s.r || p.N * p.r * p.p < s.N * s.r * s.p
+      return p.N * p.r < s.N * s.r || p.N * p.r * p.p < s.N * s.r * s.p || shortSaltOrTag(rec, SCRYPT_KEY)
     }
     case 'pbkdf2':
-      return p.iterations < policy.pbkdf2.iterations[p.hash]
+      return p.iterations < policy.pbkdf2.iterations[p.hash] || shortSaltOrTag(rec, DIGEST_BYTES[p.hash])
   }
   return true
 }

@@ -44,7 +44,7 @@ function generate(alg, curve, options, what) {
   }
 }
 
-// ---- hashes for ECDSA -------------------------------------------------------------------------
+// ---- hashes for signatures --------------------------------------------------------------------
 
 // Every hash of crypto.sha at its fixed output length (SHAKE128/256: 256/512 bits, RFC 8692).
 const HASHES = new Map(HASH_LIST.map((h) => [h.name, h]))
@@ -62,6 +62,29 @@ function readHash(value, what = 'options.hash', dflt = 'sha256') {
   const h = HASHES.get(name)
   if (!h) throw invalidArgValue(what, `a hash of crypto.sha (${[...HASHES.keys()].join(', ')})`, value)
   return h
+}
+
+// Hashes with practical collisions. A signature over a collision-broken hash also signs the
+// colliding message: MD4 and MD5 are refused for signing and verifying, SHA-1 (chosen-prefix
+// collisions since 2020) for signing; verifying old SHA-1 signatures stays allowed.
+const BROKEN = new Set(['md4', 'md5'])
+const BROKEN_FOR_SIGNING = new Set([...BROKEN, 'sha1'])
+
+/**
+ * Throws unless `hash` may be used for signing (`signing` true) or verifying: hashes with
+ * collisions need `options.allowWeakHash: true` (ECDSA and RSA alike).
+ */
+function refuseWeakHash(hash, o, signing) {
+  if (o.allowWeakHash !== undefined && typeof o.allowWeakHash !== 'boolean') {
+    throw invalidArgType('options.allowWeakHash', 'of type boolean', o.allowWeakHash)
+  }
+  if (o.allowWeakHash || !(signing ? BROKEN_FOR_SIGNING : BROKEN).has(hash.name)) return
+  throw invalidArgValue(
+    'options.hash',
+    `a collision-resistant hash (SHA-2, SHA-3, ...): ${hash.name} is refused for ${signing ? 'signing' : 'verifying'} ` +
+      'because its collisions let one signature cover two messages; pass allowWeakHash: true to use it for legacy signatures',
+    o.hash,
+  )
 }
 
 // ---- Ed25519 ----------------------------------------------------------------------------------
@@ -84,10 +107,14 @@ const ed25519 = Object.freeze({
 
 // ---- ECDSA ------------------------------------------------------------------------------------
 
-const SIGN_OPTIONS = new Set(['curve', 'privateKey', 'hash', 'format', 'lowS'])
-const VERIFY_OPTIONS = new Set(['curve', 'publicKey', 'signature', 'hash', 'format', 'lowS'])
+const SIGN_OPTIONS = new Set(['curve', 'privateKey', 'hash', 'format', 'lowS', 'allowWeakHash'])
+const VERIFY_OPTIONS = new Set(['curve', 'publicKey', 'signature', 'hash', 'format', 'lowS', 'allowWeakHash'])
 const SIG_FORMATS = { der: 0, 'ieee-p1363': 1 }
 const LOW_S = 2
+// Curves whose verification refuses s > n/2 unless `lowS: false` (Bitcoin's and Ethereum's rule
+// for secp256k1, as @noble/curves). On the NIST curves high-S signatures from other signers
+// (node:crypto, OpenSSL, WebCrypto) are valid and common, so they verify by default.
+const LOW_S_VERIFY = new Set(['secp256k1'])
 
 /** True for key inputs that name their own curve: DER bytes, PEM, JWK, KeyObject. */
 function selfDescribing(v) {
@@ -109,11 +136,16 @@ function ecKey(curveOption, input, isPrivate, name) {
   return { curve, key: keyBytes(input, { alg: 'ec', curve, private: isPrivate }, name) }
 }
 
-function ecdsaFlags(o) {
+/**
+ * The native flags of a signature operation on `curve`: the format, and low S (signing: always,
+ * unless `lowS: false`; verifying: see LOW_S_VERIFY).
+ */
+function ecdsaFlags(o, curve, signing) {
   const f = o.format === undefined ? 0 : SIG_FORMATS[o.format]
   if (f === undefined) throw invalidArgValue('options.format', "'der' or 'ieee-p1363'", o.format)
   if (o.lowS !== undefined && typeof o.lowS !== 'boolean') throw invalidArgType('options.lowS', 'of type boolean', o.lowS)
-  return f | (o.lowS ? LOW_S : 0)
+  const lowS = o.lowS === undefined ? signing || LOW_S_VERIFY.has(curve.name) : o.lowS
+  return f | (lowS ? LOW_S : 0)
 }
 
 function readOptions(options, allowed, what) {
@@ -128,21 +160,21 @@ const ecdsa = Object.freeze({
   generateKeypair(curve = 'p256', options) {
     return generate('ec', readCurve(curve), options, 'dsa.ecdsa.generateKeypair')
   },
-  /** A deterministic (RFC 6979) signature, DER by default. */
+  /** A deterministic (RFC 6979) signature with s <= n/2 (unless `lowS: false`), DER by default. */
   sign(message, options) {
     const o = readOptions(options, SIGN_OPTIONS, 'dsa.ecdsa.sign')
-    const flags = ecdsaFlags(o)
     const hash = readHash(o.hash)
+    refuseWeakHash(hash, o, true)
     const { curve, key } = ecKey(o.curve, o.privateKey, true, 'options.privateKey')
-    return native.pkSign(curve.id, key, message, hash.id, flags)
+    return native.pkSign(curve.id, key, message, hash.id, ecdsaFlags(o, curve, true))
   },
-  /** False for any invalid signature. */
+  /** False for any invalid signature; s > n/2 is invalid on secp256k1 (unless `lowS: false`) or with `lowS: true`. */
   verify(message, options) {
     const o = readOptions(options, VERIFY_OPTIONS, 'dsa.ecdsa.verify')
-    const flags = ecdsaFlags(o)
     const hash = readHash(o.hash)
+    refuseWeakHash(hash, o, false)
     const { curve, key } = ecKey(o.curve, o.publicKey, false, 'options.publicKey')
-    return native.pkVerify(curve.id, key, message, o.signature, hash.id, flags)
+    return native.pkVerify(curve.id, key, message, o.signature, hash.id, ecdsaFlags(o, curve, false))
   },
 })
 
@@ -174,4 +206,4 @@ const ecdh = Object.freeze({
   },
 })
 
-module.exports = { dsa: Object.freeze({ ed25519, ecdsa }), x25519, ecdh, readHash, readOptions }
+module.exports = { dsa: Object.freeze({ ed25519, ecdsa }), x25519, ecdh, readHash, refuseWeakHash, readOptions }

@@ -9,7 +9,7 @@ const native = require('./native')
 const { parseKey, encodeKey, publicOf, FORMATS } = require('./keys')
 const { checkOptions } = require('./options')
 const { runAsync } = require('./abort')
-const { readHash } = require('./pk')
+const { readHash, refuseWeakHash } = require('./pk')
 const { invalidArgType, invalidArgValue, outOfRange } = require('./errors')
 
 // Operation ids of src/pk/rsa.rs (`KINDS`).
@@ -28,10 +28,24 @@ function options(o, allowed, what) {
   return checkOptions(o, allowed, what)
 }
 
-/** [hash id, MGF1 hash id] of options (`mgf1Hash` defaults to `hash`, `hash` to SHA-256). */
-function hashes(o) {
-  const hash = readHash(o.hash)
-  return [hash.id, readHash(o.mgf1Hash, 'options.mgf1Hash', hash.name).id]
+// The hashes RSA takes: SHA-1, SHA-2, SHA-3 (AWS-LC's digests; src/pk/rsa.rs refuses the others
+// too). Read here first so that MD4 and MD5 get this error, not the weak-hash one.
+const RSA_HASH = /^sha(1|224|256|384|512|512_224|512_256|3_224|3_256|3_384|3_512)$/
+
+function rsaHash(value, what, dflt) {
+  const hash = readHash(value, what, dflt)
+  if (!RSA_HASH.test(hash.name)) throw invalidArgValue(what, 'a SHA-1, SHA-2 or SHA-3 hash', value)
+  return hash
+}
+
+/**
+ * [hash id, MGF1 hash id] of options (`mgf1Hash` defaults to `hash`, `hash` to SHA-256); for
+ * signatures (`signing` true or false) SHA-1 passes the weak-hash rule of ./pk.js.
+ */
+function hashes(o, signing) {
+  const hash = rsaHash(o.hash, 'options.hash')
+  if (signing !== undefined) refuseWeakHash(hash, o, signing)
+  return [hash.id, rsaHash(o.mgf1Hash, 'options.mgf1Hash', hash.name).id]
 }
 
 function saltLength(v, verify) {
@@ -70,16 +84,16 @@ function operation(kind, names, what, args, arity) {
   return [sync, async]
 }
 
-const PSS = ['hash', 'mgf1Hash', 'saltLength']
-const PKCS1 = ['hash']
+const PSS = ['hash', 'mgf1Hash', 'saltLength', 'allowWeakHash']
+const PKCS1 = ['hash', 'allowWeakHash']
 
 // sign(message, privateKey, options) / verify(message, publicKey, signature, options)
 const signArgs = (pss) => (o, message, privateKey) => {
-  const [h, m] = hashes(pss ? o : { hash: o.hash })
+  const [h, m] = hashes(o, true)
   return [handle(privateKey, true, 'privateKey'), message, EMPTY, h, m, pss ? saltLength(o.saltLength, false) : 0]
 }
 const verifyArgs = (pss) => (o, message, publicKey, signature) => {
-  const [h, m] = hashes(pss ? o : { hash: o.hash })
+  const [h, m] = hashes(o, false)
   return [handle(publicKey, false, 'publicKey'), message, signature, h, m, pss ? saltLength(o.saltLength, true) : 0]
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI (bench.yml): compares this platform's benchmark JSON with the one attached to the last
-# published release (CI.yml's github-release job attaches bench-<platform>.json), by seed 003's
-# rule (benchmark/compare.js: exit 2 on a regression). No earlier release with results: says so
+# published release (CI.yml's bench-assets job attaches bench-<platform>.json), by
+# benchmark/compare.js's rule (exit 2 on a regression). No earlier release with results: says so
 # and passes.
 #
 # Usage: scripts/bench-baseline.sh <platform-name> <this-tag>   (GH_TOKEN, GH_REPO set)

@@ -8,19 +8,23 @@
 //    With --all every target in package.json napi.targets must be there (CI); without it the
 //    staged package.json is narrowed to the targets that are (locally: this machine's).
 // 3. Check each platform package's manifest: name <napi.packageName>-<target>, version,
-//    os/cpu/libc, main, files (the binary and LICENSE), LICENSE equal to the repo's, repository
-//    equal to the root's (with its npm/<target> directory), publishConfig access public and
-//    provenance. Then `napi artifacts` (copies each binary into npm/<target>/) and
-//    `napi prepublish -t npm --dry-run` (napi's own release-package validation).
-// 4. `npm pack` every platform package (exactly package.json, README.md, LICENSE and the binary)
-//    and the root package with the optionalDependencies `napi prepublish` writes at publish time
-//    (every configured target, at the root's version).
+//    os/cpu/libc, main, files (the binary, LICENSE and THIRD-PARTY-LICENSES), LICENSE equal to
+//    the repo's, THIRD-PARTY-LICENSES present and about this package (`npm run check:licenses`
+//    checks it against Cargo.lock), repository equal to the root's (with its npm/<target>
+//    directory), publishConfig access public and provenance. Then `napi artifacts` (copies each
+//    binary into npm/<target>/) and `napi prepublish -t npm --dry-run --no-gh-release` (napi's
+//    own release-package validation).
+// 4. `npm pack` every platform package (exactly package.json, README.md, LICENSE,
+//    THIRD-PARTY-LICENSES and the binary) and the root package with the optionalDependencies
+//    `napi prepublish` writes at publish time (every configured target, at the root's version).
 // 5. Install the root tarball and this machine's platform tarball offline into a fresh project
 //    (no registry, empty cache), and there require() and import the package: digests equal
 //    node:crypto's and the addon is loaded from the platform package.
 //
-// Usage: node scripts/dry-run-publish.mjs [--artifacts DIR] [--all] [--out DIR] [--keep]
+// Usage: node scripts/dry-run-publish.mjs [--artifacts DIR] [--all] [--out DIR] [--no-install] [--keep]
 //   --out DIR    also copy the tarballs there (CI uploads them as an artifact)
+//   --no-install stop after step 4: nothing built is loaded or run (the publish job, which can
+//                mint an npm token, runs no code it has just built; step 5 ran in the dry-run job)
 //   --expect-repository URL   fail unless package.json repository.url is URL (CI passes the
 //                repository it runs in: npm provenance rejects a mismatch at publish time)
 import { execFileSync } from 'node:child_process'
@@ -40,10 +44,12 @@ const artifactsDir = opt('--artifacts') && path.resolve(opt('--artifacts'))
 const outDir = opt('--out') && path.resolve(opt('--out'))
 const expectRepository = opt('--expect-repository')
 const requireAll = args.includes('--all')
+const install = !args.includes('--no-install')
 const keep = args.includes('--keep')
 const isWin = process.platform === 'win32'
 const npm = isWin ? 'npm.cmd' : 'npm'
 const napiCli = path.join(root, 'node_modules', '@napi-rs', 'cli', 'dist', 'cli.js')
+const NOTICES = 'THIRD-PARTY-LICENSES' // written by scripts/third-party-licenses.mjs
 const started = Date.now()
 
 let failures = 0
@@ -140,7 +146,7 @@ function main() {
       if (m.name !== nameOf(t)) problems.push(`name ${m.name}`)
       if (m.version !== pkg.version) problems.push(`version ${m.version} (root ${pkg.version}: run \`napi version\`)`)
       if (m.main !== binaryOf(t)) problems.push(`main ${m.main}`)
-      if (!same([...(m.files || [])].sort(), [binaryOf(t), 'LICENSE'].sort())) problems.push(`files ${JSON.stringify(m.files)}`)
+      if (!same([...(m.files || [])].sort(), [binaryOf(t), 'LICENSE', NOTICES].sort())) problems.push(`files ${JSON.stringify(m.files)}`)
       if (!same(m.os, [t.platform])) problems.push(`os ${JSON.stringify(m.os)}`)
       if (!same(m.cpu, [t.arch])) problems.push(`cpu ${JSON.stringify(m.cpu)}`)
       const libc = t.abi === 'gnu' ? ['glibc'] : t.abi === 'musl' ? ['musl'] : undefined
@@ -149,7 +155,9 @@ function main() {
       if (!same(m.repository, { ...pkg.repository, directory: `npm/${t.platformArchABI}` })) problems.push(`repository ${JSON.stringify(m.repository)}`)
       if (m.license !== pkg.license) problems.push(`license ${m.license}`)
       if (!fs.existsSync(path.join(dir, 'LICENSE')) || fs.readFileSync(path.join(dir, 'LICENSE'), 'utf8') !== license) problems.push('LICENSE missing or not the repo LICENSE')
-      check(problems.length === 0, `npm/${t.platformArchABI}/package.json: ${nameOf(t)}, files, os/cpu/libc, publishConfig, repository, LICENSE`, problems.join('; '))
+      const notices = path.join(dir, NOTICES)
+      if (!fs.existsSync(notices) || !fs.readFileSync(notices, 'utf8').startsWith(`Third-party software in ${nameOf(t)}\n`)) problems.push(`${NOTICES} missing or not about ${nameOf(t)} (npm run licenses)`)
+      check(problems.length === 0, `npm/${t.platformArchABI}/package.json: ${nameOf(t)}, files, os/cpu/libc, publishConfig, repository, LICENSE, ${NOTICES}`, problems.join('; '))
     }
     try {
       run(process.execPath, [napiCli, 'artifacts', '--cwd', stage, '--output-dir', 'artifacts'])
@@ -161,10 +169,10 @@ function main() {
     run('git', ['init', '--quiet'], { cwd: stage })
     run('git', ['-c', 'user.name=dry-run', '-c', 'user.email=dry-run@localhost', 'commit', '--quiet', '--allow-empty', '-m', `v${pkg.version}`], { cwd: stage })
     try {
-      run(process.execPath, [napiCli, 'prepublish', '--cwd', stage, '-t', 'npm', '--dry-run'])
-      check(true, `napi prepublish -t npm --dry-run: ${present.length} release package(s) valid`)
+      run(process.execPath, [napiCli, 'prepublish', '--cwd', stage, '-t', 'npm', '--dry-run', '--no-gh-release'])
+      check(true, `napi prepublish -t npm --dry-run --no-gh-release: ${present.length} release package(s) valid`)
     } catch (err) {
-      check(false, 'napi prepublish -t npm --dry-run', String(err.stderr || err.stdout || err.message))
+      check(false, 'napi prepublish -t npm --dry-run --no-gh-release', String(err.stderr || err.stdout || err.message))
     }
 
     // --- 4. pack ---------------------------------------------------------------------------------
@@ -179,8 +187,8 @@ function main() {
       const tgz = packTo(path.join(stage, 'npm', t.platformArchABI))
       platformTgz.set(t.platformArchABI, tgz)
       check(
-        same(tgz.files, ['LICENSE', 'README.md', binaryOf(t), 'package.json'].sort()),
-        `${path.basename(tgz.file)}: package.json, README.md, LICENSE, ${binaryOf(t)} (${tgz.size} bytes)`,
+        same(tgz.files, ['LICENSE', NOTICES, 'README.md', binaryOf(t), 'package.json'].sort()),
+        `${path.basename(tgz.file)}: package.json, README.md, LICENSE, ${NOTICES}, ${binaryOf(t)} (${tgz.size} bytes)`,
         tgz.files.join(', '),
       )
     }
@@ -199,6 +207,10 @@ function main() {
     }
 
     // --- 5. offline install of the root + this machine's platform package ---------------------
+    if (!install) {
+      console.log('     --no-install: the packed binaries are not installed or loaded here')
+      return
+    }
     const host = hostTarget()
     const hostTgz = platformTgz.get(host)
     if (!check(Boolean(hostTgz), `a platform tarball for this machine (${host}) to install`)) return

@@ -102,8 +102,8 @@ try {
   )
   const platformTgz = packTo(staged)
   check(
-    JSON.stringify(platformTgz.files) === JSON.stringify(['LICENSE', 'README.md', binaryName, 'package.json'].sort()),
-    `platform tarball ${path.basename(platformTgz.file)} holds only package.json, README.md, LICENSE and ${binaryName} (${platformTgz.size} bytes)`,
+    JSON.stringify(platformTgz.files) === JSON.stringify(['LICENSE', 'README.md', 'THIRD-PARTY-LICENSES', binaryName, 'package.json'].sort()),
+    `platform tarball ${path.basename(platformTgz.file)} holds only package.json, README.md, LICENSE, THIRD-PARTY-LICENSES and ${binaryName} (${platformTgz.size} bytes)`,
     platformTgz.files.join(', '),
   )
 

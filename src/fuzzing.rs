@@ -19,7 +19,7 @@ pub mod bcrypt {
 
 /// The unpadded base64 of PHC strings and age headers, and bcrypt's.
 pub mod base64 {
-  pub use crate::kdf::{B64, BCRYPT_B64, PHC_B64};
+  pub use crate::kdf::{B64Error, B64, BCRYPT_B64, PHC_B64};
 }
 
 /// age files: the header, the ASCII armor, Bech32 key strings and the two identities.

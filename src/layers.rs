@@ -62,7 +62,14 @@ const LAYERS: &[&[&str]] = &[
   &["cpu"],
   // The roots: the module declarations and the raw-export table, the property tests, and what
   // the fuzz targets call.
-  &["lib", "proptests", "layers", "fuzzing", "hash/mod", "cipher/mod"],
+  &[
+    "lib",
+    "proptests",
+    "layers",
+    "fuzzing",
+    "hash/mod",
+    "cipher/mod",
+  ],
 ];
 
 /// Known imports from a lower floor to a higher one, each with why it stays.

@@ -1,7 +1,7 @@
 //! bcrypt hash strings, as `kdf.bcrypt.verify` and `password.verify` read them. Properties: a
-//! malformed string is `ERR_INVALID_ARG_VALUE`; a string that parses has a cost in 4..=31, and
-//! the `$2b$` string written from what was read is the input with only the version letter and
-//! the unused low bits of the last salt and hash characters changed, and reads back the same.
+//! malformed string (non-canonical base64 included) is `ERR_INVALID_ARG_VALUE`; a string that
+//! parses has a cost in 4..=31, and the `$2b$` string written from what was read is the input
+//! with only the version letter changed, and reads back the same.
 #![no_main]
 
 mod bounded;
@@ -27,13 +27,9 @@ fuzz_target!(|data: &[u8]| {
   assert!((MIN_COST..=MAX_COST).contains(&parsed.cost));
   let written = format(parsed.cost, &parsed.salt, &parsed.tag);
   assert_eq!(written.len(), 60);
-  // Index 2: the version letter; 28 and 59: the last salt and hash characters (4 and 2 unused
-  // low bits).
+  // Index 2: the version letter.
   for (i, (a, b)) in written.bytes().zip(text.bytes()).enumerate() {
-    assert!(
-      a == b || [2, 28, 59].contains(&i),
-      "{written} vs {text} at {i}"
-    );
+    assert!(a == b || i == 2, "{written} vs {text} at {i}");
   }
   let again = parse(&written).expect("the written string parses");
   assert_eq!(

@@ -286,7 +286,7 @@ pub fn parse(phc: &str) -> CryptoResult<(Params, Vec<u8>)> {
         ad = Some(
           PHC_B64
             .decode(v)
-            .ok_or_else(|| malformed("Received data= that is not base64"))?,
+            .map_err(|e| malformed(format_args!("Received data= {}", e.what())))?,
         );
         continue;
       }
@@ -309,10 +309,10 @@ pub fn parse(phc: &str) -> CryptoResult<(Params, Vec<u8>)> {
   }
   let salt = PHC_B64
     .decode(salt)
-    .ok_or_else(|| malformed("Received a salt that is not base64"))?;
+    .map_err(|e| malformed(format_args!("Received a salt {}", e.what())))?;
   let tag = PHC_B64
     .decode(tag)
-    .ok_or_else(|| malformed("Received a hash that is not base64"))?;
+    .map_err(|e| malformed(format_args!("Received a hash {}", e.what())))?;
   let params = Params {
     algorithm,
     version,

@@ -118,14 +118,17 @@ pub fn parse(hash: &str) -> CryptoResult<Parsed> {
   if !(MIN_COST..=MAX_COST).contains(&cost) {
     return Err(malformed(&format!("Received cost {cost}")));
   }
-  let salt = BCRYPT_B64
-    .decode(&hash[7..29])
-    .and_then(|v| <[u8; 16]>::try_from(&v[..16.min(v.len())]).ok())
-    .ok_or_else(|| malformed("Received a salt with characters outside ./A-Za-z0-9"))?;
-  let tag = BCRYPT_B64
-    .decode(&hash[29..60])
-    .and_then(|v| <[u8; 23]>::try_from(&v[..23.min(v.len())]).ok())
-    .ok_or_else(|| malformed("Received a checksum with characters outside ./A-Za-z0-9"))?;
+  // 22 characters are 16 bytes and 31 are 23: the lengths are fixed above, so only the
+  // characters and the unused bits can fail.
+  let field = |text: &str, what: &str| {
+    BCRYPT_B64
+      .decode(text)
+      .map_err(|e| malformed(&format!("Received a {what} {}", e.what())))
+  };
+  let salt =
+    <[u8; 16]>::try_from(field(&hash[7..29], "salt")?).map_err(|_| CryptoError::internal())?;
+  let tag =
+    <[u8; 23]>::try_from(field(&hash[29..60], "checksum")?).map_err(|_| CryptoError::internal())?;
   Ok(Parsed { cost, salt, tag })
 }
 

@@ -65,13 +65,37 @@ pub fn check_range(name: &str, value: u32, min: u32, max: u32) -> CryptoResult<u
 }
 
 /// Base64 without padding over a 64-character alphabet (standard for PHC strings, the
-/// `./A-Za-z0-9` one for bcrypt). Decoding ignores the unused low bits of the last character,
-/// as the reference implementations do.
+/// `./A-Za-z0-9` one for bcrypt). Decoding is canonical (RFC 4648 §3.5): the unused low bits of
+/// the last character must be zero, so each byte string has exactly one encoding, as the Argon2
+/// reference, bcrypt (OpenBSD, crypt_blowfish, pyca/bcrypt) and age require.
 pub struct B64(&'static [u8; 64]);
 
 pub const PHC_B64: B64 = B64(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/");
 pub const BCRYPT_B64: B64 =
   B64(b"./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789");
+
+/// Why text is not canonical base64.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum B64Error {
+  /// A character outside the alphabet (`=` padding included), or a length of 4k + 1.
+  NotBase64,
+  /// Base64 whose last character has unused low bits set: another spelling of the bytes of the
+  /// canonical text, which no encoder writes.
+  NonCanonical,
+}
+
+impl B64Error {
+  /// What the text is, for a message naming it ("a salt {what}").
+  pub fn what(self) -> &'static str {
+    match self {
+      B64Error::NotBase64 => "that is not base64",
+      B64Error::NonCanonical => {
+        "that is not canonical base64 (the unused low bits of its last character are set, a \
+         spelling no encoder writes and the reference implementations refuse; clear them to use it)"
+      }
+    }
+  }
+}
 
 impl B64 {
   pub fn encode(&self, data: &[u8]) -> String {
@@ -95,38 +119,30 @@ impl B64 {
     self.0.iter().position(|&x| x == c).map(|v| v as u32)
   }
 
-  /// `None` for characters outside the alphabet or an impossible length (4k+1).
-  pub fn decode(&self, s: &str) -> Option<Vec<u8>> {
+  /// The bytes of canonical base64 text.
+  pub fn decode(&self, s: &str) -> Result<Vec<u8>, B64Error> {
     let s = s.as_bytes();
-    if s.len() % 4 == 1 {
-      return None;
-    }
-    let mut out = Vec::with_capacity(s.len() * 3 / 4);
-    for chunk in s.chunks(4) {
-      let mut n = 0u32;
-      for (i, &c) in chunk.iter().enumerate() {
-        n |= self.value(c)? << (18 - 6 * i);
-      }
-      let bytes = n.to_be_bytes();
-      out.extend_from_slice(&bytes[1..chunk.len()]);
-    }
-    Some(out)
-  }
-
-  /// As [`B64::decode`], but refuses non-canonical text (RFC 4648 §3.5): the unused low bits of
-  /// the last character must be zero, so each byte string has exactly one encoding. What age
-  /// requires of every base64 field.
-  pub fn decode_canonical(&self, s: &str) -> Option<Vec<u8>> {
     let unused = match s.len() % 4 {
+      1 => return Err(B64Error::NotBase64),
       2 => 15,
       3 => 3,
       _ => 0,
     };
-    let last = s.as_bytes().last().map_or(Some(0), |&c| self.value(c))?;
-    if last & unused != 0 {
-      return None;
+    let mut out = Vec::with_capacity(s.len() * 3 / 4);
+    let mut last = 0;
+    for chunk in s.chunks(4) {
+      let mut n = 0u32;
+      for (i, &c) in chunk.iter().enumerate() {
+        last = self.value(c).ok_or(B64Error::NotBase64)?;
+        n |= last << (18 - 6 * i);
+      }
+      let bytes = n.to_be_bytes();
+      out.extend_from_slice(&bytes[1..chunk.len()]);
     }
-    self.decode(s)
+    if last & unused != 0 {
+      return Err(B64Error::NonCanonical);
+    }
+    Ok(out)
   }
 }
 
@@ -143,28 +159,31 @@ mod tests {
       assert_eq!(PHC_B64.decode(&enc).unwrap(), data);
       assert_eq!(BCRYPT_B64.decode(&BCRYPT_B64.encode(&data)).unwrap(), data);
     }
-    assert!(PHC_B64.decode("abcde").is_none());
-    assert!(PHC_B64.decode("ab$d").is_none());
-    assert!(PHC_B64.decode("é").is_none());
-    // "c29tZXNhbHQ" = "somesalt" (RFC-style PHC salts).
+    let not = Err(B64Error::NotBase64);
+    assert_eq!(PHC_B64.decode("abcde"), not);
+    assert_eq!(PHC_B64.decode("ab$d"), not);
+    assert_eq!(PHC_B64.decode("é"), not);
+    assert_eq!(PHC_B64.decode("c29tZXNhbHQ="), not);
+    // "c29tZXNhbHQ" = "somesalt" (RFC-style PHC salts); "c29tZXNhbHR" spells the same bytes
+    // with a non-zero unused bit.
     assert_eq!(PHC_B64.decode("c29tZXNhbHQ").unwrap(), b"somesalt");
-    // Canonical: "c29tZXNhbHR" has the same bytes with a non-zero unused bit.
-    assert_eq!(PHC_B64.decode("c29tZXNhbHR").unwrap(), b"somesalt");
-    assert!(PHC_B64.decode_canonical("c29tZXNhbHR").is_none());
-    assert_eq!(
-      PHC_B64.decode_canonical("c29tZXNhbHQ").unwrap(),
-      b"somesalt"
-    );
-    // Two characters (one byte, 4 unused bits): "AA" is 0x00, "AB" is not canonical.
-    assert_eq!(PHC_B64.decode_canonical("AA").unwrap(), [0]);
-    assert!(PHC_B64.decode_canonical("AB").is_none());
-    assert_eq!(PHC_B64.decode_canonical("").unwrap(), b"");
-    for len in 0..40 {
-      let data: Vec<u8> = (0..len as u8).map(|x| x.wrapping_mul(91)).collect();
+    assert_eq!(PHC_B64.decode("c29tZXNhbHR"), Err(B64Error::NonCanonical));
+    // Two characters (one byte, 4 unused bits): "AA" is 0x00, "AB".."AP" are not canonical;
+    // three characters (two bytes, 2 unused bits).
+    assert_eq!(PHC_B64.decode("AA").unwrap(), [0]);
+    for c in "BCDEFGHIJKLMNOP".chars() {
       assert_eq!(
-        PHC_B64.decode_canonical(&PHC_B64.encode(&data)).unwrap(),
-        data
+        PHC_B64.decode(&format!("A{c}")),
+        Err(B64Error::NonCanonical)
       );
+    }
+    assert_eq!(PHC_B64.decode("AAE"), Ok(vec![0, 1]));
+    assert_eq!(PHC_B64.decode("AAB"), Err(B64Error::NonCanonical));
+    assert_eq!(PHC_B64.decode("").unwrap(), b"");
+    // bcrypt's alphabet: '.' is 0, so a 22-character salt ends in one of ".Oeu".
+    for (i, c) in BCRYPT_B64.0.iter().enumerate() {
+      let salt = format!("{}{}", "C".repeat(21), *c as char);
+      assert_eq!(BCRYPT_B64.decode(&salt).is_ok(), i % 16 == 0, "{salt}");
     }
   }
 }

@@ -8,6 +8,8 @@
 
 use aws_lc_rs::agreement;
 use aws_lc_rs::signature::{self, Ed25519KeyPair, KeyPair};
+use crypto_bigint::modular::ConstMontyForm;
+use crypto_bigint::{const_monty_params, JacobiSymbol, U256};
 use zeroize::Zeroizing;
 
 use crate::ct;
@@ -89,6 +91,52 @@ pub fn ed25519_verify(public: &[u8], msg: &[u8], sig: &[u8]) -> CryptoResult<boo
   )
 }
 
+// ---- canonical encodings ----------------------------------------------------------------------
+// Where a public key's bytes are hashed or compared (`crypto.hybrid` binds the recipient's whole
+// public key), each key must have one spelling. Both encodings have others: a field element
+// written as v + p, the unused top bit of an X25519 u-coordinate, Ed25519's sign bit on x = 0.
+
+const P_HEX: &str = "7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffed";
+const_monty_params!(P25519, U256, P_HEX, "p = 2^255 - 19");
+type Fe = ConstMontyForm<P25519, { U256::LIMBS }>;
+/// Ed25519's d = −121665/121666 mod p (RFC 8032 §5.1).
+const D: Fe = Fe::new(&U256::from_be_hex(
+  "52036cee2b6ffe738cc740797779e89800700a4d4141d8ab75eb4dca135978a3",
+));
+
+/// The field element of 32 little-endian bytes with the top bit cleared, when it is below p
+/// (its one encoding), and that bit.
+fn field_element(b: &[u8]) -> Option<(Fe, bool)> {
+  let b: &[u8; 32] = b.try_into().ok()?;
+  let mut v = *b;
+  v[31] &= 0x7f;
+  let n = U256::from_le_slice(&v);
+  (n < U256::from_be_hex(P_HEX)).then(|| (Fe::new(&n), b[31] >> 7 == 1))
+}
+
+/// Whether `pk` is the canonical encoding of an X25519 public key: u below p, the top bit clear
+/// (RFC 7748 §5: receivers mask it, so a set bit is another spelling of the same key).
+pub fn x25519_public_canonical(pk: &[u8]) -> bool {
+  matches!(field_element(pk), Some((_, false)))
+}
+
+/// Whether `pk` is the canonical RFC 8032 §5.1.3 encoding of an Ed25519 point: y below p, a
+/// point with that y (x² = (y² − 1)/(d·y² + 1) has a root; d·y² + 1 is never 0 since d is not a
+/// square), and the sign bit clear when x = 0. Public data: the symbol is computed in variable time.
+pub fn ed25519_public_canonical(pk: &[u8]) -> bool {
+  let Some((y, sign)) = field_element(pk) else {
+    return false;
+  };
+  let y2 = y.square();
+  let (u, v) = (y2 - Fe::ONE, D * y2 + Fe::ONE);
+  // u/v is a square exactly when u·v = (u/v)·v² is.
+  match (u * v).jacobi_symbol_vartime() {
+    JacobiSymbol::MinusOne => false,
+    JacobiSymbol::Zero => !sign,
+    JacobiSymbol::One => true,
+  }
+}
+
 pub fn x_private(k: &[u8]) -> CryptoResult<agreement::PrivateKey> {
   let k = key32(k, "privateKey", "X25519 private key")?;
   agreement::PrivateKey::from_private_key(&agreement::X25519, k)
@@ -123,4 +171,50 @@ pub fn x25519(private: &agreement::PrivateKey, peer: &[u8]) -> CryptoResult<Zero
       }
     },
   )
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  /// p + delta, little-endian, with the top bit set or not.
+  fn p_plus(delta: i32, top: bool) -> [u8; 32] {
+    let mut a = super::p_plus(delta);
+    a[31] |= (top as u8) << 7;
+    a
+  }
+
+  #[test]
+  fn canonical_encodings() {
+    // The base point (y = 4/5) and generated keys.
+    let mut base = [0x66u8; 32];
+    base[0] = 0x58;
+    assert!(ed25519_public_canonical(&base));
+    for seed in 0..32u8 {
+      let pk = ed25519_public(&[seed; 32]).unwrap();
+      assert!(ed25519_public_canonical(&pk));
+      assert!(x25519_public_canonical(
+        &x25519_public(&[seed; 32]).unwrap()
+      ));
+    }
+    // y = p − 1 (x = 0): canonical with the sign bit clear only; y = p, p + 1: y + p spellings.
+    assert!(ed25519_public_canonical(&p_plus(-1, false)));
+    assert!(!ed25519_public_canonical(&p_plus(-1, true)));
+    assert!(!ed25519_public_canonical(&p_plus(0, false)));
+    assert!(!ed25519_public_canonical(&p_plus(1, false)));
+    let mut one = [0u8; 32];
+    one[0] = 1;
+    assert!(ed25519_public_canonical(&one));
+    one[31] = 0x80;
+    assert!(!ed25519_public_canonical(&one));
+    // y = 2 is not on the curve ((4 − 1)/(4d + 1) is not a square).
+    let mut two = [0u8; 32];
+    two[0] = 2;
+    assert!(!ed25519_public_canonical(&two));
+    // X25519: u < p, top bit clear.
+    assert!(x25519_public_canonical(&p_plus(-1, false)));
+    assert!(!x25519_public_canonical(&p_plus(0, false)));
+    assert!(!x25519_public_canonical(&p_plus(-1, true)));
+    assert!(!x25519_public_canonical(&[0u8; 31]));
+  }
 }

@@ -472,6 +472,19 @@ pub fn pk_public(env: &Env, alg: u32, private: Unknown) -> Result<Buffer> {
   public_of(alg, d.as_slice()).map(Buffer::from).or_throw(env)
 }
 
+/// `pkCanonicalPublic(alg, publicKey)`: whether a 25519 public key is in its one canonical
+/// encoding (see `curve25519::ed25519_public_canonical` / `x25519_public_canonical`).
+#[napi]
+pub fn pk_canonical_public(env: &Env, alg: u32, public: Unknown) -> Result<bool> {
+  let alg = PkAlg::from_id(alg).or_throw(env)?;
+  let q = read(env, &public, "publicKey")?;
+  match alg {
+    PkAlg::Ed25519 => Ok(curve25519::ed25519_public_canonical(q.as_slice())),
+    PkAlg::X25519 => Ok(curve25519::x25519_public_canonical(q.as_slice())),
+    _ => Err(unsupported(alg, "here: only Ed25519 and X25519 keys")).or_throw(env),
+  }
+}
+
 /// `pkPoint(alg, point, compress)`: an EC public key validated (on the curve, not the identity)
 /// and re-encoded compressed or uncompressed.
 #[napi]

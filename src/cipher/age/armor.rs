@@ -118,5 +118,5 @@ fn decode_padded(b64: &[u8]) -> Option<Vec<u8>> {
   if (b64.len() - body.len()) % 4 != (4 - body.len() % 4) % 4 {
     return None;
   }
-  PHC_B64.decode_canonical(std::str::from_utf8(body).ok()?)
+  PHC_B64.decode(std::str::from_utf8(body).ok()?).ok()
 }

@@ -69,7 +69,7 @@ fn is_arg(s: &[u8]) -> bool {
 
 /// A field of canonical unpadded base64 (`None` for anything else, `=` padding included).
 pub fn decode_b64(s: &[u8]) -> Option<Vec<u8>> {
-  PHC_B64.decode_canonical(std::str::from_utf8(s).ok()?)
+  PHC_B64.decode(std::str::from_utf8(s).ok()?).ok()
 }
 
 /// Reads the header at the start of `data`.
