@@ -66,7 +66,7 @@ test('npm/wasm32-wasi/ is the WebAssembly package: its loader as main, opted int
   t.is(manifest.main, 'cryptographer.wasi.cjs')
   // npm skips it on every real CPU unless asked for (`npm install --cpu=wasm32`).
   t.deepEqual(manifest.cpu, ['wasm32'])
-  for (const f of ['cryptographer.wasm32-wasi.wasm', 'cryptographer.wasi.cjs', 'wasi-worker.mjs', 'LICENSE']) t.true(manifest.files.includes(f), f)
+  for (const f of ['cryptographer.wasm32-wasi.wasm', 'cryptographer.wasi.cjs', 'wasi-worker.mjs', 'LICENSE', 'THIRD-PARTY-LICENSES']) t.true(manifest.files.includes(f), f)
   // The emnapi runtime it loads with is the one the build links against (napi build refuses a mismatch).
   for (const dep of ['@emnapi/core', '@emnapi/runtime']) t.is(manifest.dependencies[dep], pkgJson.devDependencies[dep], dep)
   t.is(manifest.dependencies['@napi-rs/wasm-runtime'], `~${pkgJson.devDependencies['@napi-rs/wasm-runtime']}`)
