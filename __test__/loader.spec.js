@@ -282,12 +282,21 @@ if (!wasiBuilt && process.env.WASI_BUILD_REQUIRED !== '1') {
     t.false(wasiBuilt)
   })
 } else {
-  test('NAPI_RS_FORCE_WASI=error loads the WebAssembly build for real, which hashes like node:crypto', (t) => {
+  test('NAPI_RS_FORCE_WASI=error loads the WebAssembly build for real, which hashes like node:crypto, keeps error codes and refuses the file functions', (t) => {
     const child = `
 const crypto = require(${JSON.stringify(root)})
 const target = require(${JSON.stringify(path.join(root, 'binding.js'))}).__napiBindingTarget
 const loaded = Object.keys(require.cache).filter((k) => k.endsWith('.node'))
-console.log(JSON.stringify({ target, loaded, digest: crypto.sha.sha256('abc') }))
+// Errors keep their class and code through napi-rs functions too; the file functions refuse.
+const codeOf = (f) => { try { f() } catch (e) { return e.constructor.name + ' ' + e.code } }
+const refusals = [
+  codeOf(() => crypto.sha.sha256.fileSync(__filename)),
+  codeOf(() => crypto.cipher.aes.decrypt(Buffer.alloc(40), { key: Buffer.alloc(32) })),
+]
+crypto.sha.sha256.file(__filename).then(
+  () => console.log('{}'),
+  (e) => console.log(JSON.stringify({ target, loaded, digest: crypto.sha.sha256('abc'), refusals: [...refusals, e.code] })),
+)
 `
     const r = spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', '-e', child], {
       env: { ...process.env, NAPI_RS_FORCE_WASI: 'error' },
@@ -298,5 +307,6 @@ console.log(JSON.stringify({ target, loaded, digest: crypto.sha.sha256('abc') })
     t.is(out.target, 'wasm32-wasi')
     t.deepEqual(out.loaded, [])
     t.is(out.digest, require('node:crypto').createHash('sha256').update('abc').digest('hex'))
+    t.deepEqual(out.refusals, ['Error ERR_FEATURE_UNAVAILABLE_ON_PLATFORM', 'Error ERR_CRYPTO_DECRYPT_FAILED', 'ERR_FEATURE_UNAVAILABLE_ON_PLATFORM'])
   })
 }
