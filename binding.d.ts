@@ -169,6 +169,9 @@ export interface Argon2Options {
  */
 export declare function argon2Parse(phc: string, limits?: Argon2Limits | undefined | null): Argon2Info
 
+/** `argon2Runs()`: the number of Argon2 hashes this process has started. */
+export declare function argon2Runs(): number
+
 /**
  * Checks `password` against a PHC string (constant-time compare of the tags). Parameters above
  * `limits` are refused before any work.
@@ -289,6 +292,18 @@ export interface CpuPaths {
   argon2: string
 }
 
+/** `derivedKey(passphrase, options)`: a derived key's handle, made now. */
+export declare function derivedKey(passphrase: unknown, options?: unknown | undefined | null): unknown
+
+/** `derivedKey` on the libuv pool. */
+export declare function derivedKeyAsync(passphrase: unknown, options?: unknown | undefined | null, token?: CancelToken | undefined | null): Promise<unknown>
+
+/**
+ * `derivedKeyDispose(key)`: the key wiped now (copies held by calls still running are wiped
+ * when they end).
+ */
+export declare function derivedKeyDispose(key: unknown): void
+
 /**
  * `hashAsync(alg, data, options?, token?)`: the digest as a Buffer; `options` is
  * `{ key, salt, personalization, context, outputLength }`. Options are checked and the input
@@ -360,6 +375,21 @@ export declare function kemGenerate(alg: number, seed: unknown, expanded: boolea
 
 /** `kemPublic(alg, privateKey)`: the public key of a private key (seed or checked expanded key). */
 export declare function kemPublic(alg: number, private: unknown): Buffer
+
+/** `memoryBudget()`: the limit, and what is leased and waiting now. */
+export declare function memoryBudget(): MemoryBudget
+
+/** The budget's figures, in bytes. */
+export interface MemoryBudget {
+  /** The limit. */
+  limit: number
+  /** Leased now: working memory, and memory pooled for reuse. */
+  inUse: number
+  /** The most leased at once since the limit was last set. */
+  peak: number
+  /** Async calls waiting for memory. */
+  waiting: number
+}
 
 /**
  * `mldsa(params, [key, message, signature, context])`: the signature (sign; `signature` is not
@@ -528,6 +558,22 @@ export interface ScryptOptions {
   /** Memory ceiling in bytes (default 32 MiB, as Node). */
   maxmem?: number
 }
+
+/**
+ * `sealedMessage(alg, decrypt, secret, data, options)`: `data` sealed, or opened, now, read where
+ * it is. The result is copied into a Buffer V8 allocates (and wiped here): for a small message
+ * that costs less than an external Buffer over the Vec, which V8 tracks with a finalizer.
+ */
+export declare function sealedMessage(alg: number, decrypt: boolean, secret: unknown, data: unknown, options?: unknown | undefined | null): Buffer
+
+/** `sealedMessage` on the libuv pool. */
+export declare function sealedMessageAsync(alg: number, decrypt: boolean, secret: unknown, data: unknown, options?: unknown | undefined | null, token?: CancelToken | undefined | null): Promise<Buffer>
+
+/**
+ * `setMemoryBudget(bytes, onlyIfUnset)`: sets the limit (an integer number of bytes, 0..2^53,
+ * checked by the JS layer).
+ */
+export declare function setMemoryBudget(bytes: number, onlyIfUnset: boolean): void
 
 /** One algorithm of the streaming format, as the JS layer sees it. */
 export interface StreamAlgorithmInfo {

@@ -3,16 +3,26 @@ use std::fmt::Write as _;
 fn main() {
   napi_build::setup();
   // The SHA-512 kernel's inline assembly (src/arch.rs `Sha512Avx2`) takes every general-purpose
-  // register, which an unoptimised build (it keeps a frame pointer) does not leave, nor a build
-  // instrumented for libFuzzer (its stack-depth tracking keeps one too: `scripts/fuzz.mjs`): it
-  // is compiled only when optimising without that instrumentation; the other builds run the
-  // `sha2` crate's block function.
+  // register, which a build that keeps a frame pointer does not leave: an unoptimised build, a
+  // build for Apple's targets (their ABI keeps one in every function), one with
+  // `-C force-frame-pointers`, or one instrumented for libFuzzer (its stack-depth tracking keeps
+  // one too: `scripts/fuzz.mjs`). It is compiled only where the register is free; elsewhere the
+  // `sha2` crate's block function runs.
   println!("cargo::rustc-check-cfg=cfg(sha512_asm)");
   println!("cargo::rerun-if-env-changed=OPT_LEVEL");
   println!("cargo::rerun-if-env-changed=CARGO_ENCODED_RUSTFLAGS");
-  let instrumented =
-    std::env::var("CARGO_ENCODED_RUSTFLAGS").is_ok_and(|f| f.contains("sanitizer-coverage"));
-  if std::env::var("OPT_LEVEL").is_ok_and(|level| level != "0") && !instrumented {
+  let env = |name: &str| std::env::var(name).unwrap_or_default();
+  let optimised = !matches!(env("OPT_LEVEL").as_str(), "" | "0");
+  let apple = env("CARGO_CFG_TARGET_VENDOR") == "apple";
+  let flags = env("CARGO_ENCODED_RUSTFLAGS");
+  let instrumented = flags.contains("sanitizer-coverage");
+  let forced = flags.split('\x1f').any(|flag| {
+    flag.contains("force-frame-pointers")
+      && !["=no", "=n", "=off", "=false"]
+        .iter()
+        .any(|off| flag.ends_with(off))
+  });
+  if optimised && !apple && !forced && !instrumented {
     println!("cargo::rustc-cfg=sha512_asm");
   }
   // Its own path as cargo gave it (`build.rs`, or the absolute path the fuzz build's copy of the

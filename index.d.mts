@@ -20,6 +20,8 @@ export declare const keys: typeof cjs.keys
 export declare const randomBytes: typeof cjs.randomBytes
 export declare const timingSafeEqual: typeof cjs.timingSafeEqual
 export declare const cpuPaths: typeof cjs.cpuPaths
+export declare const setMemoryBudget: typeof cjs.setMemoryBudget
+export declare const memoryBudget: typeof cjs.memoryBudget
 
 declare const crypto: {
   sha: typeof cjs.sha
@@ -30,6 +32,8 @@ declare const crypto: {
   randomBytes: typeof cjs.randomBytes
   timingSafeEqual: typeof cjs.timingSafeEqual
   cpuPaths: typeof cjs.cpuPaths
+  setMemoryBudget: typeof cjs.setMemoryBudget
+  memoryBudget: typeof cjs.memoryBudget
   cipher: typeof cjs.cipher
   dsa: typeof cjs.dsa
   kem: typeof cjs.kem

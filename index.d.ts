@@ -293,6 +293,31 @@ export interface CpuPaths {
 
 export declare function cpuPaths(): CpuPaths
 
+/** The process's memory budget for the working memory of Argon2 and scrypt, in bytes. */
+export interface MemoryBudget {
+  /** The limit. */
+  limit: number
+  /** Leased now: working memory, and Argon2 memory pooled for reuse. */
+  inUse: number
+  /** The most in use at once since the limit was last set. */
+  peak: number
+  /** Async calls waiting for memory. */
+  waiting: number
+}
+
+/**
+ * Sets the memory budget shared by every Argon2 and scrypt call of the process (worker threads
+ * included), in bytes. Default: half the memory available to the process, at most 1 GiB and at
+ * least 64 MiB, or the environment variable CRYPTOGRAPHER_MEMORY_BUDGET (bytes, or 512M, 1G).
+ * An async call whose memory does not fit waits its turn; a synchronous one is refused
+ * (`ERR_CRYPTO_MEMORY_BUDGET_BUSY`); one needing more than the whole budget is refused
+ * (`ERR_CRYPTO_MEMORY_BUDGET`).
+ */
+export declare function setMemoryBudget(bytes: number): void
+
+/** The memory budget's limit and what is in use and waiting now. */
+export declare function memoryBudget(): MemoryBudget
+
 // ---------------------------------------------------------------------------------------------
 // Encryption (crypto.cipher)
 // ---------------------------------------------------------------------------------------------
@@ -512,6 +537,78 @@ export interface StreamingAead {
   decryptFile(src: PathLike, dst: PathLike, options: OpenStreamOptions & FileOptions): Promise<FileResult>
 }
 
+/** The Argon2id cost of a passphrase (key derivation); the library's password policy by default. */
+export interface SealCostOptions {
+  /** Argon2id memory in KiB. Default 65536 (64 MiB). */
+  memoryCost?: number
+  /** Argon2id passes. Default 3. */
+  timeCost?: number
+  /** Argon2id lanes. Default 1. */
+  parallelism?: number
+}
+
+/** Options of `sealSync` / `sealAsync` (docs/stream-format.md, "Sealed messages"). */
+export interface SealOptions extends SealCostOptions {
+  /** Non-empty; a string is used as its UTF-8 bytes. */
+  passphrase: Input
+  /** Additional data bound to the message (not stored in it): opening needs the same bytes. */
+  aad?: Input
+}
+
+/**
+ * Options of `openSync` / `openAsync`. The Argon2id cost is read from the message; one above the
+ * `max*` ceilings (defaults 2 GiB, t = 10, p = 64) is refused before any work.
+ */
+export interface OpenOptions<F extends string = DecryptOutputFormat> extends Argon2Limits {
+  passphrase: Input
+  /** The additional data the message was sealed with. */
+  aad?: Input
+  /** Default: a Buffer. `'utf8'` for text. */
+  outputFormat?: F
+}
+
+/**
+ * A key derived once from a passphrase (`deriveKeySync` / `deriveKeyAsync`): Argon2id's 32-byte
+ * output under its own random salt, held natively (never the passphrase). It seals any number of
+ * messages without running Argon2id again, each under its own random salt (so its own key and
+ * nonces). Its messages carry that salt and cost, so `openSync`/`openAsync` with the passphrase
+ * opens them; the key itself opens only messages it sealed. `dispose()` (or `using`) wipes it at
+ * once; a key never disposed is wiped when it is garbage-collected.
+ */
+export interface PassphraseKey {
+  /** Seals `data` (a string as its UTF-8 bytes). No Argon2id: microseconds for a small message. */
+  sealSync(data: Input, options?: { aad?: Input }): Buffer
+  sealAsync(data: Input, options?: { aad?: Input } & AbortOptions): Promise<Buffer>
+  /** Opens a message this key sealed (`ERR_CRYPTO_DECRYPT_FAILED` for any other). */
+  openSync<F extends DecryptOutputFormat | undefined = undefined>(sealed: ArrayBufferView | ArrayBuffer, options?: { aad?: Input; outputFormat?: F }): CipherOutput<F>
+  openAsync<F extends DecryptOutputFormat | undefined = undefined>(sealed: ArrayBufferView | ArrayBuffer, options?: { aad?: Input; outputFormat?: F } & AbortOptions): Promise<CipherOutput<F>>
+  /** Wipes the key; later calls throw `ERR_INVALID_STATE` (calls already started finish). */
+  dispose(): void
+  [Symbol.dispose](): void
+  /** True once disposed. */
+  readonly disposed: boolean
+}
+
+/**
+ * Sealed messages: a message and a passphrase in one call, in memory (AES-256-GCM on `cipher.aes`,
+ * XChaCha20-Poly1305 on `cipher.xchacha20`). A sealed message is a stream of the library's format
+ * (docs/stream-format.md, "Sealed messages"): authenticated, versioned, committing to the
+ * passphrase and aad, with Argon2id's cost and salt in its header; 107 bytes longer than the
+ * message up to 64 KiB (123 from a {@link PassphraseKey}), 16 more per further 64 KiB. Every
+ * refusal (wrong passphrase or aad, a changed, cut or extended message) is
+ * `ERR_CRYPTO_DECRYPT_FAILED`. The `*Sync` forms block for the Argon2id hash (about 85 ms of a core at
+ * the default cost); the `*Async` forms run on the libuv pool and take `signal`.
+ */
+export interface PassphraseSealing {
+  sealSync(data: Input, options: SealOptions): Buffer
+  sealAsync(data: Input, options: SealOptions & AbortOptions): Promise<Buffer>
+  openSync<F extends DecryptOutputFormat | undefined = undefined>(sealed: ArrayBufferView | ArrayBuffer, options: OpenOptions<F & string> & { outputFormat?: F }): CipherOutput<F>
+  openAsync<F extends DecryptOutputFormat | undefined = undefined>(sealed: ArrayBufferView | ArrayBuffer, options: OpenOptions<F & string> & { outputFormat?: F } & AbortOptions): Promise<CipherOutput<F>>
+  /** Derives a {@link PassphraseKey} from `passphrase` (one Argon2id hash, over a new random salt). */
+  deriveKeySync(passphrase: Input, options?: SealCostOptions): PassphraseKey
+  deriveKeyAsync(passphrase: Input, options?: SealCostOptions & AbortOptions): Promise<PassphraseKey>
+}
+
 export interface CipherApi {
   /** X25519 key agreement (RFC 7748). */
   x25519: X25519Namespace
@@ -520,11 +617,11 @@ export interface CipherApi {
   /** RSAES-OAEP (AWS-LC). */
   rsa_oaep: RsaOaepNamespace
   /** AES in ECB, CBC, CTR, CFB, CFB8, OFB, GCM, GCM-SIV, CCM and SIV; default GCM. Streaming AES-256-GCM. */
-  aes: AesNamespace & StreamingAead
+  aes: AesNamespace & StreamingAead & PassphraseSealing
   /** ChaCha20-Poly1305 (12-byte nonce) or XChaCha20-Poly1305 (24-byte nonce). */
   chacha20: CipherNamespace<CipherOptions<any>>
   /** XChaCha20-Poly1305 (24-byte nonce; a random nonce is safe to use). Streaming XChaCha20-Poly1305. */
-  xchacha20: CipherNamespace<CipherOptions<any>> & StreamingAead
+  xchacha20: CipherNamespace<CipherOptions<any>> & StreamingAead & PassphraseSealing
   /** Legacy DES / 3DES (EDE), ECB or CBC, PKCS#7. For old data only. */
   des: CipherNamespace<DesOptions<any>>
   /** Weak formats of other libraries, kept to read old data and migrate it. */
@@ -555,8 +652,8 @@ export type AgeEncryptKey =
 export type AgeEncryptOptions = AgeEncryptKey & {
   /**
    * scrypt work factor (passphrases only; refused with `recipients`): N = 2^workFactor (r = 8, p = 1), 1..30. Default 18 (as
-   * age: about 0.3-1 s and 256 MiB). Decrypting needs `maxWorkFactor` >= this value (age accepts up
-   * to 22 by default).
+   * age: about 0.3-1 s and 256 MiB). Decrypting needs `maxWorkFactor` >= this value (19 by
+   * default here; the age tool accepts up to 22).
    */
   workFactor?: number
   /** Return the ASCII-armored (PEM) text as a string instead of the binary file. Default false. */
@@ -575,8 +672,10 @@ export type AgeDecryptKey =
 export type AgeDecryptOptions<F extends string = DecryptOutputFormat> = AgeDecryptKey & {
   /**
    * Refuse files whose scrypt work factor (log2 N) is above this, before any scrypt work, with
-   * `RangeError` (`ERR_OUT_OF_RANGE`): a hostile file cannot pin a CPU (2^22 already takes
-   * seconds and 4 GiB). 1..30, default 22 (as age).
+   * `RangeError` (`ERR_OUT_OF_RANGE`): a hostile file cannot pin a CPU or take gigabytes (scrypt
+   * takes 2^workFactor KiB: 512 MiB at 19, 4 GiB at 22). 1..30, default 19 (opens files the age
+   * tool writes, 18, and rage's, 18-19); the scrypt memory also comes from the memory budget
+   * (`setMemoryBudget`).
    */
   maxWorkFactor?: number
   /** Default `'buffer'`; `'utf8'` for text. */
@@ -628,7 +727,7 @@ export interface AgeNamespace {
   generateIdentity(): { identity: string; recipient: string }
   /** The `age1…` recipient of an `AGE-SECRET-KEY-1…` identity (as `age-keygen -y`). */
   toRecipient(identity: string): string
-  /** `{ workFactor: 18, maxWorkFactor: 22 }`. */
+  /** `{ workFactor: 18, maxWorkFactor: 19 }`. */
   readonly defaults: { readonly workFactor: number; readonly maxWorkFactor: number }
 }
 
@@ -1205,6 +1304,8 @@ export interface PasswordPolicyOverrides {
 export interface PasswordLimits extends Argon2Limits, BcryptLimits {
   /** scrypt: largest 128·r·(N + 2 + p) in bytes. Default 268435456 (256 MiB). (scrypt's p is capped by `maxParallelism`.) */
   maxmem?: number
+  /** scrypt: largest N·r·p (its time is linear in it). Default 4194304, 4 times the default policy's. */
+  maxScryptWork?: number
   /** PBKDF2: largest iteration count. Default 10000000. */
   maxIterations?: number
 }
@@ -1389,6 +1490,8 @@ declare const crypto: {
   randomBytes: typeof randomBytes
   timingSafeEqual: typeof timingSafeEqual
   cpuPaths: typeof cpuPaths
+  setMemoryBudget: typeof setMemoryBudget
+  memoryBudget: typeof memoryBudget
   cipher: CipherApi
   dsa: DsaApi
   kem: KemApi

@@ -17,7 +17,7 @@
 // post-quantum encryption and signatures over those families, docs/hybrid-format.md).
 // Shared by all: options.js (unknown keys, integer ranges), output.js (output
 // formats), errors.js (Node-style errors with a `code`), abort.js (every async form: `signal`,
-// cancel token, AbortError). A new hash or cipher mode needs no JS at all (plus its line in
+// cancel token, AbortError), memory.js (the memory budget of Argon2 and scrypt). A new hash or cipher mode needs no JS at all (plus its line in
 // index.d.ts); a new KDF is a `rawKdf(...)` call of about 15 lines in kdf.js; a new family is a
 // file here, required below, with its types in index.d.ts.
 const { sha, hmac } = require('./lib/hash')
@@ -28,6 +28,7 @@ const { keys } = require('./lib/keys')
 const { rsa, rsa_oaep } = require('./lib/rsa')
 const { kem } = require('./lib/kem')
 const { mldsa } = require('./lib/mldsa')
+const { setMemoryBudget, memoryBudget } = require('./lib/memory')
 
 const api = {
   sha,
@@ -43,6 +44,9 @@ const api = {
   keys: Object.freeze(keys),
   /** The code path each backend takes on this CPU (src/cpu.rs). */
   cpuPaths: require('./lib/native').cpuPaths,
+  /** The process's memory budget for Argon2 and scrypt (lib/memory.js, src/budget.rs). */
+  setMemoryBudget,
+  memoryBudget,
 }
 
 // crypto.hybrid is made from the finished namespaces above (its components are theirs).

@@ -1,12 +1,12 @@
 'use strict'
-// benchmark/stats.js, compare.js and progress.js: the benchmark's statistics, regression rule and
+// lib/bench/stats.js, benchmark/compare.js and benchmark/progress.js: the benchmark's statistics, regression rule and
 // time-left estimate, on inputs whose answers are worked out by hand in the comments.
 const test = require('ava')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { execFileSync } = require('node:child_process')
-const stats = require('../benchmark/stats')
+const stats = require('../lib/bench/stats')
 const { compareRuns, formatComparison } = require('../benchmark/compare')
 const { Progress, clock } = require('../benchmark/progress')
 
@@ -42,7 +42,7 @@ test('a ratio carries the interval of the paired per-round ratios; an interval o
   t.is(stats.ratioOf([1, 1, 1], [2, 2.1, 1.9]).verdict, 'loss')
 })
 
-test('seed 003 rule: a regression is a move beyond 10 % over the whole interval of the change', (t) => {
+test('the regression rule: a regression is a move beyond 10 % over the whole interval of the change', (t) => {
   const base = { value: 100, lo: 95, hi: 105 }
   // 84 / 95 = 0.884 < 0.9 at best: a regression.
   t.is(stats.change(base, { value: 80, lo: 78, hi: 84 }).status, 'regression')

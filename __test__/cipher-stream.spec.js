@@ -138,7 +138,9 @@ for (const [file, version, doc] of VECTORS) {
       if (theirs !== null) t.deepEqual(theirs, plaintext, `${v.name}: independent decoder`)
       // A vector under another aad, or changed anywhere, is refused by both.
       await t.throwsAsync(open(ns, stream, { ...o, ...v1, aad: 'other' }), FAILED)
-      await t.throwsAsync(independentOpen(stream, { ...o, aad: 'other' }))
+      // (The independent decoder needs the argon2 package for a passphrase; without it, it
+      // returns null and checks nothing.)
+      if (theirs !== null) await t.throwsAsync(independentOpen(stream, { ...o, aad: 'other' }))
       if (version === 1) {
         const e = await t.throwsAsync(open(ns, stream, o), FAILED)
         t.regex(e.message, /version-1 stream, which does not commit to its key.*\{ allowV1: true \}/)
@@ -412,7 +414,11 @@ test('a key resolved from an enclosing format\'s lead (crypto.hybrid.decryptStre
   // Also when the stream is aborted while the key is being resolved.
   const c = new AbortController()
   const slow = { length: head.length, secret: async () => (c.abort(), handed.push(Buffer.from(KEY)), handed.at(-1)) }
-  await t.throwsAsync(through(cipher.aes.decryptStream({ [LEAD]: slow, signal: c.signal }), [sealed]), { name: 'AbortError' })
+  const aborted = cipher.aes.decryptStream({ [LEAD]: slow, signal: c.signal })
+  // pipeline() reports whichever stream failed first (Node 24 on: often the source, with
+  // ERR_STREAM_PREMATURE_CLOSE); the decrypting stream itself must end with the AbortError.
+  await t.throwsAsync(through(aborted, [sealed]))
+  t.is(aborted.errored?.name, 'AbortError')
   t.is(handed.length, 2)
   for (const k of handed) t.true(k.every((b) => b === 0))
 })

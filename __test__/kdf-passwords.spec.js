@@ -135,6 +135,11 @@ test('Argon2: needsRehash', (t) => {
   t.true(argon2.needsRehash(phc, { memoryCost: 1024, timeCost: 2, parallelism: 1 }))
   t.true(argon2.needsRehash(phc, { memoryCost: 1024, timeCost: 1, parallelism: 1, variant: 'i' }))
   t.true(argon2.needsRehash(phc)) // against the defaults
+  // A salt shorter than the 16 bytes argon2 draws (RFC 9106 recommends 16), at the same costs.
+  const costs = { memoryCost: 1024, timeCost: 1, parallelism: 1 }
+  t.false(argon2.needsRehash(argon2Sync('pw', { ...costs, salt: Buffer.alloc(16, 1) }), costs))
+  t.true(argon2.needsRehash(argon2Sync('pw', { ...costs, salt: Buffer.alloc(15, 1) }), costs))
+  t.true(argon2.needsRehash(argon2Sync('pw', { ...costs, salt: Buffer.alloc(8, 1) }), costs))
   const v16 = json('argon2_phc_reference_tests.json').tests[0].encoded
   t.true(argon2.needsRehash(v16, { memoryCost: 65536, timeCost: 2, parallelism: 1, variant: 'i' })) // v=16 → 19
   isError(t, () => argon2.needsRehash('$argon2id$v=19$m=1'), TypeError, 'ERR_INVALID_ARG_VALUE')

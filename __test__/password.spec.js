@@ -407,6 +407,9 @@ test('ceilings: ERR_OUT_OF_RANGE before any work, naming the option; raised by o
     [`$scrypt$ln=20,r=8,p=1$${salt}$${tag}`, /maxmem/, { maxmem: 2 ** 30 }],
     [`$scrypt$ln=10,r=8,p=65$${salt}$${tag}`, /maxParallelism/, { maxParallelism: 64 }],
     [`scrypt$1048576$salt$8$1$${'A'.repeat(86)}==`, /maxmem/, { maxmem: 2 ** 30 }],
+    // p multiplies scrypt's time, not its memory: 120 times the policy's work inside maxmem.
+    [`$scrypt$ln=17,r=15,p=64$${salt}$${tag}`, /N \* r \* p.*maxScryptWork/, { maxScryptWork: 125829119 }],
+    [`scrypt$131072$salt$8$5$${'A'.repeat(86)}==`, /N \* r \* p.*maxScryptWork/, { maxScryptWork: 5242879 }],
     [`$pbkdf2-sha256$4294967295$${salt}$${ab64key}`, /maxIterations/, { maxIterations: 4294967294 }],
     [`pbkdf2_sha1$10000001$salt$${'A'.repeat(27)}=`, /maxIterations/, { maxIterations: 10000000 }],
   ]
@@ -425,8 +428,13 @@ test('ceilings: ERR_OUT_OF_RANGE before any work, naming the option; raised by o
     isError(t, () => password.parse(stored, below), RangeError, 'ERR_OUT_OF_RANGE')
   }
   t.deepEqual(password.ceilings, {
-    maxMemoryCost: 2097152, maxTimeCost: 10, maxParallelism: 64, maxRounds: 16, maxmem: 268435456, maxIterations: 10000000,
+    maxMemoryCost: 2097152, maxTimeCost: 10, maxParallelism: 64, maxRounds: 16, maxmem: 268435456,
+    maxScryptWork: 4 * 2 ** 17 * 8, maxIterations: 10000000,
   })
+  // scrypt's work ceiling is 4 times the policy's N·r·p: p = 4 at the policy's N and r passes, 5 does not.
+  t.is(password.parse(`$scrypt$ln=17,r=8,p=4$${salt}$${tag}`).params.p, 4)
+  isError(t, () => password.parse(`$scrypt$ln=17,r=8,p=5$${salt}$${tag}`), RangeError, 'ERR_OUT_OF_RANGE')
+  t.is(password.parse(`$scrypt$ln=17,r=15,p=64$${salt}$${tag}`, { maxScryptWork: 125829120 }).params.p, 64)
   const current = fixture('pbkdf2-sha256-current-ascii')
   isError(t, () => password.parse(current, { maxIterations: 599999 }), RangeError, 'ERR_OUT_OF_RANGE')
   t.is(password.parse(current, { maxIterations: 600000 }).params.iterations, 600000)
@@ -442,6 +450,10 @@ test('ceilings follow a policy that writes above the defaults', (t) => {
   isError(t, () => password.parse(stored), RangeError, 'ERR_OUT_OF_RANGE')
   t.is(password.parse(stored, { policy }).params.iterations, 20000000)
   t.is(password.parse('$2b$17$' + BCRYPT_BODY, { policy }).params.rounds, 17)
+  const heavy = password.createPolicy({ scrypt: { p: 8 } })
+  const p8 = `$scrypt$ln=17,r=8,p=8$c2FsdHNhbHRzYWx0c2FsdA$${'A'.repeat(43)}`
+  isError(t, () => password.parse(p8), RangeError, 'ERR_OUT_OF_RANGE')
+  t.is(password.parse(p8, { policy: heavy }).params.p, 8)
 })
 
 test('wrong types: ERR_INVALID_ARG_TYPE', async (t) => {

@@ -8,6 +8,8 @@
 // MD4/MD5 (and SHA-1 for signing) need `allowWeakHash`.
 const test = require('ava')
 const nodeCrypto = require('node:crypto')
+// Node 20 can deadlock exporting a generated key as JWK: see the helper.
+const { generateKeyPairSync } = require('./helpers/node-keys')
 const crypto = require('..')
 const { json, hex } = require('./helpers/vectors')
 
@@ -115,7 +117,7 @@ test('NIST CAVP FIPS 186-3 P-256: SigGen signatures verify, SigVer results match
 for (const curve of Object.keys(CURVES)) {
   test(`differential ${curve}: every hash x format, ours -> node and noble, node and noble -> ours`, (t) => {
     for (const [i, hash] of ALL_HASHES.entries()) {
-      const { privateKey, publicKey } = nodeCrypto.generateKeyPairSync('ec', { namedCurve: CURVES[curve] })
+      const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: CURVES[curve] })
       const jwk = privateKey.export({ format: 'jwk' })
       const d = Buffer.from(jwk.d, 'base64url')
       const q = Buffer.concat([Buffer.from([4]), Buffer.from(jwk.x, 'base64url'), Buffer.from(jwk.y, 'base64url')])
@@ -191,7 +193,7 @@ test('signatures are low-S (s <= n/2) on every curve, DER and P1363, by default'
 test('lowS verification: secp256k1 refuses high S by default, the NIST curves accept it; lowS: true/false overrides', (t) => {
   const nodeCurve = CURVES
   for (const curve of Object.keys(CURVES)) {
-    const { privateKey, publicKey } = nodeCrypto.generateKeyPairSync('ec', { namedCurve: nodeCurve[curve] })
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: nodeCurve[curve] })
     // node:crypto (OpenSSL) does not normalise s: sign until one has s > n/2.
     let theirs
     for (let i = 0; i < 200 && !theirs; i++) {
@@ -309,7 +311,7 @@ test('weak hashes: MD4/MD5 refused for signing and verifying, SHA-1 for signing,
 
 test('keys: every form from node loads, the curve comes from the key when not given, ours load in node', (t) => {
   for (const curve of Object.keys(CURVES)) {
-    const { privateKey, publicKey } = nodeCrypto.generateKeyPairSync('ec', { namedCurve: CURVES[curve] })
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: CURVES[curve] })
     const msg = rand(64)
     const privForms = [
       privateKey,
@@ -354,8 +356,8 @@ test('errors: wrong curve or algorithm, bad keys, unknown curve/hash/format; bad
   const sig = ecdsa.sign(msg, { privateKey: kp.privateKey })
   const KEY_TYPE = { instanceOf: TypeError, code: 'ERR_CRYPTO_INVALID_KEY_TYPE' }
   const VALUE = { instanceOf: TypeError, code: 'ERR_INVALID_ARG_VALUE' }
-  const p384 = nodeCrypto.generateKeyPairSync('ec', { namedCurve: 'secp384r1' })
-  const ed = nodeCrypto.generateKeyPairSync('ed25519')
+  const p384 = generateKeyPairSync('ec', { namedCurve: 'secp384r1' })
+  const ed = generateKeyPairSync('ed25519')
   t.throws(() => ecdsa.sign(msg, { curve: 'p256', privateKey: p384.privateKey }), KEY_TYPE)
   t.throws(() => ecdsa.verify(msg, { curve: 'p256', publicKey: p384.publicKey, signature: sig }), KEY_TYPE)
   t.throws(() => ecdsa.sign(msg, { privateKey: ed.privateKey }), KEY_TYPE)

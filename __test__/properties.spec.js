@@ -16,6 +16,7 @@ const fc = require('fast-check')
 const assert = require('node:assert/strict')
 const nodeCrypto = require('node:crypto')
 const { nodeEncrypt, nodeDecrypt, nodeHas } = require('./helpers/node-reference')
+const independentStream = require('./helpers/stream-format')
 const { spawnSync } = require('node:child_process')
 const { keccak_256 } = require('@noble/hashes/sha3')
 const { blake2b: nobleBlake2b, blake2s: nobleBlake2s } = require('@noble/hashes/blake2')
@@ -693,6 +694,41 @@ property(
   },
 )
 
+property(
+  'sealed messages: random algorithm, message, aad and passphrase of every input kind, sealed in one call or by a derived key; openSync (and the key) give the message back, the independent decoder too; a flipped bit is refused',
+  30,
+  fc.record({
+    ns: fc.constantFrom('aes', 'xchacha20'),
+    message: bytesArb({ max: 3000 }),
+    aad: optionalArb(bytesArb({ max: 64 })),
+    passphrase: bytesArb({ min: 1, max: 40 }),
+    derived: fc.boolean(),
+    flip: fc.nat(),
+  }),
+  async (v) => {
+    const ns = cipher[v.ns]
+    const [msg, pw] = [make(v.message), make(v.passphrase)]
+    const aad = v.aad && make(v.aad)
+    const withAad = aad ? { aad: aad.input } : {}
+    const cheap = { memoryCost: 8, timeCost: 1 }
+    const key = v.derived ? ns.deriveKeySync(pw.input, cheap) : null
+    const sealed = key ? key.sealSync(msg.input, withAad) : ns.sealSync(msg.input, { passphrase: pw.input, ...withAad, ...cheap })
+    const segments = Math.max(1, Math.ceil(msg.bytes.length / 65536))
+    assert.equal(sealed.length, (key ? 107 : 91) + msg.bytes.length + 16 * segments)
+    same(ns.openSync(sealed, { passphrase: pw.input, ...withAad }), msg.bytes, 'openSync')
+    if (key) same(key.openSync(sealed, withAad), msg.bytes, 'key.openSync')
+    const theirs = await independentStream.open(sealed, { passphrase: pw.bytes, aad: aad?.bytes })
+    if (theirs !== null) same(theirs, msg.bytes, 'independent decoder')
+    const bad = Buffer.from(sealed)
+    const bit = v.flip % (bad.length * 8)
+    bad[bit >> 3] ^= 1 << (bit & 7)
+    // Low ceilings: a flipped bit in the header's Argon2id cost must not start a large hash.
+    const low = { maxMemoryCost: 1024, maxTimeCost: 4, maxParallelism: 8 }
+    assert.throws(() => ns.openSync(bad, { passphrase: pw.input, ...withAad, ...low }), (e) => e.code === 'ERR_CRYPTO_DECRYPT_FAILED')
+    key?.dispose()
+  },
+)
+
 // ---- KDFs -------------------------------------------------------------------------------------
 
 const KDF_HASHES = Object.keys(hmac)
@@ -1093,6 +1129,24 @@ for (const label of ['aes', 'xchacha20']) {
     arg(`cipher.${label}.${op}(src, dst, { key, aad: v })`, (v) => ns[op]('src', 'dst', { key: KEY32, aad: v }), { async: true, optional: true })
   }
 }
+for (const label of ['aes', 'xchacha20']) {
+  const ns = cipher[label]
+  const cheap = { memoryCost: 8, timeCost: 1 }
+  const sealed = ns.sealSync('x', { passphrase: 'p', ...cheap })
+  const key = ns.deriveKeySync('p', cheap)
+  arg(`cipher.${label}.sealSync(v, { passphrase })`, (v) => ns.sealSync(v, { passphrase: 'p', ...cheap }))
+  arg(`cipher.${label}.sealAsync(v, { passphrase })`, (v) => ns.sealAsync(v, { passphrase: 'p', ...cheap }), { async: true })
+  arg(`cipher.${label}.sealSync('x', { passphrase: v })`, (v) => ns.sealSync('x', { passphrase: v, ...cheap }))
+  arg(`cipher.${label}.sealSync('x', { passphrase, aad: v })`, (v) => ns.sealSync('x', { passphrase: 'p', aad: v, ...cheap }), { optional: true })
+  arg(`cipher.${label}.openSync(v, { passphrase })`, (v) => ns.openSync(v, { passphrase: 'p' }))
+  arg(`cipher.${label}.openAsync(v, { passphrase })`, (v) => ns.openAsync(v, { passphrase: 'p' }), { async: true })
+  arg(`cipher.${label}.openSync(sealed, { passphrase: v })`, (v) => ns.openSync(sealed, { passphrase: v }))
+  arg(`cipher.${label}.deriveKeySync(v)`, (v) => ns.deriveKeySync(v, cheap))
+  arg(`cipher.${label}.deriveKeyAsync(v)`, (v) => ns.deriveKeyAsync(v, cheap), { async: true })
+  arg(`cipher.${label}.deriveKeySync(p).sealSync(v)`, (v) => key.sealSync(v))
+  arg(`cipher.${label}.deriveKeySync(p).sealSync('x', { aad: v })`, (v) => key.sealSync('x', { aad: v }), { optional: true })
+  arg(`cipher.${label}.deriveKeySync(p).openAsync(v)`, (v) => key.openAsync(v), { async: true })
+}
 const { cryptoJs } = cipher.legacy
 for (const op of ['encrypt', 'decrypt']) {
   arg(`cipher.legacy.cryptoJs.${op}(v, { passphrase })`, (v) => cryptoJs[op](v, { passphrase: 'p' }))
@@ -1275,8 +1329,10 @@ property(
 
 test('the wrong-type property\'s list of byte arguments was written from this API surface', (t) => {
   // The API surface the list was written from; a new public function must be added to it
-  // (cpuPaths takes no arguments; options.output is not a byte input: __test__/output.spec.js).
-  t.deepEqual(Object.keys(crypto).sort(), ['cipher', 'cpuPaths', 'default', 'dsa', 'hash', 'hmac', 'hybrid', 'kdf', 'kem', 'keys', 'password', 'randomBytes', 'sha', 'timingSafeEqual'])
+  // (cpuPaths and memoryBudget take no arguments, setMemoryBudget a number; options.output is not a
+  // byte input: __test__/output.spec.js).
+  t.deepEqual(Object.keys(crypto).sort(), ['cipher', 'cpuPaths', 'default', 'dsa', 'hash', 'hmac', 'hybrid', 'kdf', 'kem', 'keys',
+    'memoryBudget', 'password', 'randomBytes', 'setMemoryBudget', 'sha', 'timingSafeEqual'])
   t.deepEqual(Object.keys(crypto.hybrid).sort(), ['decrypt', 'decryptAsync', 'decryptFile', 'decryptStream', 'encrypt', 'encryptAsync', 'encryptFile',
     'encryptStream', 'generateKeypair', 'generateKeypairAsync', 'getPublicKey', 'sign', 'signAsync', 'suites', 'verify', 'verifyAsync'])
   t.deepEqual(Object.keys(crypto.kem).sort(), ['mlkem1024', 'mlkem512', 'mlkem768', 'xwing'])
@@ -1284,6 +1340,8 @@ test('the wrong-type property\'s list of byte arguments was written from this AP
   t.deepEqual(Object.keys(crypto.password).sort(), ['algorithms', 'ceilings', 'createPolicy', 'hash', 'hashSync', 'needsRehash', 'parse',
     'policy', 'verify', 'verifySync'])
   t.deepEqual(Object.keys(cipher).sort(), ['aes', 'age', 'chacha20', 'des', 'ecdh', 'legacy', 'rsa_oaep', 'x25519', 'xchacha20'])
+  const sealing = ['deriveKeyAsync', 'deriveKeySync', 'openAsync', 'openSync', 'sealAsync', 'sealSync']
+  for (const ns of ['aes', 'xchacha20']) t.deepEqual(Object.keys(cipher[ns]).filter((k) => /^(seal|open|deriveKey)/.test(k)).sort(), sealing)
   t.deepEqual(Object.keys(crypto.dsa).sort(), ['ecdsa', 'ed25519', 'mldsa44', 'mldsa65', 'mldsa87', 'rsa'])
   for (const set of ['mldsa44', 'mldsa65', 'mldsa87']) {
     t.deepEqual(Object.keys(crypto.dsa[set]).sort(), ['generateKeypair', 'lengths', 'sign', 'signAsync', 'verify', 'verifyAsync'])

@@ -3,7 +3,9 @@
 // the kdf and hash suites, trimmed: __test__/fixtures/bench-report.json) opened in headless
 // Chromium (Debian package `chromium`, driven by puppeteer-core). It must render with no console
 // error and no network request, and every plot must have one labelled series per contestant of
-// its table, in the same colour on every plot.
+// its table, in the same colour on every plot; the reading aids are on it: the run's noise
+// verdict at the top, a row that broke a noise bound marked, a finding under every table, the
+// time per operation first where the rate is hard to read, and the guide.
 //
 // Needs the benchmark's own packages (vega, vega-lite, @resvg/resvg-js: `npm --prefix benchmark
 // ci`, which .ci/run does) and a Chromium; skips with a message without them, unless
@@ -16,8 +18,22 @@ const { pathToFileURL } = require('node:url')
 const { execFileSync } = require('node:child_process')
 
 const root = path.join(__dirname, '..')
-const fixture = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', 'bench-report.json'), 'utf8'))
+const recorded = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', 'bench-report.json'), 'utf8'))
 const required = process.env.BENCH_REPORT_REQUIRED === '1'
+
+// The fixture with the load a run records: a quiet machine, but one row whose interval was wide.
+const noisyRow = recorded.results.find((r) => r.table.startsWith('PBKDF2')).group
+const fixture = {
+  ...recorded,
+  noise: { cores: 2, before: { load: [0.4, 0.5, 0.6] }, after: { load: [0.9, 0.8, 0.7] }, during: { load: [0.9, 1, 1.1], others: 0.02, steal: 0, seconds: 51 } },
+  results: recorded.results.map((r) => ({
+    ...r,
+    noise: { others: 0.02, steal: 0, load: [1, 1], flags: r.table.startsWith('PBKDF2') && r.group === noisyRow ? ['an interval spans 1.31×'] : [] },
+  })),
+}
+const resultTables = [...new Set(fixture.results.map((r) => r.table))]
+/** Cells that read as a time per operation: no input size, or under 1,000 a second. */
+const timeCells = fixture.results.filter((r) => !r.bytes || r.opsPerSec < 1000).length
 
 function chartLibraries() {
   // (vega's package exports hide its package.json from require.resolve: look for the folders.)
@@ -72,6 +88,22 @@ needCharts('writes report.html, an SVG and a PNG per plot, and the Markdown', as
   }
   const text = fs.readFileSync(md, 'utf8')
   t.regex(text, /PBKDF2-SHA-256/)
+  // The verdict, the noisy row, a finding under every results table, the time per operation.
+  t.regex(html, /<p class="verdict noisy" id="verdict">Noisy run: 1 of \d+ rows broke a bound\./)
+  t.is((html.match(/<tr class="noisy">/g) || []).length, 1)
+  t.regex(html, new RegExp(`<td>${noisyRow}<span class="flag">noisy: an interval spans 1\\.31×</span>`))
+  t.is((html.match(/<p class="finding">/g) || []).length, resultTables.length + fixture.tables.filter((x) => x.finding).length)
+  // In the Markdown: each results table, then its finding in italics.
+  for (const table of resultTables) {
+    const at = text.indexOf(`### ${table}\n`)
+    t.true(at >= 0, table)
+    const after = text.slice(at).split('\n').slice(2)
+    const end = after.findIndex((l) => !l.startsWith('|'))
+    t.is(after[end], '', table)
+    t.regex(after[end + 1], /^\*[^*]+\.\*$/, table)
+  }
+  t.is((html.match(/<span class="time">/g) || []).length, timeCells)
+  t.regex(html, /<h2 id="reading">Reading this page<\/h2>/)
   // Every ratio in the Markdown carries its interval: "1.23× [1.10×–1.40×]".
   const ratios = text.match(/\*\*[^*]+\*\*/g)
   t.true(ratios.length > 0)
@@ -149,6 +181,15 @@ needBrowser('report.html renders in Chromium: no console error, no request, one 
   )
   t.deepEqual(errors, [])
   t.deepEqual(requests, [])
+  // The reading aids are shown: the verdict, a finding under every results table.
+  const aids = await page.evaluate(() => ({
+    verdict: document.querySelector('#verdict')?.getBoundingClientRect().height || 0,
+    findings: [...document.querySelectorAll('p.finding')].filter((p) => p.getBoundingClientRect().height > 0 && p.previousElementSibling?.tagName === 'TABLE').length,
+    noisy: [...document.querySelectorAll('tr.noisy .flag')].map((f) => f.textContent),
+  }))
+  t.true(aids.verdict > 0)
+  t.is(aids.findings, resultTables.length)
+  t.deepEqual(aids.noisy, ['noisy: an interval spans 1.31×'])
   const expected = expectedPlots()
   t.is(figures.length, expected.length)
   const colorOf = new Map()

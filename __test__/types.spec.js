@@ -60,3 +60,14 @@ test('index.d.ts: DsaApi names every crypto.dsa member, MlDsaAlgorithm every nat
   t.deepEqual(literals(declared('MlDsaAlgorithm')), require('../lib/native').mldsaSets().map((s) => s.name).sort())
   t.deepEqual(keys(declared('MlDsaNamespace')), Object.keys(dsa.mldsa65).sort())
 })
+
+test('index.d.ts: PassphraseSealing names the sealing methods of cipher.aes and cipher.xchacha20; PassphraseKey the key\'s members', (t) => {
+  const sealing = keys(declared('PassphraseSealing'))
+  t.deepEqual(sealing, ['deriveKeyAsync', 'deriveKeySync', 'openAsync', 'openSync', 'sealAsync', 'sealSync'])
+  for (const ns of ['aes', 'xchacha20']) t.deepEqual(Object.keys(cipher[ns]).filter((k) => sealing.includes(k)).sort(), sealing)
+  const key = cipher.aes.deriveKeySync('p', { memoryCost: 64, timeCost: 1 })
+  const members = Object.getOwnPropertyNames(Object.getPrototypeOf(key)).filter((k) => k !== 'constructor')
+  t.deepEqual(keys(declared('PassphraseKey')).filter((k) => !k.startsWith('__@')), members.sort())
+  t.is(typeof key[Symbol.dispose], 'function')
+  key.dispose()
+})

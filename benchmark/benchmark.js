@@ -4,20 +4,24 @@
 //
 //   node benchmark/benchmark.js [--quick] [--suite hash,kdf] [--filter regex] [--json file] [--md file]
 //                               [--out dir] [--no-report] [--compare baseline.json] [--compare-mode rate|speedup]
+//   node benchmark/benchmark.js --redo results/latest.json    (the suites with a noisy row, again)
 //
 // Prints tables as it goes (with a progress line), then writes benchmark/results/latest.{json,md},
 // report.html and plots/ (or the given files; --out moves the report and plots). With --compare,
 // prints the rows that moved beyond their noise against the baseline and exits 2 on a regression.
 const fs = require('node:fs')
+const os = require('node:os')
 const path = require('node:path')
 const { execFileSync } = require('node:child_process')
 const { pathToFileURL } = require('node:url')
-const { Harness } = require('./harness')
+const { Harness, machineLine, markdownOf } = require('./harness')
+const { assess, describe } = require('../lib/bench/noise')
+const { noisySuites, mergeRedo } = require('./redo')
 const { Progress } = require('./progress')
 const { compareRuns, formatComparison } = require('./compare')
 
 function parseArgs(argv) {
-  const args = { quick: false, suites: null, filter: null, json: null, md: null, out: null, report: true, compare: null, compareMode: 'auto' }
+  const args = { quick: false, suites: null, filter: null, json: null, md: null, out: null, report: true, compare: null, compareMode: 'auto', redo: null }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     if (a === '--quick') args.quick = true
@@ -29,6 +33,7 @@ function parseArgs(argv) {
     else if (a === '--filter') args.filter = new RegExp(argv[++i], 'i')
     else if (a === '--json') args.json = argv[++i]
     else if (a === '--md') args.md = argv[++i]
+    else if (a === '--redo') args.redo = argv[++i]
     else throw new Error(`unknown argument ${a}`)
   }
   return args
@@ -43,33 +48,39 @@ function rustc() {
 }
 
 /**
- * The report of a whole run also shows the Node.js-versions table of `npm run bench:node-matrix`
- * (results/node-matrix.json, its own run and date) when there is one from this machine.
+ * --redo: the run to complete, and the suites (files and titles) with a row that broke a noise
+ * bound; the new run takes the old one's mode.
  */
-function withNodeMatrix(run, outDir, args) {
-  const file = path.join(outDir, 'node-matrix.json')
-  if (args.suites || args.filter || !fs.existsSync(file)) return run
-  const m = JSON.parse(fs.readFileSync(file, 'utf8'))
-  if (m.machine?.cpu !== run.machine.cpu) return run
-  const note = ` (npm run bench:node-matrix, ${m.config?.date || '?'})`
-  return {
-    ...run,
-    results: [...run.results, ...m.results.map((r) => ({ ...r, table: r.table + note }))],
-    tables: [...run.tables, ...m.tables.map((t) => ({ ...t, title: t.title + note }))],
-  }
+function redoPlan(args, dir, files) {
+  const old = JSON.parse(fs.readFileSync(args.redo, 'utf8'))
+  if (!old.noise?.before) throw new Error(`${args.redo} recorded no load figures: run the benchmark again in full`)
+  if (old.config.filter) throw new Error(`${args.redo} is a filtered run: --redo completes whole runs`)
+  const titles = noisySuites(old)
+  args.quick = Boolean(old.config.quick)
+  return { old, titles, files: files.filter((f) => titles.includes(require(path.join(dir, f)).title)) }
 }
 
 async function main() {
   const args = parseArgs(process.argv.slice(2))
-  const h = new Harness({ quick: args.quick, filter: args.filter })
   const dir = path.join(__dirname, 'suites')
-  const order = ['hash', 'batch', 'files', 'streams', 'kdf', 'cipher', 'cipher-stream', 'pk', 'reuse', 'app', 'memory', 'headline']
-  const files = fs
+  // The last suites run one thread: the load average after the run is then the machine's.
+  const order = ['hash', 'batch', 'files', 'streams', 'kdf', 'password', 'cipher', 'cipher-stream', 'age', 'pk', 'pq', 'pq-dsa', 'hybrid', 'reuse', 'app', 'memory', 'first-call', 'headline']
+  let files = fs
     .readdirSync(dir)
     .filter((f) => f.endsWith('.js'))
     .map((f) => f.slice(0, -3))
     .sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99))
     .filter((f) => !args.suites || args.suites.includes(f))
+  const redo = args.redo ? redoPlan(args, dir, files) : null
+  if (redo) {
+    if (!redo.files.length) {
+      console.log(`${args.redo}: no row broke a noise bound; nothing to run again.`)
+      return
+    }
+    files = redo.files
+    console.log(`Running again the suites with a noisy row: ${redo.titles.join(', ')}`)
+  }
+  const h = new Harness({ quick: args.quick, filter: args.filter })
 
   const ours = require('../package.json')
   const peers = ['hash-wasm', '@noble/hashes', 'crypto-js', ...Object.keys(require('./package.json').dependencies || {})]
@@ -78,21 +89,13 @@ async function main() {
   // The code path each of our backends took here (src/cpu.rs), so a fall back to portable code shows.
   const cpuPaths = require('..').cpuPaths()
   const machine = { ...h.machine(), cpuPaths, rustc: rustc(), 'cryptographer.js': ours.version, peers: versions }
-  const pathsLine = Object.entries(cpuPaths).map(([k, v]) => `${k}: ${v}`).join(', ')
-  console.log(
-    `Machine: ${machine.cpu} (${machine.cores} cores; flags ${machine.flags.join(' ') || 'unknown'}), ${machine.platform}, ` +
-      `paths (${pathsLine}), ` +
-      `Node ${machine.node} (OpenSSL ${machine.openssl}), ` +
-      `${machine.rustc || 'rustc ?'}; cryptographer.js ${ours.version}; ` +
-      Object.entries(versions)
-        .filter(([, v]) => v)
-        .map(([k, v]) => `${k} ${v}`)
-        .join(', '),
-  )
+  console.log(`Machine: ${machineLine(machine)}`)
   console.log(
     `Mode: ${args.quick ? 'quick' : 'full'}; each contestant is timed in ${h.rounds} interleaved rounds ` +
       '(median; interquartile range and the ratios\' intervals in brackets, "tie" when an interval includes 1).',
   )
+  h.begin()
+  console.log(`Load before the run: load average ${os.loadavg().map((x) => x.toFixed(2)).join(' / ')} (1 / 5 / 15 min) on ${os.cpus().length} cores`)
 
   const outDir = path.join(__dirname, 'results')
   fs.mkdirSync(outDir, { recursive: true })
@@ -104,13 +107,17 @@ async function main() {
   progress.attach()
   h.onRow = (label) => progress.row(label)
   const started = Date.now()
+  // Suites that put nothing on the page (a filter left none of their rows, or they failed to).
+  const empty = []
   try {
     for (const [i, f] of files.entries()) {
       const suite = require(path.join(dir, f))
       h.suite = suite.title || f
       progress.suite(i)
       console.log(`\n== ${h.suite} ==`)
+      const before = h.results.length + h.tables.length
       await suite.run(h)
+      if (h.results.length + h.tables.length === before) empty.push(f)
     }
   } finally {
     progress.finish()
@@ -122,13 +129,23 @@ async function main() {
     quick: args.quick,
     filter: args.filter ? args.filter.source : null,
     suites: files,
+    emptySuites: empty,
     rounds: h.rounds,
     timePerContestantMs: h.time,
     level: h.level,
     seconds: (Date.now() - started) / 1000,
     argv: process.argv.slice(2).join(' '),
   }
-  const run = { machine, config, results: h.results, tables: h.tables, plots: h.plots, failures: h.failures }
+  h.end()
+  const fresh = { machine, config, noise: h.noise, results: h.results, tables: h.tables, plots: h.plots, facts: h.facts, notes: h.notes, failures: h.failures }
+  const run = redo ? mergeRedo(redo.old, fresh, redo.titles, files) : fresh
+  const verdict = assess(run)
+  console.log(`\nLoad: ${describe(run.noise)}`)
+  console.log(
+    verdict.verdict === 'quiet'
+      ? `Noise: quiet (every bound held over the run and its ${verdict.rows} rows)`
+      : `Noise: NOISY: ${verdict.reasons.join('; ')}. npm run bench:docs will refuse this run.`,
+  )
   fs.writeFileSync(jsonFile, JSON.stringify(run, null, 2))
   console.log(`\nResults: ${jsonFile}`)
   if (args.report) {
@@ -136,15 +153,17 @@ async function main() {
     try {
       const report = await import(pathToFileURL(path.join(__dirname, 'report.mjs')).href)
       const dirOut = args.out || path.dirname(args.json ? path.resolve(args.json) : jsonFile)
-      const plots = await report.writeReport(withNodeMatrix(run, outDir, args), dirOut, { md: mdFile })
+      // A whole run's report also shows the Node.js-versions table (npm run bench:node-matrix) of this machine.
+      const whole = !args.suites && !args.filter ? report.withNodeMatrix(run, path.join(outDir, 'node-matrix.json')) : run
+      const plots = await report.writeReport(whole, dirOut, { md: mdFile })
       console.log(`Report: ${path.join(dirOut, 'report.html')}, ${mdFile}, ${plots.length} plots in ${path.join(dirOut, 'plots')}`)
     } catch (err) {
-      fs.writeFileSync(mdFile, `Machine: ${machine.cpu} (flags ${machine.flags.join(' ')}; paths ${pathsLine}), ${machine.platform}, Node ${machine.node}\n\n${h.markdown()}`)
+      fs.writeFileSync(mdFile, `Machine: ${machineLine(machine)}\n\n${markdownOf(run)}`)
       console.log(`Report not written (${err.message}); ${mdFile} written`)
       process.exitCode = 1
     }
   } else {
-    fs.writeFileSync(mdFile, `Machine: ${machine.cpu} (flags ${machine.flags.join(' ')}; paths ${pathsLine}), ${machine.platform}, Node ${machine.node}\n\n${h.markdown()}`)
+    fs.writeFileSync(mdFile, `Machine: ${machineLine(machine)}\n\n${markdownOf(run)}`)
   }
   if (h.failures.length) {
     console.log(`\n${h.failures.length} contestant(s) were not timed:\n  ${h.failures.join('\n  ')}`)

@@ -1,5 +1,5 @@
 'use strict'
-// `--compare <baseline.json>`: seed 003's regression rule between this run and a baseline run.
+// `--compare <baseline.json>`: the regression rule between this run and a baseline run.
 //
 // A row regressed when the interval of current ÷ baseline lies wholly below 0.9 (it moved by more
 // than 10 % beyond the noise of both runs; stats.js `change`). On the same machine (same CPU
@@ -8,7 +8,7 @@
 // absolute rates say more about the runner than about the code, so the figures compared are the
 // speed-ups over each peer measured in the same run (ours ÷ node:crypto, ours ÷ hash-wasm...),
 // which cancel the machine's speed. `mode` forces one or the other.
-const stats = require('./stats')
+const stats = require('../lib/bench/stats')
 
 const keyOf = (r) => [r.suite, r.table, r.group, r.name].join(' | ')
 const isOurs = (r) => r.ours ?? r.name.startsWith('cryptographer.js')

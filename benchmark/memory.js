@@ -2,9 +2,9 @@
 // Peak memory of one piece of work, measured in a fresh child process so that neither the
 // benchmark's own buffers nor earlier rows count: the child loads the library, warms the work up
 // on a tiny input, records its RSS, runs the work once, and reports the peak RSS the kernel saw
-// (`resourceUsage().maxRSS`) minus that baseline, with the wall time of the run, and the growth of
-// each `process.memoryUsage()` figure over the run (heap used and total, external, array buffers,
-// RSS: the measure of seed 000's memory table, taken the way its code takes it).
+// (`resourceUsage().maxRSS`) minus that baseline, with the wall time of the run, and each
+// `process.memoryUsage()` figure (heap used and total, external, array buffers, RSS) before and
+// after the run, with no collection in between.
 //
 //   const { peak } = require('./memory'); await peak('file', { alg: 'md5', path, impl: 'ours' })
 //
@@ -24,14 +24,16 @@ const path = require('node:path')
 const peer = (name) => require(require.resolve(name, { paths: [__dirname] }))
 
 /**
- * Seed 000's memory-table operations, as its code writes them: fresh random input (and, for the
- * ciphers, key and IV) in every iteration. `impl`: ours, node, crypto-js.
+ * The memory table's operations: fresh random input (and, for the ciphers, key and IV) in every
+ * iteration, as an application hashing or encrypting requests does. `impl`: ours, node,
+ * crypto-js, node-forge; each gets (cryptographer.js, the peer module).
  */
 const OPS = {
   sha256: {
     ours: (c) => c.sha.sha256(nodeCrypto.randomBytes(1024)),
     node: () => nodeCrypto.createHash('sha256').update(nodeCrypto.randomBytes(1024)).digest('hex'),
     'crypto-js': (c, CryptoJS) => CryptoJS.SHA256(CryptoJS.lib.WordArray.create(nodeCrypto.randomBytes(1024))).toString(),
+    'node-forge': (c, forge) => forge.md.sha256.create().update(nodeCrypto.randomBytes(1024).toString('binary')).digest().toHex(),
   },
   sha3_256: {
     ours: (c) => c.sha.sha3_256(nodeCrypto.randomBytes(1024)),
@@ -52,6 +54,14 @@ const OPS = {
           const padding = mode === 'ctr' ? CryptoJS.pad.NoPadding : CryptoJS.pad.Pkcs7
           return CryptoJS.AES.encrypt(wa(1024), wa(32), { iv: wa(16), mode: CryptoJS.mode[mode.toUpperCase()], padding }).ciphertext
         },
+        'node-forge': (c, forge) => {
+          const bin = (n) => nodeCrypto.randomBytes(n).toString('binary')
+          const x = forge.cipher.createCipher(`AES-${mode.toUpperCase()}`, bin(32))
+          x.start({ iv: bin(16) })
+          x.update(forge.util.createBuffer(bin(1024)))
+          x.finish()
+          return x.output.getBytes()
+        },
       },
     ]),
   ),
@@ -61,7 +71,7 @@ const FILE_KEY = Buffer.alloc(32, 7)
 const FILE_IV = Buffer.alloc(16, 9)
 
 /**
- * Seed 000's file processing: SHA-256 or AES-256-CBC of a file read from disk. Ours: `file()`
+ * File processing: SHA-256 or AES-256-CBC of a file read from disk. Ours: `file()`
  * for hashing (read and hashed off the event loop); no file API for AES-CBC, so the file is read
  * and encrypted in one call. node: createReadStream piped into createHash/createCipheriv. crypto-js:
  * the file read, converted to a WordArray, hashed or encrypted.
@@ -112,18 +122,22 @@ const WORK = {
     await pipeline(Readable.from(pieces), sink)
     return sink.read()
   },
-  /** `n` of seed 000's memory operations (`OPS[op][impl]`), in a loop as its code runs them. */
+  /** `n` of the memory table's operations (`OPS[op][impl]`), in a loop. */
   ops(crypto, { op, impl, n }) {
     const f = OPS[op][impl]
-    const CryptoJS = impl === 'crypto-js' ? peer('crypto-js') : null
-    for (let i = 0; i < n; i++) f(crypto, CryptoJS)
+    const lib = impl === 'ours' || impl === 'node' ? null : peer(impl)
+    for (let i = 0; i < n; i++) f(crypto, lib)
   },
   /** One file hashed or encrypted (`processFile`). */
   process: (crypto, o) => processFile(crypto, o),
+  /** One hybrid key pair of `suite`, with generateKeypair (`form` 'sync') or generateKeypairAsync. */
+  hybridKeygen: (crypto, { suite, form }) => (form === 'sync' ? crypto.hybrid.generateKeypair({ suite }) : crypto.hybrid.generateKeypairAsync({ suite })),
 }
 
 /** The smaller work each kind warms up on. */
 const WARM = {
+  // The library's code paths, without an RSA prime search.
+  hybridKeygen: (o) => ({ ...o, suite: 'x25519-mlkem768' }),
   chunks: (o) => ({ ...o, size: Math.min(o.size, 4096), chunk: Math.min(o.chunk, 64) }),
   ops: (o) => ({ ...o, n: 10 }),
   process(o) {
@@ -131,6 +145,25 @@ const WARM = {
     fs.writeFileSync(small, nodeCrypto.randomBytes(4096))
     return { ...o, path: small }
   },
+}
+
+/** Resets the kernel's peak RSS of this process to its RSS now (Linux); false where it cannot. */
+function resetPeak() {
+  try {
+    fs.writeFileSync('/proc/self/clear_refs', '5')
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The peak RSS in bytes (VmHWM of /proc/self/status), or null. */
+function vmHwm() {
+  try {
+    return Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]) * 1024
+  } catch {
+    return null
+  }
 }
 
 /** In the child: warm up, take the baseline, run once, print the figures. */
@@ -142,6 +175,8 @@ async function child(kind, options) {
   await work(crypto, warm)
   if (warm.path && warm.path !== o.path) fs.rmSync(warm.path, { force: true })
   global.gc?.()
+  // Linux: the peak RSS (VmHWM) reset to the current RSS, so the peak read after is the run's.
+  const reset = resetPeak()
   const before = process.memoryUsage()
   const base = before.rss
   const t0 = process.hrtime.bigint()
@@ -149,17 +184,22 @@ async function child(kind, options) {
   const ms = Number(process.hrtime.bigint() - t0) / 1e6
   const end = process.memoryUsage()
   const after = end.rss
-  // maxRSS is the process's peak so far: the run's peak, unless start-up peaked higher, so
-  // `peak` is exact when the run set it and an upper bound otherwise.
-  const peak = Math.max(0, process.resourceUsage().maxRSS * 1024 - base)
-  // Growth of each figure over the run, with no collection in between (seed 000's measure).
-  const growth = Object.fromEntries(['heapUsed', 'heapTotal', 'external', 'arrayBuffers', 'rss'].map((k) => [k, end[k] - before[k]]))
-  process.stdout.write(JSON.stringify({ ms, base, after, peak, growth }))
+  // Elsewhere maxRSS is the process's peak so far: the run's peak, unless start-up peaked
+  // higher, so `peak` is exact when the run set it and an upper bound otherwise.
+  const high = (reset && vmHwm()) || process.resourceUsage().maxRSS * 1024
+  const peak = Math.max(0, high - base)
+  // Each figure before and after the run, with no collection in between, and its growth.
+  const keys = ['heapUsed', 'heapTotal', 'external', 'arrayBuffers', 'rss']
+  const growth = Object.fromEntries(keys.map((k) => [k, end[k] - before[k]]))
+  const initial = Object.fromEntries(keys.map((k) => [k, before[k]]))
+  const final = Object.fromEntries(keys.map((k) => [k, end[k]]))
+  process.stdout.write(JSON.stringify({ ms, base, after, peak, growth, initial, final }))
 }
 
 /**
- * Runs `kind` with `options` in a child process; resolves to `{ ms, base, after, peak, growth }`
- * (bytes; `growth`: heapUsed, heapTotal, external, arrayBuffers, rss over the run).
+ * Runs `kind` with `options` in a child process; returns `{ ms, base, after, peak, growth,
+ * initial, final }` (bytes; `initial`, `final`, `growth`: heapUsed, heapTotal, external,
+ * arrayBuffers, rss before the run, after it, and the difference).
  */
 function peak(kind, options) {
   const out = execFileSync(process.execPath, ['--expose-gc', __filename, kind, JSON.stringify(options)], {

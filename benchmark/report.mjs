@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The benchmark report: one run's JSON (benchmark/results/latest.json) → a self-contained HTML page
 // (tables, plots and styles inline, no script, nothing fetched), each plot as SVG and PNG, and the
-// Markdown; or several platforms' JSON files → one cross-platform page (`--merge`); or
-// docs/benchmarks.md from the last full run (`--docs`).
+// Markdown; or several platforms' JSON files → one cross-platform page (`--merge`); or the
+// published page, docs/benchmarks/ (`--docs`: README.md, report.html, the plots and the JSON),
+// from a full, complete and quiet run only (docsGate below).
 //
 // Charts are Vega-Lite specifications compiled by vega-lite and drawn by vega's headless SVG
 // renderer; PNG through @resvg/resvg-js. Both live in benchmark/package.json (installed by
@@ -10,7 +11,8 @@
 //
 //   node benchmark/report.mjs [run.json] [--out dir] [--no-png]
 //   node benchmark/report.mjs --merge --out dir a.json b.json ...
-//   node benchmark/report.mjs --docs [run.json]       (npm run bench:docs)
+//   node benchmark/report.mjs --docs [run.json] [--out dir] [--allow-noisy] [--allow-partial]
+//                                                     (npm run bench:docs)
 import fs from 'node:fs'
 import path from 'node:path'
 import { createRequire } from 'node:module'
@@ -18,7 +20,11 @@ import { fileURLToPath } from 'node:url'
 
 const require = createRequire(import.meta.url)
 const here = path.dirname(fileURLToPath(import.meta.url))
-const { markdownOf, fmtOps, fmtRatio } = require('./harness.js')
+const { markdownOf, machineLine, tablesOf } = require('../lib/bench/harness.js')
+const { fmtOps, fmtRatio, fmtTime, fmtMb, showsTime } = require('../lib/bench/format.js')
+const { tableFinding } = require('../lib/bench/findings.js')
+const noise = require('../lib/bench/noise.js')
+const { guideOf, READING } = require('./guide.js')
 
 // One colour per contestant on every chart of every report: the usual peers have fixed colours,
 // any other name takes the next free colour in the order of first appearance in the run.
@@ -98,7 +104,7 @@ export function vegaLiteOf(plot, colors) {
     type: 'nominal',
     sort: plot.series,
     scale: { domain: plot.series, range: plot.series.map((n) => colors[n]) },
-    legend: { title: null, orient: plot.type === 'bar' ? 'bottom' : 'right', labelLimit: 240, columns: plot.type === 'bar' ? 3 : 1 },
+    legend: { title: null, orient: plot.type === 'bar' ? 'bottom' : 'right', labelLimit: 420, columns: plot.type === 'bar' ? 3 : 1 },
   }
   const values = plot.records.map((r) => {
     const [v, lo, hi] = y.of(r)
@@ -169,7 +175,7 @@ async function chartTools() {
 }
 
 /** Renders the plots of `run` to SVG strings (and PNG files under `plotDir` when given). */
-export async function renderPlots(run, { plotDir = null, png = true, colors = palette(run.results), prefix = '', only = () => true } = {}) {
+export async function renderPlots(run, { plotDir = null, png = true, colors = palette(run.results), prefix = '', only = () => true, files = () => true } = {}) {
   const { vega, vl, Resvg } = await chartTools()
   const out = []
   if (plotDir) {
@@ -183,7 +189,7 @@ export async function renderPlots(run, { plotDir = null, png = true, colors = pa
     const svg = await view.toSVG()
     view.finalize()
     const file = `${prefix}${plot.id}`
-    if (plotDir) {
+    if (plotDir && files(plot)) {
       fs.writeFileSync(path.join(plotDir, `${file}.svg`), svg)
       if (png && Resvg) {
         const img = new Resvg(svg, { fitTo: { mode: 'zoom', value: 2 }, background: 'white', font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans' } })
@@ -199,9 +205,14 @@ const CSS = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;margin:0 auto;max-width:1180px;padding:0 18px 60px;color:#222}
 h1{font-size:24px;margin:22px 0 4px}h2{font-size:19px;margin:34px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}h3{font-size:15px;margin:22px 0 6px}
 .machine{color:#444;font-size:13px}.note{color:#555;font-size:13px;max-width:900px}
-table{border-collapse:collapse;margin:6px 0 14px;font-size:12.5px}th,td{border:1px solid #ddd;padding:3px 7px;text-align:right;vertical-align:top}
+table{border-collapse:collapse;margin:6px 0 6px;font-size:12.5px}th,td{border:1px solid #ddd;padding:3px 7px;text-align:right;vertical-align:top}
 th:first-child,td:first-child{text-align:left}th{background:#f4f4f4}
 .ci{color:#777;font-size:11px;display:block}.win{color:#0a6b0a;font-weight:600}.loss{color:#a11;font-weight:600}.tie{color:#777;font-weight:600}
+.time{font-weight:600}
+tr.noisy td{background:#fff6e0}.flag{display:block;color:#a15c00;font-size:11px}
+.finding{margin:4px 0 18px;max-width:960px;font-style:italic;color:#333}
+.verdict{padding:8px 12px;border-radius:4px;margin:10px 0;max-width:960px}.verdict.quiet{background:#eef7ee;border:1px solid #9c9}.verdict.noisy,.verdict.unknown{background:#fff3e0;border:1px solid #e0a040}
+.guide p{max-width:960px}
 figure{margin:10px 0 18px;overflow-x:auto}figure svg{max-width:100%;height:auto}
 .toc{columns:2;font-size:13px}.failures{color:#a11}
 nav a{margin-right:10px}
@@ -209,7 +220,8 @@ nav a{margin-right:10px}
 
 function fmtCell(r) {
   if (!r) return '<td>n/a</td>'
-  const mb = r.mbPerSec ? ` · ${r.mbPerSec >= 100 ? r.mbPerSec.toFixed(0) : r.mbPerSec.toFixed(1)} MB/s` : ''
+  const mb = r.mbPerSec ? ` · ${fmtMb(r.mbPerSec)} MB/s` : ''
+  const rate = showsTime(r) ? `<span class="time">${fmtTime(1 / r.opsPerSec)}</span> · ${fmtOps(r.opsPerSec)}/s${mb}` : `${fmtOps(r.opsPerSec)} ops/s${mb}`
   const iqr = r.q1 !== undefined && r.q1 !== null ? `<span class="ci">IQR ${fmtOps(r.q1)}–${fmtOps(r.q3)}</span>` : ''
   let ratio = ''
   if (r.ratio) {
@@ -217,15 +229,19 @@ function fmtCell(r) {
     const ci = r.ratioLo ? ` <span class="ci">${(100 * (r.level || 0)).toFixed(0)} % CI ${fmtRatio(r.ratioLo)}–${fmtRatio(r.ratioHi)}</span>` : ''
     ratio = `<br><span class="${v}">${v === 'tie' ? 'tie ' : ''}${fmtRatio(r.ratio)}</span>${ci}`
   }
-  return `<td>${fmtOps(r.opsPerSec)} ops/s${mb}${iqr}${ratio}</td>`
+  return `<td>${rate}${iqr}${ratio}</td>`
 }
 
-function resultsTable(records) {
-  const cols = uniq(records.map((r) => r.name))
-  const groups = uniq(records.map((r) => r.group))
-  const at = new Map(records.map((r) => [`${r.group}\u0000${r.name}`, r]))
-  const head = `<tr><th></th>${cols.map((c) => `<th>${esc(c)}</th>`).join('')}</tr>`
-  const body = groups.map((g) => `<tr><td>${esc(g)}</td>${cols.map((c) => fmtCell(at.get(`${g}\u0000${c}`))).join('')}</tr>`).join('\n')
+/** A results table: a row per group, a column per contestant; a row that broke a noise bound is marked. */
+function resultsTable(t) {
+  const head = `<tr><th></th>${t.cols.map((c) => `<th>${esc(c)}</th>`).join('')}</tr>`
+  const body = [...t.rows]
+    .map(([group, cells]) => {
+      const flags = Object.values(cells)[0]?.noise?.flags || []
+      const label = flags.length ? `${esc(group)}<span class="flag">noisy: ${esc(flags.join('; '))}</span>` : esc(group)
+      return `<tr${flags.length ? ' class="noisy"' : ''}><td>${label}</td>${t.cols.map((c) => fmtCell(cells[c])).join('')}</tr>`
+    })
+    .join('\n')
   return `<table>${head}\n${body}</table>`
 }
 
@@ -234,18 +250,9 @@ const plainTable = (t) =>
     .map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`)
     .join('\n')}</table>`
 
-export function machineLine(m = {}) {
-  const peers = Object.entries(m.peers || {})
-    .filter(([, v]) => v)
-    .map(([k, v]) => `${k} ${v}`)
-    .join(', ')
-  return (
-    `${m.cpu || '?'} (${m.cores || '?'} cores; flags ${(m.flags || []).join(' ') || 'unknown'}), ${m.platform || '?'}, ` +
-    (m.cpuPaths ? `paths (${Object.entries(m.cpuPaths).map(([k, v]) => `${k}: ${v}`).join(', ')}), ` : '') +
-    `Node ${m.node || '?'} (OpenSSL ${m.openssl || '?'}), ${m.rustc || 'rustc ?'}; cryptographer.js ${m['cryptographer.js'] || '?'}` +
-    (peers ? `; ${peers}` : '')
-  )
-}
+const finding = (text) => (text ? `<p class="finding">${esc(text)}</p>` : '')
+
+export { machineLine }
 
 function methodNote(run) {
   const c = run.config || {}
@@ -256,10 +263,23 @@ function methodNote(run) {
     `output was checked equal to cryptographer.js's. Under each figure: the interquartile range of the rounds. Ratios are ` +
     `cryptographer.js ÷ that contestant, with the distribution-free confidence interval of the median of the per-round ` +
     `ratios${level ? ` (coverage ${(100 * level).toFixed(1)} %)` : ''}; a ratio whose interval includes 1.0 is shown as a tie. ` +
+    `Where a rate is hard to read (slow operations, operations without an input size) the time per operation comes first. ` +
     `Error bars on the plots are the medians' intervals. Every round is kept in the JSON.` +
     (c.quick ? ' This was a --quick run: shorter timing, fewer sizes.' : '') +
     (c.filter ? ` Filtered to rows matching /${c.filter}/.` : '')
   )
+}
+
+/** The run's noise verdict as a sentence: quiet, or noisy and why. */
+export function verdictLine(run) {
+  const v = noise.assess(run)
+  const b = v.bounds
+  const bounds =
+    `bounds: load average at most the core count before and after the run; other processes at most ${noise.pct(b.others)} ` +
+    `and steal at most ${noise.pct(b.steal)} of the CPU time, over the run and in each row; our figures' and the ties' intervals at most ${b.spread}× wide (hi ÷ lo)`
+  if (v.verdict === 'quiet') return { verdict: v, text: `Quiet run: every noise bound held over the run and its ${v.rows} rows (${bounds}).` }
+  if (v.verdict === 'unknown') return { verdict: v, text: `This run recorded no load figures: it cannot be judged quiet (${bounds}).` }
+  return { verdict: v, text: `Noisy run: ${v.reasons.join('; ')}. Its figures are not the product's (${bounds}).` }
 }
 
 function page(title, body) {
@@ -278,47 +298,76 @@ const figure = (p) =>
 /** The HTML body of one run (also one platform's section of the merged page). */
 function runBody(run, plots, { heading = 'h2', idPrefix = '', bars = true } = {}) {
   const parts = []
-  const bySuite = new Map()
-  for (const r of run.results) {
-    if (!bySuite.has(r.suite)) bySuite.set(r.suite, [])
-    bySuite.get(r.suite).push(r)
-  }
-  for (const t of run.tables || []) if (!bySuite.has(t.suite)) bySuite.set(t.suite, [])
-  for (const [suite, recs] of bySuite) {
+  const tables = tablesOf(run.results)
+  const suites = uniq([...run.results.map((r) => r.suite), ...(run.tables || []).map((t) => t.suite)])
+  for (const suite of suites) {
     parts.push(`<${heading} id="${idPrefix}${slug(suite)}">${esc(suite)}</${heading}>`)
     for (const p of plots.filter((q) => q.suite === suite && !q.generic)) parts.push(figure(p))
-    for (const table of uniq(recs.map((r) => r.table))) {
-      parts.push(`<h3>${esc(table)}</h3>`)
-      const bar = bars && plots.find((q) => q.generic && q.table === table)
+    for (const t of [...tables.values()].filter((x) => x.suite === suite)) {
+      parts.push(`<h3 id="${idPrefix}t-${slug(t.title)}">${esc(t.title)}</h3>`)
+      const bar = bars && plots.find((q) => q.generic && q.table === t.title)
       if (bar) parts.push(figure(bar))
-      parts.push(resultsTable(recs.filter((r) => r.table === table)))
+      parts.push(resultsTable(t), finding(run.notes?.[t.title] || tableFinding(t.records, run.machine)))
     }
-    for (const t of (run.tables || []).filter((x) => x.suite === suite)) parts.push(`<h3>${esc(t.title)}</h3>`, plainTable(t))
+    for (const t of (run.tables || []).filter((x) => x.suite === suite)) parts.push(`<h3 id="${idPrefix}t-${slug(t.title)}">${esc(t.title)}</h3>`, plainTable(t), finding(t.finding))
   }
   if (run.failures?.length) parts.push(`<h2>Not timed</h2><ul class="failures">${run.failures.map((f) => `<li>${esc(f)}</li>`).join('')}</ul>`)
   return parts.join('\n')
 }
 
-/** Writes report.html, latest.md (when `md`), and plots/*.svg|png for one run. */
-export async function writeReport(run, outDir, { png = true, html = 'report.html', md = null } = {}) {
-  fs.mkdirSync(outDir, { recursive: true })
-  const plots = await renderPlots(run, { plotDir: path.join(outDir, 'plots'), png })
-  const suites = uniq([...run.results.map((r) => r.suite), ...(run.tables || []).map((t) => t.suite)])
-  const body = [
+/** The reading aids: how to read the figures (fixed), then the guide generated from the run. */
+function guideHtml(run) {
+  const parts = [`<section class="guide"><h2 id="reading">Reading this page</h2>`, ...READING.map((p) => `<p>${esc(p)}</p>`)]
+  for (const g of guideOf(run)) parts.push(`<h3 id="${slug(g.title)}">${esc(g.title)}</h3>`, ...g.paragraphs.map((p) => `<p>${esc(p)}</p>`))
+  parts.push('</section>')
+  return parts.join('\n')
+}
+
+function guideMarkdown(run) {
+  const lines = ['## Reading this page', '', ...READING.flatMap((p) => [p, ''])]
+  for (const g of guideOf(run)) lines.push(`### ${g.title}`, '', ...g.paragraphs.flatMap((p) => [p, '']))
+  return lines.join('\n')
+}
+
+/** The page's head: title, the noise verdict (and a stamp when published despite it), machine, load, method. */
+function headHtml(run, { stamp = null } = {}) {
+  const { verdict, text } = verdictLine(run)
+  return [
     `<h1>cryptographer.js benchmark</h1>`,
-    `<p class="machine"><b>Machine:</b> ${esc(machineLine(run.machine))}<br><b>Run:</b> ${esc(run.machine?.date || '')}` +
+    stamp ? `<p class="verdict noisy" id="stamp"><b>${esc(stamp)}</b></p>` : '',
+    `<p class="verdict ${verdict.verdict}" id="verdict">${esc(text)}</p>`,
+    `<p class="machine"><b>Machine:</b> ${esc(machineLine(run.machine))}<br><b>Load:</b> ${esc(noise.describe(run.noise))}<br><b>Run:</b> ${esc(run.machine?.date || '')}` +
       (run.config?.seconds ? `, ${Math.round(run.config.seconds)} s` : '') +
       `${run.config?.argv ? ` · <code>${esc(run.config.argv)}</code>` : ''}</p>`,
     `<p class="note">${esc(methodNote(run))}</p>`,
-    `<nav class="toc">${suites.map((s) => `<a href="#${slug(s)}">${esc(s)}</a>`).join(' ')}</nav>`,
+  ].join('\n')
+}
+
+function markdownHead(run, { stamp = null } = {}) {
+  const { text } = verdictLine(run)
+  return [stamp ? `> **${stamp}**\n` : '', `> ${text}`, '', `Machine: ${machineLine(run.machine)}`, '', `Load: ${noise.describe(run.noise)}`, '', methodNote(run), ''].join('\n')
+}
+
+/** Markdown lines of a suite's series plots (their SVG files under plots/), for markdownOf's `images`. */
+const seriesImages = (plots) => (suite) => plots.filter((q) => !q.generic && q.suite === suite).flatMap((p) => [`![${p.title}](plots/${p.file}.svg)`, ''])
+
+/** Writes report.html, latest.md (when `md`), and plots/*.svg|png for one run (those `files` selects). */
+export async function writeReport(run, outDir, { png = true, html = 'report.html', md = null, stamp = null, files } = {}) {
+  fs.mkdirSync(outDir, { recursive: true })
+  const plots = await renderPlots(run, { plotDir: path.join(outDir, 'plots'), png, files })
+  const suites = uniq([...run.results.map((r) => r.suite), ...(run.tables || []).map((t) => t.suite)])
+  const body = [
+    headHtml(run, { stamp }),
+    `<nav class="toc"><a href="#reading">Reading this page</a> ${suites.map((s) => `<a href="#${slug(s)}">${esc(s)}</a>`).join(' ')}</nav>`,
+    guideHtml(run),
     runBody(run, plots),
   ].join('\n')
   fs.writeFileSync(path.join(outDir, html), page('cryptographer.js benchmark', body))
-  if (md) fs.writeFileSync(md, `Machine: ${machineLine(run.machine)}\n\n${methodNote(run)}\n\n${markdownOf(run)}`)
+  if (md) fs.writeFileSync(md, `${markdownHead(run, { stamp })}\n${guideMarkdown(run)}\n${markdownOf(run, { images: seriesImages(plots) })}`)
   return plots
 }
 
-/** The cross-platform page: seed 000's platform table, then each platform's plots and tables. */
+/** The cross-platform page: the platform table, then each platform's plots and tables. */
 export async function writeMerged(files, outDir, { png = true } = {}) {
   const { mergeTable, rowLabel } = await import('../scripts/merge-bench.mjs')
   const loaded = files.map((file) => ({ file, data: JSON.parse(fs.readFileSync(file, 'utf8')) }))
@@ -330,8 +379,11 @@ export async function writeMerged(files, outDir, { png = true } = {}) {
     const id = slug(label)
     // Per platform: the series plots (the dot plot of every table is in that platform's own report).
     const series = { ...data, plots: data.plots || [], results: data.results || [] }
-    const plots = (await renderPlots(series, { plotDir: path.join(outDir, 'plots'), png, colors, prefix: `${id}-`, only: (p) => !p.generic }))
-    sections.push(`<h2 id="${id}">${esc(label)}</h2><p class="machine">${esc(machineLine(data.machine))}</p>\n${runBody(data, plots, { heading: 'h3', idPrefix: `${id}-`, bars: false })}`)
+    const plots = await renderPlots(series, { plotDir: path.join(outDir, 'plots'), png, colors, prefix: `${id}-`, only: (p) => !p.generic })
+    sections.push(
+      `<h2 id="${id}">${esc(label)}</h2><p class="machine">${esc(machineLine(data.machine))}</p>` +
+        `<p class="verdict ${noise.assess(data).verdict}">${esc(verdictLine(data).text)}</p>\n${runBody(data, plots, { heading: 'h3', idPrefix: `${id}-`, bars: false })}`,
+    )
   }
   const table = mergeTable(loaded)
   const rows = table.split('\n').filter((l) => l.startsWith('|') && !l.startsWith('|-'))
@@ -354,31 +406,98 @@ export async function writeMerged(files, outDir, { png = true } = {}) {
   return path.join(outDir, 'index.html')
 }
 
-/** docs/benchmarks.md from a run: the machine, the method, every plot (SVG in docs/benchmarks/) and table. */
-export async function writeDocs(run, root = path.join(here, '..')) {
-  const dir = path.join(root, 'docs', 'benchmarks')
-  fs.rmSync(dir, { recursive: true, force: true })
-  const plots = await renderPlots(run, { plotDir: dir, png: false })
+/** Every suite of the benchmark (benchmark/suites/*.js): a published run must have run them all. */
+export function allSuites() {
+  return fs
+    .readdirSync(path.join(here, 'suites'))
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => f.slice(0, -3))
+    .sort()
+}
+
+/**
+ * Whether a run may become the published page: `{ noisy: [reasons], partial: [reasons] }`, both
+ * empty for a run that may. Noisy: the noise verdict of the run, or of the Node.js-versions run
+ * beside it, is not quiet (noise.js). Partial: a --quick,
+ * filtered or suite-selected run, a suite missing or without a figure, a contestant not timed, or
+ * no Node.js-versions table (npm run bench:node-matrix) beside it.
+ */
+export function docsGate(run, { suites = allSuites() } = {}) {
+  const v = noise.assess(run)
+  const noisy = v.verdict === 'quiet' ? [] : [...v.reasons]
+  // The Node.js-versions table is a run of its own, judged by the same bounds.
+  if (run.nodeMatrix) {
+    const m = noise.assess(run.nodeMatrix)
+    if (m.verdict !== 'quiet') noisy.push(`the Node.js-versions run: ${m.reasons.join(', ')}`)
+  }
+  const partial = []
+  const c = run.config || {}
+  if (c.quick) partial.push('it is a --quick run (shorter timing, fewer sizes: the series stop at 1 MiB)')
+  if (c.filter) partial.push(`it is filtered (--filter ${c.filter})`)
+  const missing = suites.filter((s) => !(c.suites || []).includes(s))
+  if (missing.length) partial.push(`it lacks the suites ${missing.join(', ')}`)
+  if (c.emptySuites?.length) partial.push(`the suites ${c.emptySuites.join(', ')} put no figure on the page`)
+  if (run.failures?.length) partial.push(`${run.failures.length} contestant(s) were not timed: ${run.failures.slice(0, 3).join('; ')}`)
+  if (!run.results.some((r) => r.suite?.startsWith('Node.js versions'))) partial.push('it has no Node.js-versions table (run npm run bench:node-matrix on the same machine first)')
+  return { noisy, partial }
+}
+
+/** The run with the Node.js-versions table of `npm run bench:node-matrix` (node-matrix.json) when it is from the same CPU. */
+export function withNodeMatrix(run, file) {
+  if (!file || !fs.existsSync(file)) return run
+  const m = JSON.parse(fs.readFileSync(file, 'utf8'))
+  if (m.machine?.cpu !== run.machine?.cpu) return run
+  const note = ` (npm run bench:node-matrix, ${m.config?.date || '?'})`
+  return {
+    ...run,
+    results: [...run.results, ...m.results.map((r) => ({ ...r, table: r.table + note }))],
+    tables: [...(run.tables || []), ...(m.tables || []).map((t) => ({ ...t, title: t.title + note }))],
+    nodeMatrix: { noise: m.noise, results: m.results, config: m.config },
+  }
+}
+
+/**
+ * The published page, docs/benchmarks/ (or `out`): README.md (the guide, every table with its
+ * finding, every series plot), report.html (the same, self-contained), plots/*.svg and
+ * results.json. Refuses (throws, code ERR_BENCH_NOT_PUBLISHABLE) a noisy run unless `allowNoisy`,
+ * and a partial one unless `allowPartial`; an allowed run is stamped as what it is on the page.
+ */
+export async function writeDocs(run, { out = path.join(here, '..', 'docs', 'benchmarks'), allowNoisy = false, allowPartial = false, suites } = {}) {
+  const gate = docsGate(run, { suites })
+  const refused = [...(allowNoisy ? [] : gate.noisy), ...(allowPartial ? [] : gate.partial)]
+  if (refused.length) {
+    const how = [gate.noisy.length && !allowNoisy && '--allow-noisy', gate.partial.length && !allowPartial && '--allow-partial'].filter(Boolean).join(' and ')
+    const err = new Error(
+      `This run is not published: ${refused.join('; ')}. Run \`npm run bench\` in full on a quiet machine ` +
+        `(and \`npm run bench:node-matrix\`), or pass ${how} to publish it stamped as such.`,
+    )
+    err.code = 'ERR_BENCH_NOT_PUBLISHABLE'
+    throw err
+  }
+  const stamps = [
+    gate.noisy.length && `Published from a NOISY run (--allow-noisy): ${gate.noisy.join('; ')}. These figures understate the product.`,
+    gate.partial.length && `Published from a PARTIAL run (--allow-partial): ${gate.partial.join('; ')}.`,
+  ].filter(Boolean)
+  const stamp = stamps.length ? stamps.join(' ') : null
+  fs.rmSync(out, { recursive: true, force: true })
+  fs.mkdirSync(out, { recursive: true })
+  // The dot plots are in report.html only; the series plots are files too, for README.md.
+  const plots = await writeReport(run, out, { png: false, md: null, stamp, files: (p) => !p.generic })
+  fs.writeFileSync(path.join(out, 'results.json'), JSON.stringify({ ...run, published: { date: new Date().toISOString(), stamp } }))
   const lines = [
     '# Benchmarks',
     '',
-    `Generated by \`npm run bench:docs\` from \`benchmark/results/latest.json\` (${run.config?.quick ? 'a `--quick` run' : 'the last full run'}, ${run.machine?.date || '?'}). ` +
-      'Regenerate after `npm run bench`. The page with every table is `benchmark/results/report.html`. ' +
-      'Timing on a shared machine is noisy: read the intervals (error bars, brackets), not only the medians.',
+    `Written by \`npm run bench:docs\` from one run of \`npm run bench\` (${run.machine?.date || '?'}); the same page with ` +
+      'every figure\'s interval: [report.html](report.html) (download it: one self-contained file); every round of every ' +
+      'contestant: [results.json](results.json). To measure your own machine: `npx cryptographer.js bench`.',
     '',
-    `Machine: ${machineLine(run.machine)}`,
-    '',
-    methodNote(run),
+    markdownHead(run, { stamp }),
+    guideMarkdown(run),
+    // Each suite's series plots under its heading, then its tables.
+    markdownOf(run, { images: seriesImages(plots) }),
     '',
   ]
-  for (const p of plots.filter((q) => !q.generic)) lines.push(`![${p.title}](benchmarks/${p.file}.svg)`, '')
-  lines.push('## Tables', '', markdownOf(run), '')
-  const suitesWithBars = plots.filter((q) => q.generic)
-  if (suitesWithBars.length) {
-    lines.push('## Bar charts of the other tables', '')
-    for (const p of suitesWithBars) lines.push(`![${p.title}](benchmarks/${p.file}.svg)`, '')
-  }
-  fs.writeFileSync(path.join(root, 'docs', 'benchmarks.md'), lines.join('\n'))
+  fs.writeFileSync(path.join(out, 'README.md'), lines.join('\n'))
   return plots
 }
 
@@ -386,6 +505,8 @@ async function main(argv) {
   let out = null
   let png = true
   let mode = 'one'
+  let allowNoisy = false
+  let allowPartial = false
   const files = []
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
@@ -393,6 +514,9 @@ async function main(argv) {
     else if (a === '--no-png') png = false
     else if (a === '--merge') mode = 'merge'
     else if (a === '--docs') mode = 'docs'
+    else if (a === '--allow-noisy') allowNoisy = true
+    else if (a === '--allow-partial') allowPartial = true
+    else if (a.startsWith('--')) throw new Error(`unknown option ${a}`)
     else files.push(a)
   }
   const results = path.join(here, 'results')
@@ -404,8 +528,15 @@ async function main(argv) {
   const file = files[0] || path.join(results, 'latest.json')
   const run = JSON.parse(fs.readFileSync(file, 'utf8'))
   if (mode === 'docs') {
-    const plots = await writeDocs(run)
-    console.log(`wrote docs/benchmarks.md and ${plots.length} plots in docs/benchmarks/`)
+    const dir = out || path.join(here, '..', 'docs', 'benchmarks')
+    try {
+      const plots = await writeDocs(withNodeMatrix(run, path.join(path.dirname(file), 'node-matrix.json')), { out: dir, allowNoisy, allowPartial })
+      console.log(`wrote ${path.join(dir, 'README.md')}, report.html, results.json and ${plots.filter((p) => !p.generic).length} plots`)
+    } catch (err) {
+      if (err.code !== 'ERR_BENCH_NOT_PUBLISHABLE') throw err
+      console.error(err.message)
+      process.exitCode = 3
+    }
     return
   }
   const dir = out || path.dirname(file)

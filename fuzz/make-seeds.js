@@ -161,6 +161,10 @@ async function main() {
     seed('stream', `${ns}-key`, Buffer.concat([Buffer.from([alg]), byKey]))
     seed('stream', `${ns}-passphrase`, Buffer.concat([Buffer.from([alg | 2]), byPass]))
     seed('stream', `${ns}-seal`, Buffer.concat([Buffer.from([alg | 4, 7, 0, 1]), PLAINTEXT]))
+    // A sealed message of a key derived from the passphrase (key source 2): the passphrase opens it.
+    const derived = c.deriveKeySync(STREAM_PASSPHRASE, { memoryCost: 8, timeCost: 1, parallelism: 1 })
+    seed('stream', `${ns}-derived-key`, Buffer.concat([Buffer.from([alg | 2]), derived.sealSync(PLAINTEXT)]))
+    derived.dispose()
     void i
   }
   for (const [target, files] of Object.entries(seeds)) {

@@ -10,6 +10,7 @@ const { checkFormat, checkDecryptFormat, decryptOutput, outputTarget, refuseAsyn
 const { BYTES, invalidArgType, invalidArgValue } = require('./errors')
 const { runAsync: runWithSignal } = require('./abort')
 const { streamMethods } = require('./cipher-stream')
+const { sealMethods } = require('./seal')
 const { checkList, isSmallBatch, joinParts } = require('./batch')
 
 const MODES = native.cipherModes()
@@ -200,8 +201,8 @@ function readOptions(options, what) {
 function passphraseRefused(op, value) {
   const why =
     op === 'encrypt'
-      ? `encryption in the weak crypto-js passphrase format is only available as ${LEGACY}.encrypt()`
-      : `the weak crypto-js passphrase format (unauthenticated CBC: modified data decrypts without an error) is only read by ${LEGACY}.decrypt()`
+      ? `to encrypt with a passphrase, use cipher.aes.sealAsync() or sealSync() (Argon2id, authenticated); encryption in the weak crypto-js passphrase format is only available as ${LEGACY}.encrypt()`
+      : `cipher.aes.openAsync() or openSync() open what sealAsync() sealed; the weak crypto-js passphrase format (unauthenticated CBC: modified data decrypts without an error) is only read by ${LEGACY}.decrypt()`
   return invalidArgValue('options.passphrase', `a key: ${why}`, value)
 }
 
@@ -306,9 +307,11 @@ function makeNamespace(family, { defaultMode, fixed, modeOption }) {
     },
     /** The modes this namespace accepts. */
     modes: Object.freeze(fixed ? [fixed] : [...modes.keys()]),
-    // encryptStream, decryptStream, encryptFile, decryptFile where the streaming format has an
-    // algorithm for this namespace (./cipher-stream.js).
+    // encryptStream, decryptStream, encryptFile, decryptFile, and the sealed messages (sealSync,
+    // openSync, deriveKeySync and their async forms) where the streaming format has an algorithm
+    // for this namespace (./cipher-stream.js, ./seal.js).
     ...streamMethods(what.slice('cipher.'.length)),
+    ...sealMethods(what.slice('cipher.'.length)),
   }
   return Object.freeze(ns)
 }

@@ -251,7 +251,8 @@ const PARSE_OPTIONS = new Set(LIMIT_OPTIONS)
 
 /**
  * True when `hash` was not made with the given (or default) variant, version, memoryCost,
- * timeCost, parallelism and keyLength: rehash the password at the next successful login.
+ * timeCost, parallelism and keyLength, or has a salt shorter than the 16 bytes `argon2` draws:
+ * rehash the password at the next successful login.
  */
 argon2.needsRehash = function needsRehash(hash, options) {
   const o = checkOptions(options, REHASH_OPTIONS, 'argon2.needsRehash')
@@ -263,7 +264,8 @@ argon2.needsRehash = function needsRehash(hash, options) {
     got.memoryCost !== p.memoryCost ||
     got.timeCost !== p.timeCost ||
     got.parallelism !== p.parallelism ||
-    got.keyLength !== p.keyLength
+    got.keyLength !== p.keyLength ||
+    got.saltLength < 16
   )
 }
 

@@ -154,17 +154,21 @@ function readPolicy(value) {
 
 /** Node's scrypt memory rule (as kdf.scrypt): 128·r·(N + 2 + p) bytes. */
 const scryptMemory = (N, r, p) => 128 * r * (N + 2 + p)
+/** scrypt's work: N·r·p BlockMix rounds of 128·r bytes each way (its time is linear in it). */
+const scryptWork = (N, r, p) => N * r * p
 
 // Defaults for the parameters of a stored hash: Argon2 and bcrypt as kdf.argon2.verify and
 // kdf.bcrypt.verify (the hardening issue's), scrypt 256 MiB (OWASP's N = 2^17 r = 8 needs
-// 128 MiB + 3 KiB) with p under the same 64 as Argon2's lanes, PBKDF2 10 million iterations.
-// Each is raised to what the policy in use produces, so `verify` accepts its own hashes.
+// 128 MiB + 3 KiB) with p under the same 64 as Argon2's lanes and N·r·p at 4 times the default
+// policy's (p multiplies the time without adding memory), PBKDF2 10 million iterations. Each is
+// raised to what the policy in use produces, so `verify` accepts its own hashes.
 const CEILINGS = Object.freeze({
   maxMemoryCost: 2 << 20,
   maxTimeCost: 10,
   maxParallelism: 64,
   maxRounds: 16,
   maxmem: 256 * 1024 * 1024,
+  maxScryptWork: 4 * scryptWork(DEFAULT_POLICY.scrypt.N, DEFAULT_POLICY.scrypt.r, DEFAULT_POLICY.scrypt.p),
   maxIterations: 10000000,
 })
 const CEILING_KEYS = Object.keys(CEILINGS)
@@ -182,13 +186,15 @@ function readLimits(o, policy) {
       maxParallelism: Math.max(CEILINGS.maxParallelism, a.parallelism, s.p),
       maxRounds: Math.max(CEILINGS.maxRounds, b.rounds),
       maxmem: Math.max(CEILINGS.maxmem, scryptMemory(s.N, s.r, s.p)),
+      maxScryptWork: Math.max(CEILINGS.maxScryptWork, scryptWork(s.N, s.r, s.p)),
       maxIterations: Math.max(CEILINGS.maxIterations, ...Object.values(k.iterations)),
     })
     LIMITS.set(policy, base)
   }
   if (
     o.maxMemoryCost === undefined && o.maxTimeCost === undefined && o.maxParallelism === undefined &&
-    o.maxRounds === undefined && o.maxmem === undefined && o.maxIterations === undefined
+    o.maxRounds === undefined && o.maxmem === undefined && o.maxScryptWork === undefined &&
+    o.maxIterations === undefined
   ) return base
   const maxmem = o.maxmem ?? base.maxmem
   if (typeof maxmem !== 'number') throw invalidArgType('options.maxmem', 'of type number', maxmem)
@@ -199,6 +205,7 @@ function readLimits(o, policy) {
     maxParallelism: checkInt(o.maxParallelism, 'options.maxParallelism', 1, 0xffffff) ?? base.maxParallelism,
     maxRounds: checkInt(o.maxRounds, 'options.maxRounds', 4, 31) ?? base.maxRounds,
     maxmem,
+    maxScryptWork: checkInt(o.maxScryptWork, 'options.maxScryptWork', 1, Number.MAX_SAFE_INTEGER) ?? base.maxScryptWork,
     maxIterations: checkInt(o.maxIterations, 'options.maxIterations', 1, U32) ?? base.maxIterations,
   }
 }
@@ -348,6 +355,8 @@ function checkScrypt(N, r, p, keyLength, limits, spec) {
     const need = `>= 128 * r * (N + 2 + p) = ${mem} bytes for this stored hash (raise options.maxmem to accept it)`
     throw outOfRange('maxmem', need, limits.maxmem)
   }
+  const work = scryptWork(N, r, p)
+  if (work > limits.maxScryptWork) throw ceiling('N * r * p', limits.maxScryptWork, 'maxScryptWork', work)
   return { N, r, p, keyLength }
 }
 

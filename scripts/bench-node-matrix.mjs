@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// npm run bench:node-matrix — seed 000's Node.js-versions table: the same built addon under Node
+// npm run bench:node-matrix — the Node.js-versions table: the same built addon under Node
 // 20, 22, 24 and 26 (the official binaries `test:node-matrix` installs, scripts/node-runtimes.mjs),
 // each running the benchmark's headline suite (SHA-256, AES-256-CBC, BLAKE3 at 1 KiB, ours beside
 // node:crypto / hash-wasm of that runtime).
 //
 // Runtimes cannot be interleaved inside one process, so the versions are run in `--passes`
 // passes (default 3), the order rotated each pass; a figure is the median over the passes of each
-// pass's median. The addon is not rebuilt: its SHA-256 is checked unchanged after every run.
+// pass's median. The addon is not rebuilt: its SHA-256 is checked unchanged after every run. The
+// load is recorded over all passes (lib/bench/noise.js), the children's CPU time counted as ours,
+// so the table carries the same noise verdict as a benchmark run.
 //
 // Usage: node scripts/bench-node-matrix.mjs [20 22 24 26] [--passes 3] [--full] [--update]
 // Writes benchmark/results/node-matrix.json (+ node-matrix/report.html, plots and .md); the next
@@ -19,7 +21,8 @@ import { createRequire } from 'node:module'
 import { builtAddon, ensureRuntime, root, sha256 } from './node-runtimes.mjs'
 
 const require = createRequire(import.meta.url)
-const stats = require('../benchmark/stats.js')
+const stats = require('../lib/bench/stats.js')
+const noise = require('../lib/bench/noise.js')
 const argv = process.argv.slice(2)
 const opt = (name, dflt) => {
   const i = argv.indexOf(name)
@@ -39,6 +42,7 @@ console.log(`addon under test: ${path.relative(root, addon)} sha256 ${addonHash}
 const runtimes = majors.map((m) => ({ major: m, node: ensureRuntime(m, update) }))
 
 const runs = new Map(majors.map((m) => [m, []]))
+const monitor = new noise.Monitor().start()
 for (let p = 0; p < passes; p++) {
   for (let k = 0; k < runtimes.length; k++) {
     const { major, node } = runtimes[(k + p) % runtimes.length]
@@ -53,6 +57,9 @@ for (let p = 0; p < passes; p++) {
   }
 }
 fs.rmSync(tmp, { recursive: true, force: true })
+const load = monitor.stop()
+// One window for every row: the passes interleave the versions, so each row spans the whole run.
+const window = noise.between(monitor.before, monitor.after)
 
 // One record per (version, row, contestant): the median over passes, its rounds all kept.
 const records = []
@@ -67,7 +74,7 @@ for (const major of majors) {
     const ours = list.map((run) => run.results.find((x) => x.group === r.group && x.name === 'cryptographer.js')?.opsPerSec)
     const vs = r.name === 'cryptographer.js' ? null : stats.ratioOf(ours, medians)
     records.push({
-      suite: 'Node.js versions (seed 000)',
+      suite: 'Node.js versions',
       table: `Node.js versions: ${r.group}, 1 KiB (ops/s; one figure per pass, median of ${passes})`,
       group: `Node ${version}`,
       name: r.name,
@@ -89,6 +96,10 @@ for (const major of majors) {
     })
   }
 }
+for (const r of records) {
+  const row = records.filter((x) => x.table === r.table && x.group === r.group)
+  r.noise = noise.rowNoise(window, row)
+}
 const fmt = (x) => (x >= 1e6 ? `${(x / 1e6).toFixed(2)} M ops/s` : `${(x / 1e3).toFixed(0)} k ops/s`)
 const rows = majors.map((major) => {
   const version = runs.get(major)[0].machine.node
@@ -99,13 +110,25 @@ const rows = majors.map((major) => {
   return [`Node.js ${version}`, cell('sha256'), cell('aes-256-cbc encrypt'), cell('blake3')]
 })
 const table = {
-  suite: 'Node.js versions (seed 000)',
-  title: `Seed 000 Node.js versions table: cryptographer.js, one addon (sha256 ${addonHash.slice(0, 12)}…), 1 KiB, median of ${passes} passes`,
+  suite: 'Node.js versions',
+  title: `Node.js versions: cryptographer.js, one addon (sha256 ${addonHash.slice(0, 12)}…), 1 KiB, median of ${passes} passes`,
   columns: ['Node.js version', 'SHA-256', 'AES-256-CBC', 'BLAKE3'],
   rows,
+  finding: (() => {
+    const spread = ['sha256', 'aes-256-cbc encrypt', 'blake3'].map((g) => {
+      const v = records.filter((x) => x.name === 'cryptographer.js' && x.table.includes(`${g},`)).map((x) => x.opsPerSec)
+      return { g, lo: Math.min(...v), hi: Math.max(...v) }
+    })
+    return (
+      `One addon under Node ${majors.join(', ')}: ` +
+      spread.map(({ g, lo, hi }) => `${g} ${fmt(lo)} to ${fmt(hi)} (${(hi / lo).toFixed(2)}×)`).join('; ') +
+      '. The native code is the same; what differs is each runtime\'s cost of a call into it.'
+    )
+  })(),
 }
 const run = {
   machine,
+  noise: load,
   config: { quick: !full, passes, majors, addon: addonHash, date: new Date().toISOString() },
   results: records,
   tables: [table],

@@ -4,10 +4,13 @@
 // Linux gnu targets are linked against glibc 2.17 (CentOS/RHEL 7 and every newer distribution):
 // `napi build -x --target <triple>.2.17` runs cargo-zigbuild, which links with `zig cc` and
 // zig's glibc 2.17 stubs. Then scripts/check-glibc.mjs fails the build if any symbol needs a
-// newer glibc. Linux musl targets build with the same zig toolchain (`-x`). Other targets
-// (macOS, Windows) build natively with `napi build --release`. The WebAssembly build
-// (`--target wasm32-wasip1-threads`, `npm run build:wasm`) compiles AWS-LC's and ring's C with
-// `zig cc` for wasm32-wasi (zig ships wasi-libc with its pthreads), so no wasi-sdk is needed.
+// newer glibc. Linux musl targets build with the same zig toolchain (`-x`), then
+// scripts/check-musl.mjs fails the build if the file needs anything but musl's libc. macOS targets
+// build natively on a Mac; elsewhere with zig too (`-x`), then scripts/check-macho.mjs checks the
+// Mach-O file (docs/platforms.md). Windows targets build natively with `napi build --release`.
+// The WebAssembly build (`--target wasm32-wasip1-threads`, `npm run build:wasm`) compiles AWS-LC's
+// and ring's C with `zig cc` for wasm32-wasi (zig ships wasi-libc with its pthreads), so no
+// wasi-sdk is needed.
 //
 // Zig and cargo-zigbuild come from PyPI (scripts/zig-requirements.txt, pinned by version and
 // SHA-256, installed with --require-hashes): when `cargo-zigbuild` is not on PATH, they are
@@ -54,6 +57,14 @@ function zigEnv() {
   return env
 }
 
+// The napi name of a triple's architecture, and the file napi writes for `target` ([] if absent).
+const arch = (t) => (t.startsWith('aarch64') ? 'arm64' : t.startsWith('x86_64') ? 'x64' : null)
+function builtFile(target) {
+  const outAt = rest.findIndex((a) => a === '-o' || a === '--output-dir')
+  const file = path.join(outAt === -1 ? root : path.resolve(root, rest[outAt + 1]), `cryptographer.${target}.node`)
+  return fs.existsSync(file) ? [file] : []
+}
+
 // `zig cc` as the C compiler and archiver of the wasm32-wasip1-threads target: two wrapper
 // scripts under target/wasi-cc/ (cc-rs and CMake each take a single program). The wrapper drops
 // the `--target=wasm32-wasip1-threads` cc-rs adds (zig knows the target as wasm32-wasi-musl) and
@@ -83,16 +94,21 @@ const napi = path.join(root, 'node_modules', '@napi-rs', 'cli', 'dist', 'cli.js'
 const common = ['build', '--platform', '--release', '--js', 'binding.js', '--dts', 'binding.d.ts', '--no-const-enum', ...rest]
 if (triple.endsWith('-linux-gnu')) {
   run(process.execPath, [napi, ...common, '-x', '--target', `${triple}.${GLIBC_FLOOR}`], zigEnv())
-  const arch = triple.startsWith('aarch64') ? 'arm64' : triple.startsWith('x86_64') ? 'x64' : null
-  const outAt = rest.findIndex((a) => a === '-o' || a === '--output-dir')
-  const outDir = outAt === -1 ? root : path.resolve(root, rest[outAt + 1])
-  const built = arch && path.join(outDir, `cryptographer.linux-${arch}-gnu.node`)
-  run(process.execPath, [path.join(root, 'scripts', 'check-glibc.mjs'), '--max', GLIBC_FLOOR, ...(built && fs.existsSync(built) ? [built] : [])])
+  run(process.execPath, [path.join(root, 'scripts', 'check-glibc.mjs'), '--max', GLIBC_FLOOR, ...builtFile(`linux-${arch(triple)}-gnu`)])
 } else if (triple === 'wasm32-wasip1-threads') {
   if (isWin) throw new Error('the WebAssembly build runs on Linux or macOS (a POSIX shell wraps zig cc)')
   run(process.execPath, [napi, ...common, '--target', triple], wasiEnv())
 } else if (triple.endsWith('-linux-musl')) {
   run(process.execPath, [napi, ...common, '-x', '--target', triple], zigEnv())
+  run(process.execPath, [path.join(root, 'scripts', 'check-musl.mjs'), ...builtFile(`linux-${arch(triple)}-musl`)])
+} else if (triple.endsWith('-apple-darwin') && process.platform !== 'darwin') {
+  // macOS from another OS: zig compiles the C code and links against its macOS stubs (no SDK).
+  // Zig's default minimum macOS is its newest; rustc's own defaults (what a build on a Mac
+  // declares) are 10.12 for x86_64 and 11.0 for arm64.
+  const env = { ...zigEnv() }
+  env.MACOSX_DEPLOYMENT_TARGET ||= triple.startsWith('aarch64') ? '11.0' : '10.12'
+  run(process.execPath, [napi, ...common, '-x', '--target', triple], env)
+  run(process.execPath, [path.join(root, 'scripts', 'check-macho.mjs'), ...builtFile(`darwin-${arch(triple)}`)])
 } else {
   run(process.execPath, [napi, ...common, '--target', triple])
 }

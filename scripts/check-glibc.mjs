@@ -7,28 +7,17 @@
 // Reads the dynamic symbol table with `readelf --dyn-syms -W` (binutils; reads any ELF machine, so
 // an aarch64 build can be checked on an x64 host), else `objdump -T`.
 import { execFileSync } from 'node:child_process'
-import fs from 'node:fs'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { builtFiles } from './built-files.mjs'
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
 let max = '2.17'
-const files = []
+const named = []
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--max') max = args[++i]
-  else files.push(path.resolve(args[i]))
+  else named.push(args[i])
 }
-if (files.length === 0) {
-  const gnu = (dir) => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => /^cryptographer\.linux-.*-gnu\.node$/.test(f)).map((f) => path.join(dir, f)) : [])
-  files.push(...gnu(root))
-  const npmDir = path.join(root, 'npm')
-  if (fs.existsSync(npmDir)) for (const d of fs.readdirSync(npmDir)) files.push(...gnu(path.join(npmDir, d)))
-}
-if (files.length === 0) {
-  console.error('check-glibc: no cryptographer.linux-*-gnu.node found (build one, or pass files)')
-  process.exit(2)
-}
+const files = builtFiles(named, /^cryptographer\.linux-.*-gnu\.node$/, 'check-glibc')
 
 const compare = (a, b) => {
   const x = a.split('.').map(Number)

@@ -1,12 +1,13 @@
 'use strict'
 // Writes __test__/vectors/stream/{aes-256-gcm,xchacha20-poly1305}-v2.json: streams of the
 // streaming AEAD format (docs/stream-format.md, version 2, what the library writes) sealed by this
-// library, for other implementations to check themselves against. Each run draws new salts, so the
-// files change when it is rerun: they are data to decode, not the output of a deterministic
-// encoder. The test suite decodes every vector with the library and with an independent
-// implementation written from the spec (__test__/helpers/stream-format.js). The version-1 files
-// beside them (`*-v1.json`) were written by the library's version-1 writer, which is gone; they
-// stay as they are.
+// library, for other implementations to check themselves against; and sealed.json: sealed
+// messages (sealSync with a passphrase, key source 1, and the sealSync of a derived key, key
+// source 2). Each run draws new salts, so the files change when it is rerun: they are data to
+// decode, not the output of a deterministic encoder. The test suite decodes every vector with the
+// library and with an independent implementation written from the spec
+// (__test__/helpers/stream-format.js). The version-1 files beside them (`*-v1.json`) were written
+// by the library's version-1 writer, which is gone; they stay as they are.
 //
 //   node scripts/gen-stream-vectors.js
 const fs = require('node:fs')
@@ -39,6 +40,38 @@ async function seal(ns, plaintext, options) {
   return Buffer.concat(out)
 }
 
+const SEALED = [
+  { name: 'empty message', n: 0 },
+  { name: '1 byte', n: 1 },
+  { name: '100 bytes, with aad', n: 100, aad: 'record 42' },
+  { name: '1,000 bytes', n: 1000 },
+]
+
+/** sealed.json: each case sealed with the passphrase, then by a key derived from it. */
+function sealedVectors() {
+  const passphrase = 'correct horse battery staple'
+  const cost = { memoryCost: 64, timeCost: 1, parallelism: 1 }
+  const vectors = []
+  for (const [ns, algorithm] of [['aes', 'AES-256-GCM'], ['xchacha20', 'XChaCha20-Poly1305']]) {
+    const key = cipher[ns].deriveKeySync(passphrase, cost)
+    for (const c of SEALED) {
+      const plaintext = bytes(`sealed vectors ${c.name}`, c.n)
+      const aad = c.aad ? { aad: c.aad } : {}
+      const entry = { algorithm, passphrase, aad: Buffer.from(c.aad ?? '').toString('hex'), plaintext: plaintext.toString('hex') }
+      const bySeal = cipher[ns].sealSync(plaintext, { passphrase, ...aad, ...cost })
+      vectors.push({ name: `${algorithm}, ${c.name}: sealSync`, keySource: 1, ...entry, sealed: bySeal.toString('hex') })
+      const byKey = key.sealSync(plaintext, aad)
+      vectors.push({ name: `${algorithm}, ${c.name}: a derived key's sealSync`, keySource: 2, ...entry, sealed: byKey.toString('hex') })
+    }
+    key.dispose()
+  }
+  return {
+    format: 'cryptographer.js sealed messages: the streaming AEAD, version 2, whole in memory (docs/stream-format.md, "Sealed messages")',
+    note: 'Sealed by cryptographer.js (scripts/gen-stream-vectors.js) with random salts, Argon2id m=64 KiB, t=1, p=1; each algorithm\'s derived-key vectors share one Argon2id salt. Opened in __test__/seal.spec.js by the library and by an independent implementation written from the spec (__test__/helpers/stream-format.js). passphrase is UTF-8 text; everything else is hex.',
+    vectors,
+  }
+}
+
 async function main() {
   for (const [ns, file, name] of [['aes', 'aes-256-gcm-v2.json', 'AES-256-GCM'], ['xchacha20', 'xchacha20-poly1305-v2.json', 'XChaCha20-Poly1305']]) {
     const vectors = []
@@ -67,6 +100,7 @@ async function main() {
     }
     fs.writeFileSync(path.join(__dirname, '..', '__test__', 'vectors', 'stream', file), `${JSON.stringify(doc, null, 2)}\n`)
   }
+  fs.writeFileSync(path.join(__dirname, '..', '__test__', 'vectors', 'stream', 'sealed.json'), `${JSON.stringify(sealedVectors(), null, 2)}\n`)
 }
 
 main().catch((err) => {

@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // npm run test:package — install the package the way users get it, from packed tarballs, offline.
 //
-// 1. `npm pack --dry-run --json` of the root package: only the runtime files, no tests,
-//    benchmarks, Rust sources or binaries (those ship in the platform packages).
+// 1. `npm pack --dry-run --json` of the root package: only the runtime files (with the
+//    `cryptographer.js bench` command), no tests, the repository's benchmark, Rust sources or
+//    binaries (those ship in the platform packages).
 // 2. `npm pack` the root package and this machine's platform package (npm/<target>/ with the
 //    built .node copied in; the platform packages are normally filled by `napi artifacts`).
 // 3. `npm install` both tarballs into a fresh temporary project with no registry and an empty
 //    cache (--offline, registry pointed at a closed port), then there:
 //    require() and ESM import hash like node:crypto, the addon comes from the platform package,
-//    and a typed usage file compiles with `tsc --noEmit` against the installed types.
+//    `npx cryptographer.js bench --quick` runs, and a typed usage file compiles with
+//    `tsc --noEmit` against the installed types.
 //
 // Usage: node scripts/test-package.mjs [--binary path/to/cryptographer.<target>.node] [--keep]
 // The binary defaults to the one `npm run build` (or build:release) left in the repo root.
@@ -142,6 +144,14 @@ try {
       `${file}: the addon was loaded from the platform package`,
       `loaded: ${out.loaded.join(', ')}`,
     )
+  }
+
+  // The package's command, as a user runs it (`npx cryptographer.js bench`), briefly.
+  try {
+    const out = run(npm, ['exec', '--offline', '--no', '--cache', path.join(work, 'empty-npm-cache'), '--', 'cryptographer.js', 'bench', '--quick', '--time', '5'], { cwd: app })
+    check(/^\| \| cryptographer\.js \| node /m.test(out) && /^Noise: /m.test(out), 'npx cryptographer.js bench: the installed command times ours beside node:crypto and judges the load')
+  } catch (err) {
+    check(false, 'npx cryptographer.js bench', String(err.stderr || err.message))
   }
 
   // TypeScript: strict, NodeNext, the installed index.d.ts (and @types/node from this repo).

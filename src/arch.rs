@@ -883,32 +883,65 @@ pub fn zeroed_u32(n: usize) -> Option<Vec<u32>> {
 
 // ---- Argon2 ---------------------------------------------------------------------------------
 
-/// Argon2 through `argon2-rust`'s traced entry point (a hook after each pass), on the backend
-/// the crate detects for this CPU. Returns H0, the pre-hash of the inputs (the caller wipes it).
-pub fn argon2_traced(
+/// Argon2 into `out` over `workspace`'s arena (reused: no allocation and no first touch of the
+/// memory once it is large enough), on the backend the crate detects for this CPU, with
+/// `at_pass_end` called after each pass when given. The steps are the crate's own (pre-hash,
+/// first blocks, fill, finalise); the arena guard wipes the blocks it handed out and parks them
+/// in `workspace` again on every exit, an unwind out of `at_pass_end` included.
+pub fn argon2_in(
+  workspace: &mut argon2_rust::__internal::Workspace,
   params: &crate::kdf::argon2::Params,
   backend_params: &argon2_rust::Params,
   password: &[u8],
   secret: &[u8],
   out: &mut [u8],
-  at_pass_end: argon2_rust::__internal::PassTrace<'_>,
-) -> Result<[u8; 64], argon2_rust::Error> {
-  // SAFETY: the backend comes from the crate's own run-time detection, which only names an
-  // instruction set this CPU has (the one obligation of `hash_traced`).
-  unsafe {
-    argon2_rust::__internal::hash_traced(
-      argon2_rust::detected_backend(),
+  at_pass_end: Option<argon2_rust::__internal::PassTrace<'_>>,
+) -> Result<(), argon2_rust::Error> {
+  use argon2_rust::__internal::{
+    clear_internal_memory, fill_first_blocks, fill_memory_blocks_traced, finalize, initial_hash,
+    Instance,
+  };
+  let p = backend_params;
+  p.validate_for(
+    password.len(),
+    params.salt.len(),
+    secret.len(),
+    params.ad.len(),
+  )?;
+  if out.len() != p.tag_len_bytes() {
+    return Err(argon2_rust::Error::OutPtrMismatch);
+  }
+  let (blocks, _, lane_length) = p.memory_layout();
+  let mut arena = workspace.acquire(blocks as usize)?;
+  arena.set_workers(p.threads());
+  let mut seed = initial_hash(
+    params.algorithm,
+    params.version,
+    p,
+    password,
+    &params.salt,
+    secret,
+    &params.ad,
+  )?;
+  let first = fill_first_blocks(&mut seed, arena.as_mut_slice(), p.lanes(), lane_length);
+  clear_internal_memory(&mut seed);
+  first?;
+  // SAFETY: `arena` holds `blocks` initialised, aligned blocks (the crate's arena invariant,
+  // sized from these `p` by `acquire`) and is borrowed until this function returns, which the
+  // instance does not outlive; no other thread fills it.
+  let instance = unsafe {
+    Instance::new(
+      arena.as_mut_ptr(),
+      arena.len(),
       params.algorithm,
       params.version,
-      backend_params,
-      password,
-      &params.salt,
-      secret,
-      &params.ad,
-      out,
-      Some(at_pass_end),
+      p,
     )
-  }
+  };
+  // SAFETY: the backend comes from the crate's own run-time detection, which only names an
+  // instruction set this CPU has; `instance` is valid as above.
+  unsafe { fill_memory_blocks_traced(&instance, argon2_rust::detected_backend(), at_pass_end) }?;
+  finalize(&instance, out)
 }
 
 #[cfg(test)]

@@ -50,6 +50,11 @@ pub enum Code {
   /// A function this build does not have (the file functions in the WebAssembly build)
   /// (`Error`).
   Unavailable,
+  /// Memory-hard work (Argon2, scrypt) asking for more working memory than the whole process
+  /// budget (`crate::budget`) (`Error`).
+  MemoryBudget,
+  /// A synchronous call whose working memory does not fit in the budget now (`Error`).
+  MemoryBudgetBusy,
 }
 
 impl Code {
@@ -67,6 +72,8 @@ impl Code {
       Code::InvalidKeyType => "ERR_CRYPTO_INVALID_KEY_TYPE",
       Code::InvalidPublicKey => "ERR_CRYPTO_ECDH_INVALID_PUBLIC_KEY",
       Code::Unavailable => "ERR_FEATURE_UNAVAILABLE_ON_PLATFORM",
+      Code::MemoryBudget => "ERR_CRYPTO_MEMORY_BUDGET",
+      Code::MemoryBudgetBusy => "ERR_CRYPTO_MEMORY_BUDGET_BUSY",
     }
   }
 
@@ -81,7 +88,9 @@ impl Code {
       | Code::KeyExhausted
       | Code::System
       | Code::InvalidPublicKey
-      | Code::Unavailable => Kind::Plain,
+      | Code::Unavailable
+      | Code::MemoryBudget
+      | Code::MemoryBudgetBusy => Kind::Plain,
     }
   }
 }

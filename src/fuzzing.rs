@@ -38,20 +38,25 @@ pub mod age {
 /// The streaming AEAD format (header and segments): a [`stream::Spec`] begun through
 /// [`stream::StreamFormat::begin`], its body run through [`stream::Body`].
 pub mod stream {
-  pub use crate::cipher::stream_format::{Cost, Spec, ALGORITHMS, MIN_SEGMENT};
+  pub use crate::cipher::stream_format::{Cost, Secret, Spec, ALGORITHMS, MIN_SEGMENT};
   use crate::kdf::argon2::Argon2Limits;
   pub use crate::stream_file::{Begun, Body, StreamFormat};
   use zeroize::Zeroizing;
 
   /// A request for algorithm `ALGORITHMS[alg]` with a key (32 bytes) or a passphrase, no aad and
   /// 1 KiB segments, reading version 1 headers too. Argon2id costs at most 64 KiB and two passes, for sealing and in the headers
-  /// it opens (a larger cost in a header is refused before any work).
+  /// it opens (a larger cost in a header is refused before any work). A passphrase opens key
+  /// sources 1 and 2 (a derived key's streams).
   pub fn spec(alg: usize, decrypt: bool, secret: &[u8], passphrase: bool) -> Spec {
+    let secret = Zeroizing::new(secret.to_vec());
     Spec {
       alg: &ALGORITHMS[alg % ALGORITHMS.len()],
       decrypt,
-      secret: Zeroizing::new(secret.to_vec()),
-      passphrase,
+      secret: if passphrase {
+        Secret::Passphrase(secret)
+      } else {
+        Secret::Key(secret)
+      },
       aad: Vec::new(),
       segment_size: MIN_SEGMENT,
       cost: Cost { m: 8, t: 1, p: 1 },

@@ -18,6 +18,7 @@ const LAYERS: &[&[&str]] = &[
     "error",
     "js",
     "task",
+    "budget",
     "staging",
     "pool",
     "random",
@@ -58,6 +59,7 @@ const LAYERS: &[&[&str]] = &[
   &["cipher/api"],
   &["cipher/batch"],
   &["cipher/stream_api"],
+  &["cipher/seal"],
   // What every family's backend picked on this CPU (`cpuPaths()`).
   &["cpu"],
   // The roots: the module declarations and the raw-export table, the property tests, and what

@@ -32,11 +32,12 @@
 //!   JavaScript through `Cx::keep`/`Cx::kept`.
 //!
 //! Shared pieces, one copy each: `error.rs` (codes and messages), `task.rs` (async work and
-//! cancellation), `staging.rs` and `pool.rs` (copies of async inputs, reusable buffers),
-//! `random.rs` (the CSPRNG), `ct.rs` (constant-time comparison), `hash/core.rs` (the `HashCore`
-//! trait and the generic HMAC over it), `hash/md.rs` (one Merkle–Damgård layer over any block
-//! function: MD4, RIPEMD-160 in `hash/rmd160.rs`, and PBKDF2's fast SHA PRF, which a hash gets by
-//! naming its block function in its `hash_algorithms!` row).
+//! cancellation), `budget.rs` (the process's memory budget for Argon2 and scrypt), `staging.rs`
+//! and `pool.rs` (copies of async inputs, reusable buffers), `random.rs` (the CSPRNG), `ct.rs`
+//! (constant-time comparison), `hash/core.rs` (the `HashCore` trait and the generic HMAC over
+//! it), `hash/md.rs` (one Merkle–Damgård layer over any block function: MD4, RIPEMD-160 in
+//! `hash/rmd160.rs`, and PBKDF2's fast SHA PRF, which a hash gets by naming its block function
+//! in its `hash_algorithms!` row).
 #![deny(clippy::all)]
 #![deny(unsafe_code)]
 // Test builds do not register the `#[napi]` entry points, which then look unused.
@@ -47,6 +48,7 @@ mod arch;
 #[allow(unsafe_code)]
 mod awslc;
 mod batch;
+mod budget;
 mod cipher;
 mod cpu;
 mod ct;
@@ -99,6 +101,7 @@ static RAW_REST_EXPORTS: [(&std::ffi::CStr, js::RestEntry); 1] =
 
 #[napi(module_exports)]
 pub fn register_raw(exports: Object, env: Env) -> Result<()> {
+  js::keep_loaded();
   js::register(&env, &exports, &RAW_EXPORTS)?;
   js::register(&env, &exports, &RAW_REST_EXPORTS)
 }

@@ -108,7 +108,6 @@ impl<T: Pooled> IdlePool<T> {
   }
 
   /// Frees every pooled item now; returns how many were freed.
-  #[cfg(test)]
   pub fn clear(&self) -> usize {
     let freed: Vec<_> = self.lock().free.drain(..).collect();
     freed.len()

@@ -90,6 +90,13 @@ pub trait StreamFormat: Send + 'static {
   /// Parses the head (or makes a header), derives the keys (possibly slow: Argon2, checking
   /// `cancel`), and returns the body.
   fn begin(self, head: &[u8], cancel: &Cancel) -> CryptoResult<Begun<Self::Body>>;
+  /// The working memory `begin` will lease from the memory budget for this head: what takes it
+  /// ("Argon2", "scrypt") and how many bytes, so that the job leases it before `begin` consumes
+  /// the format. `None` when there is none, or when the head is one `begin` refuses (it then
+  /// says why).
+  fn memory(&self, _head: &[u8]) -> Option<(&'static str, u64)> {
+    None
+  }
 }
 
 /// The output file while it is written: removed when dropped unless [`TempFile::commit`] renamed
@@ -261,17 +268,22 @@ impl<F: StreamFormat> FileJob<F> {
 
 impl<F: StreamFormat> Job for FileJob<F> {
   fn run(&mut self, cancel: &Cancel) -> CryptoResult<Output> {
-    let format = self.format.take().ok_or_else(CryptoError::internal)?;
     let src = File::open(&self.src).map_err(|e| open_error(&e, &self.src))?;
+    check_destination(&self.dst)?;
+    let format = self.format.as_ref().ok_or_else(CryptoError::internal)?;
+    let mut head = Zeroizing::new(vec![0u8; format.head_len()]);
+    let n = read_head(&src, &mut head)?;
+    // Nothing so far needs undoing: the job may stop here to wait for memory, and run again.
+    if let Some((what, bytes)) = format.memory(&head[..n]) {
+      crate::budget::reserve(what, bytes)?;
+    }
+    let format = self.format.take().ok_or_else(CryptoError::internal)?;
     let size = src.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
     if let Some(n) = size {
       self.progress.set_total(n);
     }
-    check_destination(&self.dst)?;
-    let mut tmp = TempFile::beside(&self.dst)?;
-    let mut head = Zeroizing::new(vec![0u8; format.head_len()]);
-    let n = read_head(&src, &mut head)?;
     self.progress.add(n);
+    let mut tmp = TempFile::beside(&self.dst)?;
     let Begun {
       lead,
       consumed,

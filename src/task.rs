@@ -12,6 +12,15 @@
 //!   4 MiB, PBKDF2, scrypt and bcrypt every few milliseconds, Argon2 between passes when the hash
 //!   is long: `kdf/argon2.rs`) and returns `ABORT_ERR`, which the JS layer turns into an
 //!   `AbortError`.
+//! - If it is waiting for memory (below), it leaves the budget's queue at once and its promise
+//!   rejects with `ABORT_ERR`.
+//!
+//! Memory: a job whose Argon2 or scrypt memory does not fit in the process's budget
+//! (`budget.rs`) stops before allocating, its pool thread goes back to libuv, and it waits in
+//! the budget's queue ([`Waiting`]); its caller's promise then follows a second promise, settled
+//! on the JS thread when the memory is granted, which runs the job again holding that memory. A
+//! job runs again from the start, so everything it does before its memory is leased must be
+//! repeatable (the file jobs lease it right after reading the header: `budget::reserve`).
 //!
 //! `worker.terminate()` waits for a worker's queued and running jobs: Node drains pending
 //! thread-pool work before it runs an environment's cleanup hooks (measured: a hook registered
@@ -21,11 +30,12 @@
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
 
-use napi::bindgen_prelude::Unknown;
-use napi::{Env, ScopedTask};
+use napi::bindgen_prelude::{PromiseRaw, Unknown};
+use napi::{AsyncWorkPromise, Env, JsDeferred, JsValue, ScopedTask};
 use napi_derive::napi;
 use zeroize::Zeroizing;
 
+use crate::budget::{self, Lease};
 use crate::error::{Code, CryptoError, CryptoResult};
 
 const QUEUED: u8 = 0;
@@ -115,12 +125,19 @@ impl CancelToken {
     ) {
       Ok(_) => true,
       Err(_) => {
-        let _ = self.state.compare_exchange(
-          RUNNING,
-          CANCEL_REQUESTED,
-          Ordering::AcqRel,
-          Ordering::Acquire,
-        );
+        let was_running = self
+          .state
+          .compare_exchange(
+            RUNNING,
+            CANCEL_REQUESTED,
+            Ordering::AcqRel,
+            Ordering::Acquire,
+          )
+          .is_ok();
+        if was_running {
+          // It may be waiting for memory, off the pool: it leaves that queue now.
+          budget::BUDGET.forget_cancelled();
+        }
         false
       }
     }
@@ -167,43 +184,152 @@ pub fn run_sync<J: Job>(env: &Env, mut job: J) -> napi::Result<Unknown<'_>> {
 
 /// A [`Job`] as a napi `AsyncTask` (libuv pool).
 pub struct Work<J: Job> {
-  job: J,
+  /// Taken when the job waits for memory (it then moves into the queue, [`Waiting`]).
+  job: Option<J>,
   cancel: Cancel,
+  /// Memory the job waited for, granted by the budget: its next run's lease takes it.
+  granted: Option<Lease>,
 }
 
 impl<J: Job> Work<J> {
   /// `job` as an AsyncTask, cancelled by `token` (the caller's signal) if there is one.
   pub fn new(job: J, token: Option<&CancelToken>) -> napi::bindgen_prelude::AsyncTask<Self> {
     napi::bindgen_prelude::AsyncTask::new(Work {
-      job,
+      job: Some(job),
       cancel: Cancel(token.map(|t| t.state.clone())),
+      granted: None,
     })
   }
 }
 
+/// How one run of a job on the pool ended.
+pub enum Ran {
+  Done(CryptoResult<Output>),
+  /// Memory the job needs (`what`, bytes) was not free in the budget: it stopped before
+  /// allocating, and waits off the pool for the memory to run again ([`Waiting`]).
+  Waits(&'static str, u64),
+}
+
 impl<'task, J: Job> ScopedTask<'task> for Work<J> {
-  type Output = CryptoResult<Output>;
+  type Output = Ran;
   type JsValue = Unknown<'task>;
 
-  fn compute(&mut self) -> napi::Result<Self::Output> {
+  fn compute(&mut self) -> napi::Result<Ran> {
     if !self.cancel.start() {
-      return Ok(Err(aborted()));
+      return Ok(Ran::Done(Err(aborted())));
     }
+    let Some(job) = self.job.as_mut() else {
+      return Ok(Ran::Done(Err(CryptoError::internal())));
+    };
+    let cancel = &self.cancel;
     // A panic here would abort the process; every job is written not to panic on user input,
     // and this is the backstop that turns a bug into a rejected promise instead.
-    let job = &mut self.job;
-    let cancel = &self.cancel;
-    Ok(
+    let (output, wants) = budget::in_job(self.granted.take(), || {
       std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.run(cancel)))
-        .unwrap_or_else(|_| Err(CryptoError::internal())),
-    )
+        .unwrap_or_else(|_| Err(CryptoError::internal()))
+    });
+    Ok(match wants {
+      Some(_) if cancel.is_cancelled() => Ran::Done(Err(aborted())),
+      Some((what, bytes)) => Ran::Waits(what, bytes),
+      None => Ran::Done(output),
+    })
   }
 
-  fn resolve(&mut self, env: &'task Env, output: Self::Output) -> napi::Result<Self::JsValue> {
-    let settled = self.job.settle(env, &self.cancel);
+  fn resolve(&mut self, env: &'task Env, ran: Ran) -> napi::Result<Self::JsValue> {
+    let output = match ran {
+      Ran::Waits(what, bytes) => {
+        let work = Work {
+          job: self.job.take(),
+          cancel: self.cancel.clone(),
+          granted: None,
+        };
+        return Waiting::queue(env, work, what, bytes);
+      }
+      Ran::Done(output) => output,
+    };
+    let settled = match self.job.as_mut() {
+      Some(job) => job.settle(env, &self.cancel),
+      None => Err(CryptoError::internal()),
+    };
     match output.and_then(|v| settled.map(|()| v)) {
       Ok(v) => v.into_js(env),
       Err(e) => Err(e.into_napi(env)),
     }
+  }
+}
+
+/// What the promise of a job that waited for memory resolves to: the promise of its next run.
+type Resumed = PromiseRaw<'static, Unknown<'static>>;
+type Resume = Box<dyn FnOnce(Env) -> napi::Result<Resumed> + Send>;
+
+/// A job waiting in the budget's queue, with the promise its caller holds. Whatever happens to
+/// it, the promise settles: with the job's next run when memory is granted, with `ABORT_ERR`
+/// when the caller aborts, with the budget's error when it can never fit, and with an internal
+/// error if it is dropped otherwise (an unsettled promise would also keep the loop alive).
+struct Waiting<J: Job> {
+  work: Option<Work<J>>,
+  promise: Option<JsDeferred<Resumed, Resume>>,
+}
+
+impl<J: Job> Waiting<J> {
+  /// Queues `work` for `bytes` of the budget; returns the promise its caller's promise now
+  /// follows.
+  fn queue<'e>(
+    env: &'e Env,
+    work: Work<J>,
+    what: &'static str,
+    bytes: u64,
+  ) -> napi::Result<Unknown<'e>> {
+    let (deferred, promise) = env.create_deferred::<Resumed, Resume>()?;
+    let waiting = Waiting {
+      work: Some(work),
+      promise: Some(deferred),
+    };
+    budget::BUDGET.wait(what, bytes, Box::new(waiting));
+    Ok(promise.to_unknown())
+  }
+
+  fn settle(&mut self, then: Resume) {
+    if let Some(deferred) = self.promise.take() {
+      deferred.resolve(then);
+    }
+  }
+
+  fn fail(&mut self, error: CryptoError) {
+    drop(self.work.take());
+    self.settle(Box::new(move |env| Err(error.into_napi(&env))));
+  }
+}
+
+impl<J: Job> budget::Waiter for Waiting<J> {
+  fn cancelled(&self) -> bool {
+    self.work.as_ref().is_none_or(|w| w.cancel.is_cancelled())
+  }
+
+  fn grant(mut self: Box<Self>, lease: Lease) {
+    let Some(mut work) = self.work.take() else {
+      return;
+    };
+    work.granted = Some(lease);
+    // Runs on this promise's JS thread; if that environment is gone, the closure, the job and
+    // the lease are dropped unrun (the lease given back).
+    self.settle(Box::new(move |env| {
+      let run: AsyncWorkPromise<Unknown<'static>> = env.spawn(work)?;
+      Ok(run.promise_object())
+    }));
+  }
+
+  fn cancel(mut self: Box<Self>) {
+    self.fail(aborted());
+  }
+
+  fn refuse(mut self: Box<Self>, error: CryptoError) {
+    self.fail(error);
+  }
+}
+
+impl<J: Job> Drop for Waiting<J> {
+  fn drop(&mut self) {
+    self.fail(CryptoError::internal());
   }
 }

@@ -3,8 +3,10 @@
 // alone over node:crypto: HKDF-SHA-256, AES-256-GCM, ChaCha20-Poly1305, and XChaCha20-Poly1305 as
 // ChaCha20-Poly1305 under an HChaCha20 subkey (HChaCha20 taken from node's raw 'chacha20' block
 // function, below). Argon2id comes from node:crypto where it has it (Node >= 24.7), else from the
-// `argon2` npm package (the reference C code); without either, passphrase streams are reported as
-// not checked (`null`). `open` reads versions 1 and 2; `seal` writes either (2 by default).
+// `argon2` npm package (the reference C code), else from @noble/hashes (JavaScript; slow at large
+// costs); without any, passphrase streams are reported as not checked (`null`). `open` reads
+// versions 1 and 2 (key sources 0, 1 and 2); `seal` writes either version (2 by default), and key
+// source 2 when given `argon2Salt`.
 const nodeCrypto = require('node:crypto')
 const { spawnSync } = require('node:child_process')
 
@@ -65,8 +67,9 @@ function openSegment(alg, key, nonce, piece) {
   return Buffer.concat([d.update(piece.subarray(0, piece.length - 16)), d.final()])
 }
 
-/** Argon2id to 32 bytes, or null when neither node:crypto nor the argon2 package has it here. */
+/** Argon2id to 32 bytes, or null when neither node:crypto, the argon2 package nor @noble/hashes has it here. */
 let argon2Package
+let nobleArgon2
 function argon2Backend() {
   if (typeof nodeCrypto.argon2Sync === 'function') return 'node:crypto'
   if (argon2Package === undefined) {
@@ -78,7 +81,15 @@ function argon2Backend() {
       if (r.status === 0) argon2Package = require('argon2')
     } catch {}
   }
-  return argon2Package ? 'argon2 package' : null
+  if (argon2Package) return 'argon2 package'
+  if (nobleArgon2 === undefined) {
+    try {
+      nobleArgon2 = require('@noble/hashes/argon2').argon2id
+    } catch {
+      nobleArgon2 = null
+    }
+  }
+  return nobleArgon2 ? '@noble/hashes' : null
 }
 
 async function argon2id(password, salt, { m, t, p }) {
@@ -87,6 +98,7 @@ async function argon2id(password, salt, { m, t, p }) {
   if (backend === 'node:crypto') {
     return nodeCrypto.argon2Sync('argon2id', { message: Buffer.from(password), nonce: salt, parallelism: p, tagLength: 32, memory: m, passes: t })
   }
+  if (backend === '@noble/hashes') return Buffer.from(nobleArgon2(Buffer.from(password), salt, { m, t, p, dkLen: 32 }))
   return argon2Package.hash(Buffer.from(password), { raw: true, type: argon2Package.argon2id, version: 0x13, memoryCost: m, timeCost: t, parallelism: p, salt, hashLength: 32 })
 }
 
@@ -112,13 +124,16 @@ async function open(stream, { key, passphrase, aad }) {
   if (S < MIN_S || S > MAX_S) fail('segment size')
   let off = 15
   let cost = null
-  if (stream[14] === 1) {
+  // Key source 1: Argon2id over the salt below (version 1: over its own 16 bytes); 2 (version 2
+  // only): over its own 16 bytes.
+  const source = stream[14]
+  if (source === 1 || (source === 2 && version === 2)) {
     need(off + 12)
     cost = { m: stream.readUInt32BE(off), t: stream.readUInt32BE(off + 4), p: stream.readUInt32BE(off + 8) }
     off += 12
-  } else if (stream[14] !== 0) fail('key source')
+  } else if (source !== 0) fail('key source')
   let argonSalt
-  if (cost && version === 1) {
+  if (cost && (version === 1 || source === 2)) {
     need(off + 16)
     argonSalt = stream.subarray(off, off + 16)
     off += 16
@@ -169,11 +184,13 @@ async function open(stream, { key, passphrase, aad }) {
 
 /**
  * Seals `plain`: `{ alg: 'aes' | 'xchacha20', key | passphrase, aad, segmentSize = 65536,
- * cost = { m, t, p } (passphrase), version = 2 }`. Null when Argon2id is not available.
+ * cost = { m, t, p } (passphrase), version = 2, argon2Salt }`; with `argon2Salt` (16 bytes,
+ * version 2), key source 2, Argon2id over that salt. Null when Argon2id is not available.
  */
-async function seal(plain, { alg, key, passphrase, aad, segmentSize = 65536, cost = { m: 64, t: 1, p: 1 }, version = 2 }) {
+async function seal(plain, { alg, key, passphrase, aad, segmentSize = 65536, cost = { m: 64, t: 1, p: 1 }, version = 2, argon2Salt }) {
   const salt = nodeCrypto.randomBytes(32)
-  const argonSalt = version === 1 ? nodeCrypto.randomBytes(16) : salt
+  const ownSalt = version === 1 ? nodeCrypto.randomBytes(16) : argon2Salt
+  const argonSalt = ownSalt ?? salt
   const parts = [MAGIC, Buffer.from([version, ID[alg]]), Buffer.alloc(4)]
   parts[2].writeUInt32BE(segmentSize)
   let ikm
@@ -182,12 +199,12 @@ async function seal(plain, { alg, key, passphrase, aad, segmentSize = 65536, cos
     ikm = Buffer.from(key)
   } else {
     const c = Buffer.alloc(13)
-    c[0] = 1
+    c[0] = version === 2 && ownSalt ? 2 : 1
     c.writeUInt32BE(cost.m, 1)
     c.writeUInt32BE(cost.t, 5)
     c.writeUInt32BE(cost.p, 9)
     parts.push(c)
-    if (version === 1) parts.push(argonSalt)
+    if (ownSalt) parts.push(ownSalt)
     ikm = await argon2id(passphrase, argonSalt, cost)
     if (ikm === null) return null
   }

@@ -3,8 +3,7 @@
 // and loops of node:crypto (createHash / crypto.hash / createHmac); cipher.aes.encryptBatch
 // against loops of aes.encrypt and createCipheriv; and batchAsync of 10,000 × 64 KiB with 1, 2
 // and 4 libuv threads (UV_THREADPOOL_SIZE, one child process each) against 10,000 X.async calls
-// at once and as many WebCrypto digests at once (both also on the pool). Ends with the ratios the
-// batch API is held to, from the rows of this run.
+// at once and as many WebCrypto digests at once (both also on the pool).
 //
 //   node benchmark/benchmark.js --suite batch
 const path = require('node:path')
@@ -15,7 +14,6 @@ const { sha, hmac, cipher } = require('../..')
 const N = 10000
 /** The digests of a result, in one string, whatever its shape (array of hex, array of Buffers, packed). */
 const joined = (r) => (Buffer.isBuffer(r) ? r.toString('hex') : r.map((d) => (typeof d === 'string' ? d : d.toString('hex'))).join(''))
-const rate = (rows, name) => (rows || []).find((r) => r.name === name)?.opsPerSec
 
 /** The child process that times batchAsync with the pool size it was started with. */
 const THREADS_CHILD = path.join(__dirname, '..', 'batch-threads.js')
@@ -35,30 +33,30 @@ module.exports = {
     }
     const check = { out: joined }
 
-    const sha256 = await h.compare({ table, row: 'sha256, hex' }, [
+    await h.compare({ table, row: 'sha256, hex' }, [
       { name: 'batch', fn: () => sha.sha256.batch(inputs), ...check },
-      { name: 'batch, packed', fn: () => sha.sha256.batch(inputs, { outputFormat: 'buffer', packed: true }), ...check },
-      { name: 'loop of ours', fn: loop((x) => sha.sha256(x)), ...check },
+      { name: 'batch, packed', ours: true, fn: () => sha.sha256.batch(inputs, { outputFormat: 'buffer', packed: true }), ...check },
+      { name: 'loop of ours', ours: true, fn: loop((x) => sha.sha256(x)), ...check },
       hasOneShot && { name: 'loop of node crypto.hash', fn: loop((x) => nodeCrypto.hash('sha256', x)), ...check },
       { name: 'loop of node create*()', fn: loop((x) => nodeCrypto.createHash('sha256').update(x).digest('hex')), ...check },
     ], { bytes: 64 * N })
     await h.compare({ table, row: 'sha256, Buffer' }, [
       { name: 'batch', fn: () => sha.sha256.batch(inputs, { outputFormat: 'buffer' }), ...check },
-      { name: 'loop of ours', fn: loop((x) => sha.sha256(x, { outputFormat: 'buffer' })), ...check },
+      { name: 'loop of ours', ours: true, fn: loop((x) => sha.sha256(x, { outputFormat: 'buffer' })), ...check },
       hasOneShot && { name: 'loop of node crypto.hash', fn: loop((x) => nodeCrypto.hash('sha256', x, 'buffer')), ...check },
     ], { bytes: 64 * N })
     // Hashes without a multi-lane kernel: the batch saves the per-call cost only.
     for (const [name, node] of [['sha512', 'sha512'], ['md5', 'md5'], ['blake3', null], ['sha3_256', 'sha3-256']]) {
       await h.compare({ table, row: `${name}, hex` }, [
         { name: 'batch', fn: () => sha[name].batch(inputs), ...check },
-        { name: 'loop of ours', fn: loop((x) => sha[name](x)), ...check },
+        { name: 'loop of ours', ours: true, fn: loop((x) => sha[name](x)), ...check },
         node && hasOneShot && { name: 'loop of node crypto.hash', fn: loop((x) => nodeCrypto.hash(node, x)), ...check },
       ], { bytes: 64 * N })
     }
     const key = nodeCrypto.randomBytes(32)
-    const mac = await h.compare({ table, row: 'HMAC-SHA256, hex' }, [
+    await h.compare({ table, row: 'HMAC-SHA256, hex' }, [
       { name: 'batch', fn: () => hmac.sha256.batch(inputs, { key }), ...check },
-      { name: 'loop of ours', fn: loop((x) => hmac.sha256(x, { key })), ...check },
+      { name: 'loop of ours', ours: true, fn: loop((x) => hmac.sha256(x, { key })), ...check },
       { name: 'loop of node create*()', fn: loop((x) => nodeCrypto.createHmac('sha256', key).update(x).digest('hex')), ...check },
     ], { bytes: 64 * N })
 
@@ -68,7 +66,7 @@ module.exports = {
     const opened = (r) => joined(cipher.aes.decryptBatch(r, { key }))
     const gcm = await h.compare({ table, row: 'AES-256-GCM encrypt' }, [
       { name: 'batch', fn: () => cipher.aes.encryptBatch(inputs, { key }), out: opened },
-      { name: 'loop of ours', fn: loop((x) => cipher.aes.encrypt(x, { key })), out: opened },
+      { name: 'loop of ours', ours: true, fn: loop((x) => cipher.aes.encrypt(x, { key })), out: opened },
       {
         name: 'loop of node create*()',
         fn: loop((x) => {
@@ -85,10 +83,11 @@ module.exports = {
     // once). 10,000 × 64 KiB, or 2,000 with --quick.
     const count = h.quick ? 2000 : N
     const threadsTable = `batchAsync of ${count.toLocaleString('en')} × 64 KiB, sha256, by UV_THREADPOOL_SIZE (ops/s; MB/s of input)`
-    const byThreads = {}
     for (const threads of [1, 2, 4]) {
       const row = `${threads} thread${threads > 1 ? 's' : ''}`
-      if (h.filter && !h.filter.test(`${threadsTable} / ${row}`)) continue
+      if (!h.selected({ table: threadsTable, row })) continue
+      h.onRow?.(`${threadsTable} / ${row}`)
+      const start = h.monitor.mark()
       let report
       try {
         const out = execFileSync(process.execPath, [THREADS_CHILD, String(count), String(h.rounds), String(h.quick ? 1500 : 4000)], {
@@ -102,31 +101,10 @@ module.exports = {
         continue
       }
       if (!report.equal) h.failures.push(`${threadsTable} / ${row}: outputs differ`)
-      const ours = report.rows[0]
-      const cells = []
-      for (const r of report.rows) {
-        const rec = {
-          suite: h.suite,
-          table: threadsTable,
-          group: row,
-          name: r.name,
-          opsPerSec: r.opsPerSec,
-          mbPerSec: (r.opsPerSec * count * 65536) / 1e6,
-          ratio: r === ours ? null : ours.opsPerSec / r.opsPerSec,
-        }
-        h.results.push(rec)
-        cells.push(`${r.name} ${rec.mbPerSec.toFixed(0)} MB/s${rec.ratio ? ` (ours ${rec.ratio.toFixed(2)}×)` : ''}`)
-      }
-      byThreads[threads] = ours.opsPerSec
-      console.log(`  ${row.padEnd(28)} ${cells.join(' | ')}`)
+      // The first contestant is sha256.batchAsync; every one but WebCrypto's is ours.
+      const rows = report.rows.map((r) => ({ ...r, ours: !/subtle/.test(r.name) }))
+      h.record({ table: threadsTable, row }, rows, { bytes: count * 65536, x: threads, start })
     }
-
-    const ratio = (a, b) => (a && b ? `${(a / b).toFixed(2)}×` : 'n/a')
-    console.log('  Ratios of this run (the targets in brackets):')
-    console.log(`    sha256.batch (hex) / loop of sha256(): ${ratio(rate(sha256, 'batch'), rate(sha256, 'loop of ours'))} [≥ 2×]`)
-    console.log(`    sha256.batch packed / loop of sha256() (hex): ${ratio(rate(sha256, 'batch, packed'), rate(sha256, 'loop of ours'))} [≥ 4×]`)
-    console.log(`    hmac.sha256.batch / loop of hmac.sha256(): ${ratio(rate(mac, 'batch'), rate(mac, 'loop of ours'))}`)
-    console.log(`    aes.encryptBatch / loop of aes.encrypt(): ${ratio(rate(gcm, 'batch'), rate(gcm, 'loop of ours'))}`)
-    console.log(`    batchAsync, 2 threads / 1 thread: ${ratio(byThreads[2], byThreads[1])}; 4 threads / 1 thread: ${ratio(byThreads[4], byThreads[1])} (${require('node:os').cpus().length} CPUs here)`)
+    h.plot({ id: 'batch-async-threads', title: 'batchAsync of 64 KiB inputs: throughput by pool threads', table: threadsTable, x: 'threads (UV_THREADPOOL_SIZE, log)', y: 'throughput' })
   },
 }

@@ -1,8 +1,9 @@
 'use strict'
-// Encryption: AES-128/192/256 × ECB/CBC/CTR/GCM and ChaCha20-Poly1305 at 1 KiB and 1 MiB, against
-// node:crypto, crypto-js, @noble/ciphers and node-forge; 1 MiB AES-256-GCM/CTR and ChaCha20-Poly1305
-// into a caller's buffer (`options.output`). Every contestant encrypts the same data
-// with the same key and IV, and its output is checked equal to ours (hex) before timing.
+// Encryption: AES-128/192/256 × ECB/CBC/CTR/GCM, ChaCha20-Poly1305, XChaCha20-Poly1305 and
+// AES-256-GCM-SIV at 1 KiB and 1 MiB, against node:crypto, WebCrypto (a CryptoKey imported once;
+// AES-CBC, -CTR, -GCM), crypto-js, @noble/ciphers and node-forge; 1 MiB AES-256-GCM/CTR and
+// ChaCha20-Poly1305 into a caller's buffer (`options.output`). Every contestant encrypts the same
+// data with the same key and IV, and its output is checked equal to ours (hex) before timing.
 const nodeCrypto = require('node:crypto')
 const { cipher } = require('../..')
 
@@ -22,6 +23,15 @@ module.exports = {
     const hex = (x) => Buffer.from(x).toString('hex')
     const cjsModes = CryptoJS && { ecb: CryptoJS.mode.ECB, cbc: CryptoJS.mode.CBC, ctr: CryptoJS.mode.CTR }
     const nobleModes = nobleAes && { ecb: nobleAes.ecb, cbc: nobleAes.cbc, ctr: nobleAes.ctr, gcm: nobleAes.gcm }
+    const subtle = nodeCrypto.webcrypto.subtle
+    /** WebCrypto's encryption in `mode` (no ECB) under a CryptoKey imported once, or null. */
+    const webCrypto = async (mode, key, iv, data) => {
+      const name = { cbc: 'AES-CBC', ctr: 'AES-CTR', gcm: 'AES-GCM' }[mode]
+      if (!name) return null
+      const k = await subtle.importKey('raw', key, name, false, ['encrypt'])
+      const algo = mode === 'ctr' ? { name, counter: iv, length: 128 } : { name, iv }
+      return { name: 'WebCrypto (CryptoKey kept)', async: true, fn: () => subtle.encrypt(algo, k, data), out: hex }
+    }
 
     for (const bits of [128, 192, 256]) {
       for (const mode of ['cbc', 'ctr', 'gcm', 'ecb']) {
@@ -46,6 +56,8 @@ module.exports = {
               },
             },
           ]
+          const web = await webCrypto(mode, key, iv, data)
+          if (web) contestants.push(web)
           if (CryptoJS && cjsModes[mode]) {
             const wa = (b) => CryptoJS.enc.Hex.parse(b.toString('hex'))
             const [d, k, v] = [wa(data), wa(key), wa(iv)]
@@ -105,6 +117,29 @@ module.exports = {
         contestants.push({ name: '@noble/ciphers', fn: () => nobleChacha.chacha20poly1305(key, iv).encrypt(data), out: hex })
       }
       await h.compare({ table: `Encryption, ${label(size)}`, row: 'ChaCha20-Poly1305 encrypt' }, contestants, { bytes: size })
+
+      // XChaCha20-Poly1305 (192-bit nonces) and AES-256-GCM-SIV: node:crypto has neither.
+      const iv24 = nodeCrypto.randomBytes(24)
+      const keptX = cipher.xchacha20.key(key)
+      await h.compare(
+        { table: `Encryption, ${label(size)}`, row: 'XChaCha20-Poly1305 encrypt' },
+        [
+          { name: 'cryptographer.js', fn: () => cipher.xchacha20.encrypt(data, { key, iv: iv24 }) },
+          { name: 'cryptographer.js (kept key)', fn: () => keptX.encrypt(data, { iv: iv24 }) },
+          nobleChacha && { name: '@noble/ciphers', fn: () => nobleChacha.xchacha20poly1305(key, iv24).encrypt(data), out: hex },
+        ],
+        { bytes: size },
+      )
+      const keptAes = cipher.aes.key(key)
+      await h.compare(
+        { table: `Encryption, ${label(size)}`, row: 'AES-256-GCM-SIV encrypt' },
+        [
+          { name: 'cryptographer.js', fn: () => cipher.aes.encrypt(data, { key, iv, mode: 'gcm-siv' }) },
+          { name: 'cryptographer.js (kept key)', fn: () => keptAes.encrypt(data, { iv, mode: 'gcm-siv' }) },
+          nobleAes && { name: '@noble/ciphers', fn: () => nobleAes.gcmsiv(key, iv).encrypt(data), out: hex },
+        ],
+        { bytes: size },
+      )
     }
 
     // Into the caller's buffer (`options.output`): at 1 MiB a fresh result buffer costs about as much

@@ -1,12 +1,38 @@
 'use strict'
 // One-shot hashing and HMAC against node:crypto (createHash and crypto.hash), hash-wasm,
-// @noble/hashes and crypto-js, at 64 B, 1 KiB, 64 KiB and 1 MiB, for every algorithm; then seed
-// 001's series: SHA-1, SHA-256, SHA-512, BLAKE3 and MD5 at sizes spaced on a log scale from 16 B
-// to 16 MiB, every contestant that has the algorithm (plus WebCrypto, sjcl and node-forge),
-// plotted as time and throughput against size.
+// @noble/hashes, crypto-js and hash.js (and, for MD5, js-md5, blueimp-md5 and md5), at 64 B,
+// 1 KiB, 64 KiB and 1 MiB, for every algorithm; then the series: SHA-1, SHA-256, SHA-512, BLAKE3
+// and MD5 at sizes spaced on a log scale from 16 B to 16 MiB, every contestant that has the
+// algorithm (plus WebCrypto, sjcl and node-forge), plotted as time and throughput against size.
+//
+// crypto-browserify is not a contestant: under Node.js its createHash, createHmac and
+// createCipheriv are node:crypto's own functions (its create-hash is
+// `module.exports = require('crypto').createHash`), so its rows would be node:crypto's.
+//
+// The inputs are random printable ASCII bytes, so that blueimp-md5, which hashes the UTF-8 of a
+// string, gets the same bytes as the others (a hash's speed does not depend on the bytes).
 const nodeCrypto = require('node:crypto')
 const { sha, hmac } = require('../..')
 const { cpuFlags } = require('../harness')
+
+/** `n` random printable ASCII bytes. */
+const input = (n) => Buffer.from(nodeCrypto.randomBytes(Math.ceil((n * 3) / 4) + 3).toString('base64').slice(0, n), 'latin1')
+
+/** hash.js's name of each algorithm it has. */
+const HASHJS = { sha1: 'sha1', sha224: 'sha224', sha256: 'sha256', sha384: 'sha384', sha512: 'sha512', ripemd160: 'ripemd160' }
+
+/** The pure-JavaScript MD5 packages, each called as its README shows. */
+function md5Peers(h) {
+  const jsMd5 = h.peer('js-md5')
+  const blueimp = h.peer('blueimp-md5')
+  const md5 = h.peer('md5')
+  return (data) => [
+    jsMd5 && { name: 'js-md5', fn: () => jsMd5(data) },
+    // blueimp-md5 hashes a string's UTF-8: the ASCII input's latin1 string is the same bytes.
+    blueimp && { name: 'blueimp-md5', fn: () => blueimp(data.toString('latin1')) },
+    md5 && { name: 'md5', fn: () => md5(data) },
+  ]
+}
 
 // Our name -> how each peer computes it (absent: the peer lacks the algorithm).
 const PEERS = {
@@ -61,6 +87,7 @@ const HW_CHECKS = [
 function hardwareCheck(h, data) {
   const flags = cpuFlags()
   if (!flags) return
+  const rows = []
   for (const c of HW_CHECKS) {
     if (!flags.has(c.flag)) continue
     const f = sha[c.name]
@@ -73,12 +100,19 @@ function hardwareCheck(h, data) {
     }
     const mbps = (n * data.length) / 1e3 / (performance.now() - start)
     const ok = mbps >= c.min
-    console.log(`  hardware path: ${c.name} ${mbps.toFixed(0)} MB/s at 1 MiB (CPU has ${c.flag}; expected >= ${c.min}) ${ok ? 'ok' : 'SLOW: software fallback?'}`)
+    rows.push([c.name, c.flag, mbps.toFixed(0), `≥ ${c.min}`, ok ? 'yes' : 'no: portable code?'])
     if (!ok) h.failures.push(`${c.name} runs at ${mbps.toFixed(0)} MB/s although the CPU has ${c.flag}`)
   }
+  if (!rows.length) return
+  const slow = rows.filter((r) => r[4] !== 'yes')
+  h.table('Hardware paths: 1 MiB hashed for 200 ms, where the CPU has the feature', ['Hash', 'CPU feature', 'MB/s', 'expected MB/s', 'hardware path'], rows, {
+    finding: slow.length
+      ? `${slow.map((r) => r[0]).join(', ')} ran slower than its hardware path should: this build or this machine fell back to portable code, and the figures below show that code.`
+      : `Every hash with a hardware path ran at its hardware speed (${rows.map((r) => `${r[0]} ${r[2]} MB/s`).join(', ')}): the figures below are of that path.`,
+  })
 }
 
-// Seed 001's series: sizes ×4 from 16 B to 16 MiB (with --quick: every other one, to 1 MiB).
+// The series: sizes ×4 from 16 B to 16 MiB (with --quick: every other one, to 1 MiB).
 const SERIES_SIZES = Array.from({ length: 11 }, (_, i) => 16 * 4 ** i)
 const SERIES = { sha1: 'SHA-1', sha256: 'SHA-256', sha512: 'SHA-512', blake3: 'BLAKE3', md5: 'MD5' }
 const SUBTLE_NAMES = { sha1: 'SHA-1', sha256: 'SHA-256', sha384: 'SHA-384', sha512: 'SHA-512' }
@@ -86,9 +120,9 @@ const FORGE_NAMES = { md5: 'md5', sha1: 'sha1', sha256: 'sha256', sha512: 'sha51
 const sizeLabel = (n) => (n >= 1 << 20 ? `${n / (1 << 20)} MiB` : n >= 1024 ? `${n / 1024} KiB` : `${n} B`)
 
 /**
- * Seed 001: one-shot time and throughput against input size. As in the seed, each peer is called
- * on a Buffer and converts it to the form it needs (crypto-js WordArray, sjcl bit array,
- * node-forge binary string; sjcl, whose npm build has no bytes codec, through hex) inside the timed call.
+ * One-shot time and throughput against input size. Each peer is called on a Buffer and converts
+ * it to the form it needs (crypto-js WordArray, sjcl bit array, node-forge binary string, blueimp-md5
+ * string; sjcl, whose npm build has no bytes codec, through hex) inside the timed call.
  */
 async function sizeSeries(h) {
   const wasm = h.peer('hash-wasm')
@@ -98,10 +132,12 @@ async function sizeSeries(h) {
   const subtle = nodeCrypto.webcrypto.subtle
   const hasOneShot = typeof nodeCrypto.hash === 'function'
   const sizes = h.quick ? SERIES_SIZES.filter((n, i) => i % 2 === 0 && n <= 1 << 20) : SERIES_SIZES
-  const inputs = new Map(sizes.map((n) => [n, nodeCrypto.randomBytes(n)]))
+  const inputs = new Map(sizes.map((n) => [n, input(n)]))
+  const hashjs = h.peer('hash.js')
+  const md5s = md5Peers(h)
   for (const [name, title] of Object.entries(SERIES)) {
     const peers = PEERS[name]
-    const table = `Seed 001: ${title} (${name}) one-shot by input size, hex output`
+    const table = `${title} one-shot by input size, hex output`
     const w = wasm && peers.wasm ? await wasm[peers.wasm[0]](...peers.wasm.slice(1)) : null
     const noble = peers.noble && h.peer(`@noble/hashes/${peers.noble[0]}.js`)?.[peers.noble[1]]
     const nodeName = peers.node && nodeHas(peers.node) ? peers.node : null
@@ -127,11 +163,13 @@ async function sizeSeries(h) {
           cj && { name: 'crypto-js', fn: () => cj(CryptoJS.lib.WordArray.create(data)).toString() },
           sj && { name: 'sjcl', fn: () => sjcl.codec.hex.fromBits(sj.hash(sjcl.codec.hex.toBits(data.toString('hex')))) },
           fg && { name: 'node-forge', fn: () => fg.create().update(data.toString('binary')).digest().toHex() },
+          hashjs && HASHJS[name] && { name: 'hash.js', fn: () => hashjs[HASHJS[name]]().update(data).digest('hex') },
+          ...(name === 'md5' ? md5s(data) : []),
         ],
         { bytes: size, x: size, time: size >= 1 << 22 ? Math.max(h.time, 1500) : undefined },
       )
     }
-    const note = 'one-shot call on a Buffer; peers convert it to their own input type inside the timed call (as seed 001 did)'
+    const note = 'one-shot call on a Buffer; peers convert it to their own input type inside the timed call'
     h.plot({ id: `series-${name}-time`, title: `${title}: time against input size`, table, x: 'input size (bytes, log)', y: 'time', note })
     h.plot({ id: `series-${name}-throughput`, title: `${title}: throughput against input size`, table, x: 'input size (bytes, log)', y: 'throughput', note })
   }
@@ -151,9 +189,11 @@ module.exports = {
     const hasOneShot = typeof nodeCrypto.hash === 'function'
     const sizes = h.quick ? SIZES.slice(0, 3) : SIZES
     const nobleHmac = h.peer('@noble/hashes/hmac.js')
+    const hashjs = h.peer('hash.js')
+    const md5s = md5Peers(h)
 
     for (const [size, label] of sizes) {
-      const data = nodeCrypto.randomBytes(size)
+      const data = input(size)
       const wordArray = CryptoJS && CryptoJS.lib.WordArray.create(data)
       for (const [name, peers] of Object.entries(PEERS)) {
         const ours = sha[name]
@@ -170,6 +210,8 @@ module.exports = {
             w && { name: 'hash-wasm', fn: () => w.init().update(data).digest('hex') },
             n && { name: '@noble/hashes', fn: () => n(data) },
             cj && { name: 'crypto-js', fn: () => CryptoJS[cj[0]](wordArray, cj[1]).toString() },
+            hashjs && HASHJS[name] && { name: 'hash.js', fn: () => hashjs[HASHJS[name]]().update(data).digest('hex') },
+            ...(name === 'md5' ? md5s(data) : []),
           ],
           { bytes: size },
         )
@@ -177,7 +219,7 @@ module.exports = {
     }
 
     // Binary output at 64 B: where a native call beats node's object and Buffer plumbing most.
-    const small = nodeCrypto.randomBytes(64)
+    const small = input(64)
     for (const [name, peers] of Object.entries(PEERS)) {
       if (!peers.node || !nodeHas(peers.node)) continue
       const ours = sha[name]
@@ -225,7 +267,7 @@ module.exports = {
 
     // Async one-shot on a large input: ours and WebCrypto run on the libuv pool (WebCrypto copies
     // the input first, ours reads it in place); hash-wasm's async API hashes on the main thread.
-    const large = nodeCrypto.randomBytes(h.quick ? 1 << 20 : 8 << 20)
+    const large = input(h.quick ? 1 << 20 : 8 << 20)
     const largeLabel = `${large.length >> 20} MiB`
     const SUBTLE = { sha1: 'SHA-1', sha256: 'SHA-256', sha384: 'SHA-384', sha512: 'SHA-512' }
     for (const [name, subtleName] of Object.entries(SUBTLE)) {
@@ -245,7 +287,7 @@ module.exports = {
     const key = nodeCrypto.randomBytes(32)
     const keyWords = CryptoJS && CryptoJS.lib.WordArray.create(key)
     for (const [size, label] of sizes) {
-      const data = nodeCrypto.randomBytes(size)
+      const data = input(size)
       const wordArray = CryptoJS && CryptoJS.lib.WordArray.create(data)
       for (const [name, peers] of Object.entries(PEERS)) {
         if (!hmac[name]) continue
@@ -262,6 +304,7 @@ module.exports = {
             w && { name: 'hash-wasm', fn: () => w.init().update(data).digest('hex') },
             n && { name: '@noble/hashes', fn: () => nobleHmac.hmac(n, key, data) },
             cj && { name: 'crypto-js', fn: () => cj(wordArray, keyWords).toString() },
+            hashjs && HASHJS[name] && { name: 'hash.js', fn: () => hashjs.hmac(hashjs[HASHJS[name]], key).update(data).digest('hex') },
           ],
           { bytes: size },
         )

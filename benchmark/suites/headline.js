@@ -1,13 +1,13 @@
 'use strict'
-// Seed 000's platform and Node.js-versions tables: SHA-256, AES-256-CBC and BLAKE3 at 1 KiB, ours
-// beside node:crypto (hash-wasm for BLAKE3, which node lacks). Small on purpose: it is what
+// The rows of the platform and Node.js-versions tables: SHA-256, AES-256-CBC and BLAKE3 at 1 KiB,
+// ours beside node:crypto (hash-wasm for BLAKE3, which node lacks). Small on purpose: it is what
 // `npm run bench:node-matrix` runs under every Node major, and what CI's merge job reads per
 // platform (scripts/merge-bench.mjs picks these rows).
 const nodeCrypto = require('node:crypto')
 const { sha, cipher } = require('../..')
 
 module.exports = {
-  title: 'Headline rows (seed 000 platform table)',
+  title: 'Headline rows (the platform and Node.js-versions tables)',
   async run(h) {
     const data = nodeCrypto.randomBytes(1024)
     const key = nodeCrypto.randomBytes(32)

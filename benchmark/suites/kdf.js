@@ -1,11 +1,11 @@
 'use strict'
-// Password hashing and key derivation: the seed's KDF tables (same parameters; bcrypt also
-// sync, on the JS thread, where no thread-pool hop is in the time), each output checked equal
-// before timing, against node:crypto, argon2, @node-rs/argon2, bcrypt,
-// @node-rs/bcrypt, bcryptjs, hash-wasm and crypto-js where they have the algorithm; then the
+// Password hashing and key derivation: Argon2, bcrypt (also sync, on the JS thread, where no
+// thread-pool hop is in the time), PBKDF2 and scrypt, each output checked equal before timing,
+// against node:crypto, argon2, @node-rs/argon2, bcrypt, @node-rs/bcrypt, bcryptjs, hash-wasm and
+// crypto-js where they have the algorithm; the PBKDF2 series (time and iterations per ms against
+// 1 … 10,000 iterations, every library that has it); the throughput of 8 concurrent calls; the
 // event-loop delay while 8 Argon2 hashes run (vs 8 node:crypto async PBKDF2 calls of similar
-// length), the throughput of 8 concurrent calls, and RSS over 100 Argon2 calls; seed 001's PBKDF2
-// series (time and iterations per ms against 1 … 10,000 iterations, every library that has it).
+// length); and RSS over 100 Argon2 calls.
 const nodeCrypto = require('node:crypto')
 const { promisify } = require('node:util')
 const { monitorEventLoopDelay, performance } = require('node:perf_hooks')
@@ -134,7 +134,7 @@ function scryptContestants(h) {
   return list
 }
 
-// Seed 001's PBKDF2 series: iterations on a log scale from 1 to 10,000.
+// The PBKDF2 series: iterations on a log scale from 1 to 10,000.
 const ITERATIONS = [1, 3, 10, 30, 100, 300, 1000, 3000, 10000]
 const HASH_TITLES = { sha1: 'SHA-1', sha256: 'SHA-256' }
 
@@ -182,7 +182,7 @@ function pbkdf2Series(h, hash, iterations) {
 async function seriesTables(h) {
   const counts = h.quick ? [1, 10, 100, 1000, 10000] : ITERATIONS
   for (const [hash, title] of Object.entries(HASH_TITLES)) {
-    const table = `Seed 001: PBKDF2-${title} (pbkdf2 ${hash}) by iterations, 32-byte key`
+    const table = `PBKDF2-${title} by iterations, 32-byte key`
     for (const n of counts) {
       await h.compare({ table, row: `${n} iterations` }, pbkdf2Series(h, hash, n), { x: n, time: n >= 3000 ? Math.max(h.time, 1000) : undefined })
     }
@@ -210,10 +210,6 @@ async function loopDelay(start) {
   }
 }
 
-const fmt = (r) =>
-  `wall ${r.wall.toFixed(0)} ms, loop delay p50 ${r.p50.toFixed(1)} / p99 ${r.p99.toFixed(1)} / max ${r.max.toFixed(1)} ms, ` +
-  `loop utilisation ${(r.elu * 100).toFixed(1)} %`
-
 async function eventLoop(h) {
   const argonOne = () => kdf.argon2(PASSWORD, { ...ARGON2, salt: SALT })
   const argonBurst = () => Promise.all(Array.from({ length: 8 }, argonOne))
@@ -240,11 +236,25 @@ async function eventLoop(h) {
     const m = (k) => list.map((r) => r[k]).sort((a, b) => a - b)[list.length >> 1]
     return { wall: m('wall'), p50: m('p50'), p99: m('p99'), max: m('max'), elu: m('elu') }
   }
-  console.log(`  Event loop while 8 async calls run (median of ${rounds} bursts; UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE || 4}):`)
-  console.log(`    8 × argon2id t=3 m=64MiB p=4 (cryptographer.js): ${fmt(med(ours))}`)
-  console.log(`    8 × node:crypto pbkdf2 async, SHA-512 × ${iterations} (burst calibrated to the Argon2 one): ${fmt(med(node))}`)
-  console.log(`    worst max delay over the bursts: cryptographer.js ${Math.max(...ours.map((r) => r.max)).toFixed(1)} ms, ` +
-    `node:crypto ${Math.max(...node.map((r) => r.max)).toFixed(1)} ms`)
+  const row = (name, list) => {
+    const r = med(list)
+    return [name, r.wall.toFixed(0), r.p50.toFixed(1), r.p99.toFixed(1), Math.max(...list.map((x) => x.max)).toFixed(1), `${(r.elu * 100).toFixed(1)} %`]
+  }
+  const a = med(ours)
+  const b = med(node)
+  h.table(
+    `Event loop while 8 async calls run (median of ${rounds} bursts; UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE || 4})`,
+    ['Burst', 'wall ms', 'loop delay p50 ms', 'p99 ms', 'worst max ms', 'loop utilisation'],
+    [
+      row('8 × argon2id t=3 m=64MiB p=4 (cryptographer.js)', ours),
+      row(`8 × node:crypto pbkdf2 async, SHA-512 × ${iterations} (a burst as long as the Argon2 one)`, node),
+    ],
+    {
+      finding:
+        `While 8 Argon2id hashes run on the pool, the event loop stays responsive: p99 delay ${a.p99.toFixed(1)} ms, ` +
+        `${(a.elu * 100).toFixed(1)} % of it busy (node:crypto's async PBKDF2 in a burst as long: p99 ${b.p99.toFixed(1)} ms, ${(b.elu * 100).toFixed(1)} %).`,
+    },
+  )
 }
 
 async function rss(h) {
@@ -257,7 +267,12 @@ async function rss(h) {
   if (global.gc) global.gc()
   const last = process.memoryUsage.rss()
   const mib = (x) => (x / 2 ** 20).toFixed(1)
-  console.log(`  RSS: after 1 Argon2 call ${mib(first)} MiB, after ${n}: ${mib(last)} MiB (Δ ${mib(last - first)} MiB)`)
+  h.table(`RSS over ${n} Argon2id calls (t=3, 64 MiB, p=4), one after another (MiB)`, ['after 1 call', `after ${n}`, 'growth'], [[mib(first), mib(last), mib(last - first)]], {
+    finding:
+      last - first < 32 * 2 ** 20
+        ? `RSS grew by ${mib(last - first)} MiB over ${n - 1} more calls: each call's 64 MiB is given back when it ends.`
+        : `RSS grew by ${mib(last - first)} MiB over ${n - 1} more calls: memory beyond one call's 64 MiB stays held.`,
+  })
 }
 
 module.exports = {

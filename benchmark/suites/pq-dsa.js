@@ -21,7 +21,7 @@ function nodeHas(name) {
 }
 
 module.exports = {
-  title: 'ML-DSA',
+  title: 'Post-quantum signatures (ML-DSA)',
   async run(h) {
     const noble = h.peer('@noble/post-quantum/ml-dsa.js')
     const msg = nodeCrypto.randomBytes(1024)

@@ -31,7 +31,8 @@
 //! 6. `stream.rs` (the STREAM construction, shared by the streaming AEAD format and age),
 //!    `openssl.rs` (the crypto-js `Salted__` format), `stream_format.rs` (the streaming AEAD
 //!    format), `age/` (the age file format);
-//! 7. the entry points: `api.rs`, `batch.rs` (many messages per call), `stream_api.rs`.
+//! 7. the entry points: `api.rs`, `batch.rs` (many messages per call), `stream_api.rs`, then
+//!    `seal.rs` (sealed messages: the streaming format whole in memory, and derived keys).
 
 mod aead;
 pub mod age;
@@ -43,6 +44,7 @@ mod gcm;
 pub mod keys;
 pub mod modes;
 pub mod openssl;
+pub mod seal;
 pub mod stream;
 pub mod stream_api;
 pub mod stream_format;

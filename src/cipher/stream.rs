@@ -176,7 +176,8 @@ impl Segments {
 /// A full segment is sealed only once a byte after it arrived: until then it may be the last one.
 /// So the last segment holds 1..=`size` bytes, and is empty only when the whole plaintext is (the
 /// rule age states, and the one the library's format follows). The pending segment is sealed in
-/// place and handed to the sink from there.
+/// place and handed to the sink from there. A whole plaintext known at once is sealed by
+/// [`Sealer::seal_rest`] straight into its output.
 pub struct Sealer {
   segments: Segments,
   size: usize,
@@ -184,12 +185,23 @@ pub struct Sealer {
   pending: Zeroizing<Vec<u8>>,
 }
 
+/// The staging buffer of a sealer or opener of `size`-byte segments. It is allocated when it is
+/// first filled, at its full size (`size + TAG_LEN`), so that it never moves (a move would leave
+/// plaintext behind), and a whole message in memory, which never fills it, neither allocates nor
+/// wipes a segment's worth of memory.
+fn staged(pending: &mut Zeroizing<Vec<u8>>, size: usize) -> &mut Vec<u8> {
+  if pending.capacity() == 0 {
+    pending.reserve_exact(size + TAG_LEN);
+  }
+  pending
+}
+
 impl Sealer {
   pub fn new(segments: Segments, size: usize) -> Sealer {
     Sealer {
       segments,
       size,
-      pending: Zeroizing::new(Vec::with_capacity(size + TAG_LEN)),
+      pending: Zeroizing::new(Vec::new()),
     }
   }
 
@@ -206,7 +218,7 @@ impl Sealer {
           // A whole segment straight from the input, sealed in the output.
           seal_into(&mut self.segments, &input[..take], false, buf)?;
         }
-        _ => self.pending.extend_from_slice(&input[..take]),
+        _ => staged(&mut self.pending, self.size).extend_from_slice(&input[..take]),
       }
       input = &input[take..];
     }
@@ -218,9 +230,23 @@ impl Sealer {
     self.seal_pending(true, out)
   }
 
+  /// Seals `input` as the whole rest of the plaintext: `push(input)` then `finish()`, with every
+  /// segment sealed straight into `out` when nothing is pending (a message in memory).
+  pub fn seal_rest(mut self, input: &[u8], out: &mut Vec<u8>) -> CryptoResult<()> {
+    if !self.pending.is_empty() {
+      self.push(input, out)?;
+      return self.finish(out);
+    }
+    let segments = &mut self.segments;
+    each_piece(input, self.size, |piece, last| {
+      seal_into(segments, piece, last, out)
+    })
+  }
+
   fn seal_pending<S: Sink + ?Sized>(&mut self, last: bool, out: &mut S) -> CryptoResult<()> {
     let tag = self.segments.seal(&mut self.pending, last)?;
-    // Within the capacity reserved for it: the plaintext is never left behind by a move.
+    // Within the capacity reserved when it was first filled (an empty one holds no plaintext):
+    // the plaintext is never left behind by a move.
     self.pending.extend_from_slice(&tag);
     out.put(&self.pending)?;
     self.pending.clear();
@@ -252,7 +278,7 @@ impl Opener {
     Opener {
       segments,
       size,
-      pending: Zeroizing::new(Vec::with_capacity(size + TAG_LEN)),
+      pending: Zeroizing::new(Vec::new()),
     }
   }
 
@@ -268,7 +294,7 @@ impl Opener {
         Some(buf) if self.pending.is_empty() && take == full && input.len() > full => {
           open_into(&mut self.segments, &input[..take], false, buf)?;
         }
-        _ => self.pending.extend_from_slice(&input[..take]),
+        _ => staged(&mut self.pending, self.size).extend_from_slice(&input[..take]),
       }
       input = &input[take..];
     }
@@ -279,10 +305,24 @@ impl Opener {
   /// stream cut right after a full segment and given a forged empty end would need the key, but
   /// the format forbids it anyway) and a stream with no segment at all.
   pub fn finish<S: Sink + ?Sized>(mut self, out: &mut S) -> CryptoResult<()> {
-    if self.pending.len() == TAG_LEN && self.segments.position() > 0 {
-      return Err(decrypt_failed());
-    }
+    check_last(&self.segments, self.pending.len())?;
     self.open_pending(true, out)
+  }
+
+  /// Opens `input` as the whole rest of the stream: `push(input)` then `finish()`, with every
+  /// segment opened straight in `out` when nothing is pending (a message in memory).
+  pub fn open_rest(mut self, input: &[u8], out: &mut Vec<u8>) -> CryptoResult<()> {
+    if !self.pending.is_empty() {
+      self.push(input, out)?;
+      return self.finish(out);
+    }
+    let segments = &mut self.segments;
+    each_piece(input, self.size + TAG_LEN, |piece, last| {
+      if last {
+        check_last(segments, piece.len())?;
+      }
+      open_into(segments, piece, last, out)
+    })
   }
 
   fn open_pending<S: Sink + ?Sized>(&mut self, last: bool, out: &mut S) -> CryptoResult<()> {
@@ -291,6 +331,33 @@ impl Opener {
     out.put(&self.pending[..n])?;
     self.pending.clear();
     Ok(())
+  }
+}
+
+/// Refuses a last piece of `len` bytes that holds an empty segment after full ones.
+fn check_last(segments: &Segments, len: usize) -> CryptoResult<()> {
+  if len == TAG_LEN && segments.position() > 0 {
+    return Err(decrypt_failed());
+  }
+  Ok(())
+}
+
+/// `f(piece, last)` for each piece of `input` cut into `size` bytes, the last one holding the
+/// rest: 1..=`size` bytes, or none when `input` is empty.
+fn each_piece(
+  input: &[u8],
+  size: usize,
+  mut f: impl FnMut(&[u8], bool) -> CryptoResult<()>,
+) -> CryptoResult<()> {
+  let mut rest = input;
+  loop {
+    let take = rest.len().min(size);
+    let last = take == rest.len();
+    f(&rest[..take], last)?;
+    if last {
+      return Ok(());
+    }
+    rest = &rest[take..];
   }
 }
 
@@ -462,6 +529,22 @@ mod tests {
       o.finish(&mut out)?;
       Ok(out)
     };
+    // The whole input at once (`seal_rest` / `open_rest`), after `pushed` bytes went in pieces.
+    let segments = || Segments::new(SegmentAead::Aes256Gcm, &[2; 32], &[4; 7]).unwrap();
+    let seal_rest = |plain: &[u8], pushed: usize| {
+      let mut s = Sealer::new(segments(), size);
+      let mut out = Vec::new();
+      s.push(&plain[..pushed], &mut out).unwrap();
+      s.seal_rest(&plain[pushed..], &mut out).unwrap();
+      out
+    };
+    let open_rest = |sealed: &[u8], pushed: usize| -> CryptoResult<Vec<u8>> {
+      let mut o = Opener::new(segments(), size);
+      let mut out = Vec::new();
+      o.push(&sealed[..pushed], &mut out)?;
+      o.open_rest(&sealed[pushed..], &mut out)?;
+      Ok(out)
+    };
     for len in [0usize, 1, 7, 8, 9, 16, 17, 40] {
       let plain: Vec<u8> = (0..len as u8).collect();
       let whole = seal(&plain, len + 1);
@@ -476,20 +559,31 @@ mod tests {
           "len {len} piece {piece}"
         );
       }
+      for pushed in [0, len / 2, len] {
+        assert_eq!(
+          seal_rest(&plain, pushed),
+          whole,
+          "len {len} pushed {pushed}"
+        );
+        assert_eq!(open_rest(&whole, pushed).unwrap(), plain);
+      }
       // Cut anywhere, or extended: refused.
       for cut in 0..whole.len() {
         assert!(open(&whole[..cut], 3).is_err(), "len {len} cut {cut}");
+        assert!(open_rest(&whole[..cut], 0).is_err(), "len {len} cut {cut}");
       }
       let mut longer = whole.clone();
       longer.push(0);
       assert!(open(&longer, 5).is_err());
+      assert!(open_rest(&longer, 0).is_err());
     }
     // An empty last segment after full ones is refused even when correctly sealed.
-    let mut s = Segments::new(SegmentAead::Aes256Gcm, &[2; 32], &[4; 7]).unwrap();
+    let mut s = segments();
     let mut forged = Vec::new();
     seal_into(&mut s, &[1; 8], false, &mut forged).unwrap();
     seal_into(&mut s, &[], true, &mut forged).unwrap();
     assert!(open(&forged, 100).is_err());
+    assert!(open_rest(&forged, 0).is_err());
   }
 
   /// A sink that is not a `Vec` (as the file pipeline's): each put is one whole segment, and

@@ -22,7 +22,7 @@ use napi_derive::napi;
 use zeroize::Zeroizing;
 
 use super::stream_format::{
-  max_header_len, Cost, InitJob, Spec, StreamAlg, StreamState, ALGORITHMS, DEFAULT_COST,
+  max_header_len, Cost, InitJob, Secret, Spec, StreamAlg, StreamState, ALGORITHMS, DEFAULT_COST,
   DEFAULT_SEGMENT, MAX_SEGMENT, MIN_SEGMENT,
 };
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
@@ -67,18 +67,50 @@ pub fn stream_algorithms() -> Vec<StreamAlgorithmInfo> {
 /// The longest `lead` (bytes of an enclosing format before the stream header) a call takes.
 const MAX_LEAD: usize = 16 * 1024;
 
-/// The request of one call, its inputs copied (for the pool).
-fn spec<'js>(
-  env: &'js Env,
-  alg: u32,
-  decrypt: bool,
-  secret: &Unknown<'js>,
+/// The algorithm of the id `alg`.
+pub(super) fn algorithm(alg: u32) -> CryptoResult<&'static StreamAlg> {
+  StreamAlg::from_id(alg)
+    .ok_or_else(|| CryptoError::invalid_value("algorithm", "a known stream algorithm id", alg))
+}
+
+/// The secret argument, copied: a non-empty passphrase, or a 32-byte key for `alg`.
+pub(super) fn read_secret(
+  env: &Env,
+  alg: &StreamAlg,
+  secret: &Unknown,
   passphrase: bool,
+) -> CryptoResult<Secret> {
+  let cx = Cx::from(env);
+  if passphrase {
+    let s = cx
+      .bytes(Value::from(secret), "options.passphrase")?
+      .into_owned();
+    super::modes::check_passphrase(&s)?;
+    return Ok(Secret::Passphrase(s));
+  }
+  let k = cx.bytes(Value::from(secret), "options.key")?.into_owned();
+  if k.len() != 32 {
+    return Err(CryptoError::new(
+      Code::OutOfRange,
+      format!(
+        "Invalid key length for a {} stream: it must be 32 bytes. Received {}",
+        alg.name,
+        k.len()
+      ),
+    ));
+  }
+  Ok(Secret::Key(k))
+}
+
+/// The request of one call with `secret`, its inputs copied (for the pool).
+pub(super) fn spec<'js>(
+  env: &'js Env,
+  alg: &'static StreamAlg,
+  decrypt: bool,
+  secret: Secret,
   options: Option<&Unknown<'js>>,
 ) -> CryptoResult<Spec> {
   let cx = Cx::from(env);
-  let alg = StreamAlg::from_id(alg)
-    .ok_or_else(|| CryptoError::invalid_value("algorithm", "a known stream algorithm id", alg))?;
   let [aad, size, m, t, p, max_m, max_t, max_p, allow_v1, lead] = js::Object::new(env, options)?
     .values([
       c"aad",
@@ -124,31 +156,10 @@ fn spec<'js>(
       lead.len(),
     ));
   }
-  let secret = if passphrase {
-    let s = cx
-      .bytes(Value::from(secret), "options.passphrase")?
-      .into_owned();
-    super::modes::check_passphrase(&s)?;
-    s
-  } else {
-    let k = cx.bytes(Value::from(secret), "options.key")?.into_owned();
-    if k.len() != 32 {
-      return Err(CryptoError::new(
-        Code::OutOfRange,
-        format!(
-          "Invalid key length for a {} stream: it must be 32 bytes. Received {}",
-          alg.name,
-          k.len()
-        ),
-      ));
-    }
-    k
-  };
   let spec = Spec {
     alg,
     decrypt,
     secret,
-    passphrase,
     aad,
     segment_size,
     cost,
@@ -156,7 +167,7 @@ fn spec<'js>(
     allow_v1: cx.truthy(allow_v1),
     lead,
   };
-  if passphrase && !decrypt {
+  if matches!(spec.secret, Secret::Passphrase(_)) && !decrypt {
     spec.check_cost()?;
   }
   Ok(spec)
@@ -178,7 +189,9 @@ pub fn aead_stream_new_async<'js>(
   token: Option<&CancelToken>,
 ) -> napi::Result<AsyncTask<Work<InitJob>>> {
   let job = (|| -> CryptoResult<InitJob> {
-    let spec = spec(env, alg, decrypt, &secret, passphrase, options.as_ref())?;
+    let alg = algorithm(alg)?;
+    let secret = read_secret(env, alg, &secret, passphrase)?;
+    let spec = spec(env, alg, decrypt, secret, options.as_ref())?;
     let head = match head {
       Some(h) if decrypt => js::read_arg(env, &h, "head")?.into_owned(),
       _ => Zeroizing::new(Vec::new()),
@@ -241,7 +254,9 @@ pub fn aead_stream_file<'js>(
   progress: Option<&FileProgress>,
 ) -> napi::Result<AsyncTask<Work<FileJob<Spec>>>> {
   let job = (|| -> CryptoResult<FileJob<Spec>> {
-    let spec = spec(env, alg, decrypt, &secret, passphrase, options.as_ref())?;
+    let alg = algorithm(alg)?;
+    let secret = read_secret(env, alg, &secret, passphrase)?;
+    let spec = spec(env, alg, decrypt, secret, options.as_ref())?;
     FileJob::new(env, spec, &src, &dst, progress)
   })()
   .or_throw(env)?;

@@ -5,8 +5,11 @@
 //!
 //! ```text
 //! header = magic "cjs.aead" ‖ version 2 ‖ algorithm ‖ segment size (u32 BE) ‖ key source
-//!          [‖ Argon2id m (KiB, u32 BE) ‖ t (u32 BE) ‖ p (u32 BE)] ‖ salt (32) ‖ commitment (32)
-//! ikm    = key, or Argon2id(passphrase, salt, m, t, p)
+//!          [‖ Argon2id m (KiB, u32 BE) ‖ t (u32 BE) ‖ p (u32 BE) [‖ Argon2id salt (16)]]
+//!          ‖ salt (32) ‖ commitment (32)
+//! ikm    = key (source 0), Argon2id(passphrase, salt, m, t, p) (source 1), or
+//!          Argon2id(passphrase, Argon2id salt, m, t, p) (source 2: a key derived once from a
+//!          passphrase, which seals many streams, each under its own salt)
 //! okm    = HKDF-SHA-256(ikm, salt, info = "cryptographer.js stream v2" ‖ header before the
 //!                       commitment ‖ aad, 64 + nonce prefix length)
 //!        = segment key (32) ‖ commitment (32) ‖ nonce prefix (7 or 19)
@@ -22,9 +25,10 @@
 //! The header is bounded and checked before any work: a segment size in 1 KiB..16 MiB, Argon2
 //! parameters under the caller's ceilings. [`Header::parse`] is a plain function over bytes.
 //!
-//! [`Spec`] is one call's request (direction, algorithm, key or passphrase, options). It is the
-//! [`StreamFormat`] the file pipeline runs (`stream_file.rs`) and what the Transforms' native
-//! state is made from ([`StreamState`], through [`InitJob`]).
+//! [`Spec`] is one call's request (direction, algorithm, [`Secret`], options). It is the
+//! [`StreamFormat`] the file pipeline runs (`stream_file.rs`), what the Transforms' native
+//! state is made from ([`StreamState`], through [`InitJob`]), and, whole in memory
+//! ([`Spec::run_all`]), a sealed message (`seal.rs`).
 
 use std::cell::RefCell;
 
@@ -52,8 +56,9 @@ pub const MAX_SEGMENT: u32 = 16 << 20;
 pub const DEFAULT_SEGMENT: u32 = 64 << 10;
 const SALT_LEN: usize = 32;
 const COMMITMENT_LEN: usize = 32;
-/// Version 1's own Argon2id salt (version 2 uses `salt`).
-const V1_ARGON2_SALT_LEN: usize = 16;
+/// An Argon2id salt stored apart from the stream's salt: version 1's, and version 2's with key
+/// source 2 (key source 1 uses `salt`).
+pub const ARGON2_SALT_LEN: usize = 16;
 /// magic, version, algorithm, segment size, key source.
 const FIXED_LEN: usize = 8 + 1 + 1 + 4 + 1;
 /// Argon2id m, t, p.
@@ -62,6 +67,8 @@ const COST_LEN: usize = 12;
 /// The key sources (the byte after the segment size).
 const SOURCE_KEY: u8 = 0;
 const SOURCE_ARGON2ID: u8 = 1;
+/// Version 2 only: Argon2id over a salt of its own, fixed for every stream a derived key seals.
+const SOURCE_DERIVED: u8 = 2;
 
 /// One algorithm of the format: its byte in the header, its segment AEAD, the JS namespace that
 /// offers it.
@@ -94,27 +101,34 @@ impl StreamAlg {
     ALGORITHMS.iter().find(|a| u32::from(a.id) == id)
   }
 
-  /// The header's length in `version` (1 or 2) for this algorithm, with or without a passphrase.
-  pub const fn header_len(&self, version: u8, passphrase: bool) -> usize {
+  /// The header's length in `version` (1 or 2) for this algorithm and key source byte.
+  pub const fn header_len(&self, version: u8, source: u8) -> usize {
     let tail = if version == 1 {
       self.aead.prefix_len()
     } else {
       COMMITMENT_LEN
     };
-    let cost = match (passphrase, version) {
-      (false, _) => 0,
-      (true, 1) => COST_LEN + V1_ARGON2_SALT_LEN,
-      (true, _) => COST_LEN,
+    let cost = match (source, version) {
+      (SOURCE_KEY, _) => 0,
+      (SOURCE_ARGON2ID, 1) | (SOURCE_DERIVED, _) => COST_LEN + ARGON2_SALT_LEN,
+      _ => COST_LEN,
     };
     FIXED_LEN + cost + SALT_LEN + tail
   }
 }
 
-/// The longest header of any algorithm and version: what a reader collects before it parses.
+/// The longest header of any algorithm, version and key source: what a reader collects before
+/// it parses.
 pub fn max_header_len() -> usize {
   ALGORITHMS
     .iter()
-    .flat_map(|a| [a.header_len(1, true), a.header_len(VERSION, true)])
+    .flat_map(|a| {
+      [
+        a.header_len(1, SOURCE_ARGON2ID),
+        a.header_len(VERSION, SOURCE_ARGON2ID),
+        a.header_len(VERSION, SOURCE_DERIVED),
+      ]
+    })
     .max()
     .unwrap_or(0)
 }
@@ -126,6 +140,13 @@ pub struct Cost {
   pub m: u32,
   pub t: u32,
   pub p: u32,
+}
+
+impl Cost {
+  /// Refuses, at call time, a cost Argon2 does not accept (`ERR_OUT_OF_RANGE`).
+  pub fn check(self) -> CryptoResult<()> {
+    argon2_params(self, &[0; SALT_LEN]).check()
+  }
 }
 
 /// The library's password policy (`lib/password.js`): Argon2id 64 MiB, t = 3, p = 1.
@@ -140,8 +161,53 @@ pub const DEFAULT_COST: Cost = Cost {
 pub enum Source<'a> {
   /// The caller's 32-byte key.
   Key,
-  /// Argon2id of a passphrase, with this cost and salt.
+  /// Argon2id of a passphrase, with this cost and salt (the header's salt with key source 1,
+  /// its own with key source 2 and in version 1).
   Argon2id { cost: Cost, salt: &'a [u8] },
+}
+
+/// A passphrase's Argon2id output under one salt and cost, derived once to seal many streams
+/// (key source 2): each stream's own random salt, through HKDF, still gives it a fresh key and
+/// nonces.
+#[derive(Clone)]
+pub struct DerivedKey {
+  pub cost: Cost,
+  pub salt: [u8; ARGON2_SALT_LEN],
+  ikm: Zeroizing<[u8; 32]>,
+}
+
+impl DerivedKey {
+  /// Argon2id of `passphrase` at `cost` under a new random salt (on this thread; cancellable
+  /// between passes when long).
+  pub fn derive(passphrase: &[u8], cost: Cost, cancel: &Cancel) -> CryptoResult<DerivedKey> {
+    let mut salt = [0u8; ARGON2_SALT_LEN];
+    crate::random::fill(&mut salt)?;
+    let mut ikm = Zeroizing::new([0u8; 32]);
+    argon2id(passphrase, cost, &salt, &mut ikm[..], cancel)?;
+    Ok(DerivedKey { cost, salt, ikm })
+  }
+}
+
+/// What a stream's key material is.
+#[derive(Clone)]
+pub enum Secret {
+  /// A 32-byte key (key source 0).
+  Key(Zeroizing<Vec<u8>>),
+  /// A passphrase, through Argon2id over each stream's salt (key source 1 when sealing).
+  Passphrase(Zeroizing<Vec<u8>>),
+  /// A key derived from a passphrase (key source 2).
+  Derived(DerivedKey),
+}
+
+impl Secret {
+  /// The key source byte of the headers it seals.
+  pub const fn source(&self) -> u8 {
+    match self {
+      Secret::Key(_) => SOURCE_KEY,
+      Secret::Passphrase(_) => SOURCE_ARGON2ID,
+      Secret::Derived(_) => SOURCE_DERIVED,
+    }
+  }
 }
 
 /// What follows the salt: the version's own field.
@@ -202,24 +268,32 @@ impl<'a> Header<'a> {
         "segment size {segment_size} outside {MIN_SEGMENT}..={MAX_SEGMENT}"
       )));
     }
-    let cost = match r.byte()? {
-      SOURCE_KEY => None,
-      SOURCE_ARGON2ID => Some(Cost {
+    // Whether Argon2id's cost follows the key source byte, and then a salt of its own.
+    let (has_cost, own_salt) = match (r.byte()?, version) {
+      (SOURCE_KEY, _) => (false, false),
+      (SOURCE_ARGON2ID, 1) | (SOURCE_DERIVED, VERSION) => (true, true),
+      (SOURCE_ARGON2ID, _) => (true, false),
+      (other, _) => return Err(bad_header(format_args!("unknown key source {other}"))),
+    };
+    let cost = if has_cost {
+      Some(Cost {
         m: r.u32()?,
         t: r.u32()?,
         p: r.u32()?,
-      }),
-      other => return Err(bad_header(format_args!("unknown key source {other}"))),
+      })
+    } else {
+      None
     };
-    let v1_salt = match (version, cost) {
-      (1, Some(_)) => Some(r.take(V1_ARGON2_SALT_LEN)?),
-      _ => None,
+    let argon2_salt = if own_salt {
+      Some(r.take(ARGON2_SALT_LEN)?)
+    } else {
+      None
     };
     let salt = r.take(SALT_LEN)?;
     let source = match cost {
       None => Source::Key,
       Some(cost) => {
-        let salt = v1_salt.unwrap_or(salt);
+        let salt = argon2_salt.unwrap_or(salt);
         argon2_params(cost, salt)
           .check()
           .map_err(|e| bad_header(format_args!("Argon2id parameters: {}", e.message)))?;
@@ -246,22 +320,32 @@ impl<'a> Header<'a> {
     })
   }
 
-  /// A new version-2 header's bytes, its commitment zero (filled in by [`Spec::seal`]).
-  fn encode(alg: &StreamAlg, segment_size: u32, cost: Option<Cost>, salt: &[u8]) -> Vec<u8> {
-    let mut h = Vec::with_capacity(alg.header_len(VERSION, cost.is_some()));
+  /// A new version-2 header's bytes for `secret` (`cost`: a passphrase's), its commitment zero
+  /// (filled in by [`Spec::seal`]).
+  fn encode(
+    alg: &StreamAlg,
+    segment_size: u32,
+    secret: &Secret,
+    cost: Cost,
+    salt: &[u8],
+  ) -> Vec<u8> {
+    let (cost, argon2_salt) = match secret {
+      Secret::Key(_) => (None, None),
+      Secret::Passphrase(_) => (Some(cost), None),
+      Secret::Derived(d) => (Some(d.cost), Some(&d.salt)),
+    };
+    let mut h = Vec::with_capacity(alg.header_len(VERSION, secret.source()));
     h.extend_from_slice(&MAGIC);
     h.push(VERSION);
     h.push(alg.id);
     h.extend_from_slice(&segment_size.to_be_bytes());
-    match cost {
-      None => h.push(SOURCE_KEY),
-      Some(c) => {
-        h.push(SOURCE_ARGON2ID);
-        for x in [c.m, c.t, c.p] {
-          h.extend_from_slice(&x.to_be_bytes());
-        }
+    h.push(secret.source());
+    if let Some(c) = cost {
+      for x in [c.m, c.t, c.p] {
+        h.extend_from_slice(&x.to_be_bytes());
       }
     }
+    h.extend_from_slice(argon2_salt.map_or(&[][..], |s| &s[..]));
     h.extend_from_slice(salt);
     h.resize(h.len() + COMMITMENT_LEN, 0);
     h
@@ -336,6 +420,19 @@ impl<'a> Reader<'a> {
   }
 }
 
+/// Argon2id of `passphrase` into `out` (32 bytes), on this thread (the callers run on the pool,
+/// or are the synchronous forms); cancellable between passes when long.
+fn argon2id(
+  passphrase: &[u8],
+  cost: Cost,
+  salt: &[u8],
+  out: &mut [u8],
+  cancel: &Cancel,
+) -> CryptoResult<()> {
+  let _load = Load::new();
+  argon2::compute(&argon2_params(cost, salt), passphrase, b"", out, cancel)
+}
+
 fn argon2_params(cost: Cost, salt: &[u8]) -> argon2::Params {
   argon2::Params {
     algorithm: Algorithm::Argon2id,
@@ -353,9 +450,7 @@ fn argon2_params(cost: Cost, salt: &[u8]) -> argon2::Params {
 pub struct Spec {
   pub alg: &'static StreamAlg,
   pub decrypt: bool,
-  /// The 32-byte key, or the passphrase when `passphrase`.
-  pub secret: Zeroizing<Vec<u8>>,
-  pub passphrase: bool,
+  pub secret: Secret,
   pub aad: Vec<u8>,
   /// Encryption: plaintext bytes per segment, and Argon2id's cost for a passphrase.
   pub segment_size: u32,
@@ -373,35 +468,61 @@ pub struct Spec {
 impl Spec {
   /// Refuses, at call time, an Argon2id cost Argon2 does not accept (`ERR_OUT_OF_RANGE`).
   pub fn check_cost(&self) -> CryptoResult<()> {
-    argon2_params(self.cost, &[0; SALT_LEN]).check()
+    self.cost.check()
   }
 
-  /// The input key material: the key, or Argon2id of the passphrase (on this thread: the callers
-  /// run on the pool; cancellable between passes when long).
+  /// The whole of `input` sealed, or opened, in memory: a sealed message is a stream of this
+  /// format (`seal.rs`). Opening returns plaintext only when every segment verified; the
+  /// plaintext of earlier segments is wiped when a later one fails.
+  pub fn run_all(self, input: &[u8], cancel: &Cancel) -> CryptoResult<Vec<u8>> {
+    let head = if self.decrypt {
+      &input[..input.len().min(self.head_len())]
+    } else {
+      &[]
+    };
+    let Begun {
+      lead,
+      consumed,
+      body,
+    } = self.begin(head, cancel)?;
+    let input = &input[consumed..];
+    // Room for the whole output first, so that it never moves: a move would leave plaintext
+    // behind.
+    let mut out = Zeroizing::new(lead);
+    match body {
+      Codec::Seal(sealer, size) => {
+        out.reserve_exact(input.len() + TAG_LEN * (input.len() / size as usize + 1));
+        sealer.seal_rest(input, &mut out)?;
+      }
+      Codec::Open(opener, _) => {
+        out.reserve_exact(input.len());
+        opener.open_rest(input, &mut out)?;
+      }
+    }
+    Ok(std::mem::take(&mut *out))
+  }
+
+  /// The input key material of a header whose source matches the secret (checked by the
+  /// callers): the key, Argon2id of the passphrase, or the derived key.
   fn ikm(&self, source: Source<'_>, cancel: &Cancel) -> CryptoResult<Zeroizing<Vec<u8>>> {
-    match source {
-      Source::Key => Ok(self.secret.clone()),
-      Source::Argon2id { cost, salt } => {
-        let _load = Load::new();
+    match (&self.secret, source) {
+      (Secret::Key(key), Source::Key) => Ok(key.clone()),
+      (Secret::Passphrase(passphrase), Source::Argon2id { cost, salt }) => {
         let mut out = Zeroizing::new(vec![0u8; 32]);
-        argon2::compute(
-          &argon2_params(cost, salt),
-          &self.secret,
-          b"",
-          &mut out,
-          cancel,
-        )?;
+        argon2id(passphrase, cost, salt, &mut out, cancel)?;
         Ok(out)
       }
+      (Secret::Derived(key), Source::Argon2id { .. }) => Ok(Zeroizing::new(key.ikm.to_vec())),
+      _ => Err(CryptoError::internal()),
     }
   }
 
   fn seal(self, cancel: &Cancel) -> CryptoResult<Begun<Codec>> {
     let mut salt = [0u8; SALT_LEN];
     crate::random::fill(&mut salt)?;
-    let cost = self.passphrase.then_some(self.cost);
     let mut lead = self.lead.clone();
-    lead.extend_from_slice(&Header::encode(self.alg, self.segment_size, cost, &salt));
+    let header = Header::encode(self.alg, self.segment_size, &self.secret, self.cost, &salt);
+    lead.extend_from_slice(&header);
     let at = self.lead.len();
     let header = Header::parse(&lead[at..])?;
     let derived = header.derive(&self.ikm(header.source, cancel)?, &self.aad)?;
@@ -437,22 +558,30 @@ impl Spec {
          re-encrypt it",
       ));
     }
-    match (header.source, self.passphrase) {
-      (Source::Key, true) => {
+    match (header.source, &self.secret) {
+      (Source::Key, Secret::Key(_)) => {}
+      (Source::Key, _) => {
         return Err(bad_header(
           "it was sealed with a key, not a passphrase (options.key)",
         ))
       }
-      (Source::Argon2id { .. }, false) => {
+      (Source::Argon2id { .. }, Secret::Key(_)) => {
         return Err(bad_header(
           "it was sealed with a passphrase (options.passphrase)",
         ))
       }
-      (Source::Argon2id { cost, salt }, true) => self
+      (Source::Argon2id { cost, salt }, Secret::Passphrase(_)) => self
         .limits
         .check_for(&argon2_params(cost, salt), "for a stream header")
         .map_err(|e| bad_header(e.message))?,
-      (Source::Key, false) => {}
+      (Source::Argon2id { cost, salt }, Secret::Derived(key)) => {
+        if cost != key.cost || salt != key.salt {
+          return Err(bad_header(
+            "it was not sealed by this derived key (another Argon2id salt or cost): open it with \
+             the passphrase",
+          ));
+        }
+      }
     }
     let derived = header.derive(&self.ikm(header.source, cancel)?, &self.aad)?;
     // Before any segment: a tag check would not tell one key from another.
@@ -493,6 +622,26 @@ impl StreamFormat for Spec {
     } else {
       self.seal(cancel)
     }
+  }
+
+  fn memory(&self, head: &[u8]) -> Option<(&'static str, u64)> {
+    if !matches!(self.secret, Secret::Passphrase(_)) {
+      return None;
+    }
+    let params = if self.decrypt {
+      let header = Header::parse(head.strip_prefix(&self.lead[..])?).ok()?;
+      let refused = header.alg.id != self.alg.id
+        || (matches!(header.check, Check::V1 { .. }) && !self.allow_v1);
+      let (Source::Argon2id { cost, salt }, false) = (header.source, refused) else {
+        return None;
+      };
+      let params = argon2_params(cost, salt);
+      self.limits.check_for(&params, "").ok()?;
+      params
+    } else {
+      argon2_params(self.cost, &[0; SALT_LEN])
+    };
+    Some(("Argon2", params.memory()))
   }
 }
 
@@ -575,6 +724,11 @@ pub struct InitJob {
 
 impl Job for InitJob {
   fn run(&mut self, cancel: &Cancel) -> CryptoResult<Output> {
+    // The spec is consumed below: any waiting for memory comes first.
+    let spec = self.spec.as_ref().ok_or_else(CryptoError::internal)?;
+    if let Some((what, bytes)) = spec.memory(&self.head) {
+      crate::budget::reserve(what, bytes)?;
+    }
     let spec = self.spec.take().ok_or_else(CryptoError::internal)?;
     let Begun {
       mut lead,
@@ -593,21 +747,30 @@ impl Job for InitJob {
 mod tests {
   use super::*;
 
-  fn spec(
-    alg: &'static StreamAlg,
-    decrypt: bool,
-    secret: &[u8],
-    passphrase: bool,
-    aad: &[u8],
-  ) -> Spec {
+  const COST: Cost = Cost { m: 64, t: 1, p: 1 };
+
+  /// A secret of each kind, and another of the same kind.
+  fn secrets() -> [(Secret, Secret); 3] {
+    let pass = |p: &[u8]| Zeroizing::new(p.to_vec());
+    let derived = |p: &[u8]| Secret::Derived(DerivedKey::derive(p, COST, &Cancel::NEVER).unwrap());
+    [
+      (Secret::Key(pass(&[3; 32])), Secret::Key(pass(&[4; 32]))),
+      (
+        Secret::Passphrase(pass(b"pass")),
+        Secret::Passphrase(pass(b"Pass")),
+      ),
+      (derived(b"pass"), derived(b"Pass")),
+    ]
+  }
+
+  fn spec(alg: &'static StreamAlg, decrypt: bool, secret: &Secret, aad: &[u8]) -> Spec {
     Spec {
       alg,
       decrypt,
-      secret: Zeroizing::new(secret.to_vec()),
-      passphrase,
+      secret: secret.clone(),
       aad: aad.to_vec(),
       segment_size: MIN_SEGMENT,
-      cost: Cost { m: 64, t: 1, p: 1 },
+      cost: COST,
       // Low ceilings: a flipped bit in m or t must not start a large hash in the test.
       limits: Argon2Limits {
         max_memory_cost: Some(1024),
@@ -620,12 +783,7 @@ mod tests {
   }
 
   fn seal(s: Spec, plain: &[u8]) -> Vec<u8> {
-    let Begun {
-      mut lead, mut body, ..
-    } = s.begin(&[], &Cancel::NEVER).unwrap();
-    body.push(plain, &mut lead).unwrap();
-    body.finish(&mut lead).unwrap();
-    lead
+    s.run_all(plain, &Cancel::NEVER).unwrap()
   }
 
   /// The header's checks and the key derivation only: what happens before any segment.
@@ -635,13 +793,7 @@ mod tests {
   }
 
   fn open(s: Spec, sealed: &[u8]) -> CryptoResult<Vec<u8>> {
-    let Begun {
-      consumed, mut body, ..
-    } = begin(s, sealed)?;
-    let mut out = Vec::new();
-    body.push(&sealed[consumed..], &mut out)?;
-    body.finish(&mut out)?;
-    Ok(out)
+    s.run_all(sealed, &Cancel::NEVER)
   }
 
   /// A version-1 stream, as the writers of that version made it (for the reading tests).
@@ -650,12 +802,12 @@ mod tests {
     h.extend_from_slice(&MAGIC);
     h.extend_from_slice(&[1, s.alg.id]);
     h.extend_from_slice(&s.segment_size.to_be_bytes());
-    if s.passphrase {
+    if let Secret::Passphrase(_) = s.secret {
       h.push(SOURCE_ARGON2ID);
       for x in [s.cost.m, s.cost.t, s.cost.p] {
         h.extend_from_slice(&x.to_be_bytes());
       }
-      h.extend_from_slice(&[5; V1_ARGON2_SALT_LEN]);
+      h.extend_from_slice(&[5; ARGON2_SALT_LEN]);
     } else {
       h.push(SOURCE_KEY);
     }
@@ -676,9 +828,9 @@ mod tests {
   #[test]
   fn header_lengths_fields_and_every_truncation() {
     for alg in &ALGORITHMS {
-      for cost in [None, Some(DEFAULT_COST)] {
-        let bytes = Header::encode(alg, DEFAULT_SEGMENT, cost, &[7; SALT_LEN]);
-        assert_eq!(bytes.len(), alg.header_len(VERSION, cost.is_some()));
+      for (secret, _) in secrets() {
+        let bytes = Header::encode(alg, DEFAULT_SEGMENT, &secret, DEFAULT_COST, &[7; SALT_LEN]);
+        assert_eq!(bytes.len(), alg.header_len(VERSION, secret.source()));
         let mut longer = bytes.clone();
         longer.extend_from_slice(b"segments");
         let h = Header::parse(&longer).unwrap();
@@ -687,11 +839,18 @@ mod tests {
           (h.alg, h.segment_size, h.salt),
           (alg, DEFAULT_SEGMENT, &[7; 32][..])
         );
-        // Version 2's Argon2id salt is the header's salt.
-        let source = cost.map_or(Source::Key, |cost| Source::Argon2id {
-          cost,
-          salt: &[7; 32],
-        });
+        // Key source 1's Argon2id salt is the header's salt; key source 2's is its own.
+        let source = match &secret {
+          Secret::Key(_) => Source::Key,
+          Secret::Passphrase(_) => Source::Argon2id {
+            cost: DEFAULT_COST,
+            salt: &[7; 32],
+          },
+          Secret::Derived(d) => Source::Argon2id {
+            cost: COST,
+            salt: &d.salt,
+          },
+        };
         assert_eq!(h.source, source);
         assert_eq!(
           h.check,
@@ -707,29 +866,51 @@ mod tests {
         }
       }
     }
-    // Version 2: 79 bytes with a key, 91 with a passphrase, for both algorithms; version 1's
-    // longest (XChaCha20-Poly1305, a passphrase) is what a reader collects.
-    assert_eq!(ALGORITHMS.map(|a| a.header_len(2, false)), [79, 79]);
-    assert_eq!(ALGORITHMS.map(|a| a.header_len(2, true)), [91, 91]);
-    assert_eq!(ALGORITHMS.map(|a| a.header_len(1, false)), [54, 66]);
-    assert_eq!(max_header_len(), 15 + 28 + 32 + 19);
+    // Version 2: 79 bytes with a key, 91 with a passphrase, 107 with a derived key, for both
+    // algorithms; the longest is what a reader collects.
+    let len = |v, source| ALGORITHMS.map(|a| a.header_len(v, source));
+    assert_eq!(len(2, SOURCE_KEY), [79, 79]);
+    assert_eq!(len(2, SOURCE_ARGON2ID), [91, 91]);
+    assert_eq!(len(2, SOURCE_DERIVED), [107, 107]);
+    assert_eq!(len(1, SOURCE_KEY), [54, 66]);
+    assert_eq!(len(1, SOURCE_ARGON2ID), [82, 94]);
+    assert_eq!(max_header_len(), 107);
+  }
+
+  #[test]
+  fn key_source_2_is_version_2_only() {
+    let Secret::Derived(d) = secrets()[2].0.clone() else {
+      unreachable!()
+    };
+    let mut bytes = Header::encode(
+      &ALGORITHMS[0],
+      MIN_SEGMENT,
+      &Secret::Derived(d),
+      COST,
+      &[7; 32],
+    );
+    assert!(Header::parse(&bytes).is_ok());
+    bytes[8] = 1;
+    let e = Header::parse(&bytes).unwrap_err();
+    assert!(e.message.contains("unknown key source 2"), "{}", e.message);
   }
 
   #[test]
   fn round_trips_and_every_header_bit_refused_before_any_segment() {
     for alg in &ALGORITHMS {
-      for (secret, pass) in [(&[3u8; 32][..], false), (&b"pass"[..], true)] {
+      for (secret, _) in secrets() {
         let plain: Vec<u8> = (0..2500u32).map(|i| i as u8).collect();
-        let sealed = seal(spec(alg, false, secret, pass, b"aad"), &plain);
+        let sealed = seal(spec(alg, false, &secret, b"aad"), &plain);
         assert_eq!(sealed[8], VERSION);
+        assert_eq!(sealed[14], secret.source());
         assert_eq!(
-          open(spec(alg, true, secret, pass, b"aad"), &sealed).unwrap(),
+          open(spec(alg, true, &secret, b"aad"), &sealed).unwrap(),
           plain
         );
-        for bit in 0..alg.header_len(VERSION, pass) * 8 {
+        for bit in 0..alg.header_len(VERSION, secret.source()) * 8 {
           let mut bad = sealed.clone();
           bad[bit / 8] ^= 1 << (bit % 8);
-          let e = begin(spec(alg, true, secret, pass, b"aad"), &bad)
+          let e = begin(spec(alg, true, &secret, b"aad"), &bad)
             .err()
             .unwrap_or_else(|| panic!("bit {bit} passed the header checks"));
           assert_eq!(e.code, Code::DecryptFailed, "bit {bit}: {}", e.message);
@@ -741,21 +922,19 @@ mod tests {
   #[test]
   fn a_wrong_key_passphrase_or_aad_is_refused_by_the_commitment_before_any_segment() {
     for alg in &ALGORITHMS {
-      for (secret, other, pass) in [
-        (&[3u8; 32][..], &[4u8; 32][..], false),
-        (&b"pass"[..], &b"Pass"[..], true),
-      ] {
-        let sealed = seal(spec(alg, false, secret, pass, b"aad"), b"x");
+      for (secret, other) in secrets() {
+        let sealed = seal(spec(alg, false, &secret, b"aad"), b"x");
         // The segments replaced by garbage: the refusal cannot come from a tag.
-        let header_len = alg.header_len(VERSION, pass);
+        let header_len = alg.header_len(VERSION, secret.source());
         let mut garbage = sealed[..header_len].to_vec();
         garbage.extend_from_slice(&[0xee; 100]);
-        for (s, a) in [
-          (other, &b"aad"[..]),
-          (secret, &b"aaD"[..]),
-          (secret, &b""[..]),
-        ] {
-          let e = begin(spec(alg, true, s, pass, a), &garbage)
+        let mut cases = vec![(&secret, &b"aaD"[..]), (&secret, &b""[..])];
+        // Another derived key has another Argon2id salt: refused before the commitment.
+        if !matches!(other, Secret::Derived(_)) {
+          cases.push((&other, &b"aad"[..]));
+        }
+        for (s, a) in cases {
+          let e = begin(spec(alg, true, s, a), &garbage)
             .err()
             .expect("refused");
           assert_eq!(e.code, Code::DecryptFailed);
@@ -765,27 +944,66 @@ mod tests {
             e.message
           );
         }
-        assert!(begin(spec(alg, true, secret, pass, b"aad"), &garbage).is_ok());
+        assert!(begin(spec(alg, true, &secret, b"aad"), &garbage).is_ok());
       }
     }
   }
 
   #[test]
+  fn a_derived_key_seals_each_stream_under_its_own_salt_and_the_passphrase_opens_them() {
+    let alg = &ALGORITHMS[0];
+    let [_, (pass, other_pass), (derived, other_derived)] = secrets();
+    let plain = [9u8; 100];
+    let a = seal(spec(alg, false, &derived, b""), &plain);
+    let b = seal(spec(alg, false, &derived, b""), &plain);
+    // One Argon2id salt and cost, a new stream salt: another segment key and nonce prefix.
+    let (argon2, salt) = (15..43, 43..75);
+    assert_eq!(a[argon2.clone()], b[argon2]);
+    assert_ne!(a[salt.clone()], b[salt]);
+    assert_ne!(a[75..], b[75..]);
+    for sealed in [&a, &b] {
+      assert_eq!(open(spec(alg, true, &derived, b""), sealed).unwrap(), plain);
+      assert_eq!(open(spec(alg, true, &pass, b""), sealed).unwrap(), plain);
+      let e = open(spec(alg, true, &other_pass, b""), sealed).unwrap_err();
+      assert!(
+        e.message.contains("not the one it was sealed with"),
+        "{}",
+        e.message
+      );
+      // Another derivation of the same passphrase (another salt) does not hold this key.
+      let e = open(spec(alg, true, &other_derived, b""), sealed).unwrap_err();
+      assert!(
+        e.message.contains("not sealed by this derived key"),
+        "{}",
+        e.message
+      );
+    }
+    // A stream sealed with the passphrase (key source 1) needs Argon2id over its own salt.
+    let by_passphrase = seal(spec(alg, false, &pass, b""), &plain);
+    let e = open(spec(alg, true, &derived, b""), &by_passphrase).unwrap_err();
+    assert!(
+      e.message.contains("not sealed by this derived key"),
+      "{}",
+      e.message
+    );
+  }
+
+  #[test]
   fn version_1_is_read_only_when_allowed() {
     for alg in &ALGORITHMS {
-      for (secret, pass) in [(&[3u8; 32][..], false), (&b"pass"[..], true)] {
+      for (secret, _) in secrets().into_iter().take(2) {
         let plain: Vec<u8> = (0..1500u32).map(|i| (i * 7) as u8).collect();
-        let sealed = seal_v1(&spec(alg, false, secret, pass, b"aad"), &plain);
+        let sealed = seal_v1(&spec(alg, false, &secret, b"aad"), &plain);
         assert_eq!(
           sealed.len(),
-          alg.header_len(1, pass) + plain.len() + 2 * TAG_LEN
+          alg.header_len(1, secret.source()) + plain.len() + 2 * TAG_LEN
         );
-        let e = open(spec(alg, true, secret, pass, b"aad"), &sealed).unwrap_err();
+        let e = open(spec(alg, true, &secret, b"aad"), &sealed).unwrap_err();
         assert_eq!(e.code, Code::DecryptFailed);
         assert!(e.message.contains("{ allowV1: true }"), "{}", e.message);
         let allowing = |aad: &[u8]| Spec {
           allow_v1: true,
-          ..spec(alg, true, secret, pass, aad)
+          ..spec(alg, true, &secret, aad)
         };
         assert_eq!(open(allowing(b"aad"), &sealed).unwrap(), plain);
         // Version 1 has no commitment: a wrong aad passes the header and fails at the first tag.
@@ -795,6 +1013,26 @@ mod tests {
           Code::DecryptFailed
         );
       }
+    }
+  }
+
+  #[test]
+  fn run_all_seals_and_opens_whole_messages_and_refuses_a_cut_one() {
+    let alg = &ALGORITHMS[1];
+    let secret = &secrets()[0].0;
+    // Three segments: the output is reserved once, for all of them.
+    let plain: Vec<u8> = (0..2 * MIN_SEGMENT + 5).map(|i| i as u8).collect();
+    let sealed = seal(spec(alg, false, secret, b""), &plain);
+    assert_eq!(sealed.len(), 79 + plain.len() + 3 * TAG_LEN);
+    assert_eq!(open(spec(alg, true, secret, b""), &sealed).unwrap(), plain);
+    for cut in [
+      79,
+      80,
+      79 + MIN_SEGMENT as usize + TAG_LEN,
+      sealed.len() - 1,
+    ] {
+      let e = open(spec(alg, true, secret, b""), &sealed[..cut]).unwrap_err();
+      assert_eq!(e.code, Code::DecryptFailed);
     }
   }
 }

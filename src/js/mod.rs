@@ -379,3 +379,34 @@ impl<'js> Cx<'js> {
     }
   }
 }
+
+/// Keeps this library loaded until the process exits. Node unloads an addon that a worker loaded
+/// when that worker's environment is torn down, while the thread pools (`pool.rs`, BLAKE3's rayon
+/// pool) and async work may still be running its code. The Linux gnu build is linked with
+/// `-z nodelete` (napi-build), musl never unloads and macOS keeps a library with thread-local
+/// variables; on Windows `FreeLibrary` does unload it, so the module pins itself.
+#[cfg(windows)]
+pub fn keep_loaded() {
+  const GET_MODULE_HANDLE_EX_FLAG_PIN: u32 = 0x1;
+  const GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS: u32 = 0x4;
+  #[link(name = "kernel32")]
+  extern "system" {
+    fn GetModuleHandleExW(flags: u32, name: *const u16, module: *mut *mut c_void) -> i32;
+  }
+  let mut module = ptr::null_mut();
+  // SAFETY: with FROM_ADDRESS, `name` is only an address inside a loaded module (this function,
+  // in this library) and is not read as a string; `module` is a valid place for the handle, which
+  // is not used. Pinning only keeps the module loaded for the life of the process; should it fail,
+  // the library stays as unloadable as before.
+  unsafe {
+    GetModuleHandleExW(
+      GET_MODULE_HANDLE_EX_FLAG_PIN | GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS,
+      keep_loaded as *const u16,
+      &mut module,
+    );
+  }
+}
+
+/// Elsewhere the library is never unloaded (see the Windows version).
+#[cfg(not(windows))]
+pub fn keep_loaded() {}

@@ -9,32 +9,38 @@
 //!   adapts to load: `available cores / Argon2 jobs submitted and unfinished` (at least 1, at
 //!   most p). One call alone uses every core (lowest latency); many concurrent calls (libuv
 //!   runs up to 4) use one thread each, so the cores are never oversubscribed.
-//! - The Argon2 memory (64 MiB at the default cost) lives in a small pool of reused hashers:
+//! - The Argon2 memory (64 MiB at the default cost) lives in a small pool of reused arenas,
+//!   cancellable hashes included:
 //!   allocating and first-touching 64 MiB costs about 55 ms here, longer than half a hash. The
 //!   crate wipes the memory after every hash (`zeroize-memory`), at most
-//!   `UV_THREADPOOL_SIZE + 1` hashers are kept, and hashers idle for 5 s are freed by a
+//!   `UV_THREADPOOL_SIZE + 1` arenas are kept, and arenas idle for 5 s are freed by a
 //!   janitor thread that exits once the pool is empty, so RSS stays bounded and an idle
 //!   process gives the memory back.
+//! - Every arena is leased from the process's memory budget (`crate::budget`) when it is
+//!   allocated and given back when it is freed; pooled arenas stay leased, and are freed when
+//!   a lease would not fit otherwise.
 //! - PHC strings (`$argon2id$v=19$m=..,t=..,p=..$salt$hash`) are encoded and parsed here;
 //!   a malformed string given to `verify` is a `TypeError` (`ERR_INVALID_ARG_VALUE`).
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
+use argon2_rust::__internal::Workspace;
 use argon2_rust::params::{Memory, TagLen};
-use argon2_rust::{Algorithm, Argon2, Hasher, Version};
+use argon2_rust::{Algorithm, Version};
 use napi::bindgen_prelude::{AsyncTask, Unknown};
 use napi::Env;
 use napi_derive::napi;
 use zeroize::Zeroizing;
 
 use super::{opt_secret, secret, Secret, MAX_KEY_LEN, PHC_B64};
+use crate::budget::{self, Lease};
 use crate::ct;
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
 use crate::pool::{IdlePool, Pooled};
 use crate::task::{aborted, run_sync, Cancel, CancelToken, Job, Output, Work};
 
-/// Hashers holding more than this (1 GiB) are never pooled.
+/// Arenas larger than this (1 GiB) are never pooled.
 const MAX_POOLED_BLOCKS: usize = 1 << 20;
 
 /// Everything that determines an Argon2 tag except the password and secret.
@@ -106,6 +112,13 @@ impl Params {
       ));
     }
     Ok(())
+  }
+
+  /// The most working memory a hash with these parameters takes, in bytes (m KiB; Argon2 rounds
+  /// m down to a multiple of 4·p blocks): what a job reserves of the memory budget before it
+  /// hashes.
+  pub fn memory(&self) -> u64 {
+    u64::from(self.m) * 1024
   }
 
   fn variant_name(&self) -> &'static str {
@@ -329,37 +342,57 @@ pub fn parse(phc: &str) -> CryptoResult<(Params, Vec<u8>)> {
 
 // ---- memory and threads ---------------------------------------------------------------------
 
-/// A reusable Argon2 hasher, sized in 1 KiB blocks.
-struct Arena(Hasher);
+/// A reusable Argon2 arena (the crate's workspace, sized in 1 KiB blocks, wiped after every
+/// hash), with the memory budget's lease for it: pooled arenas stay counted in the budget until
+/// they are freed.
+struct Arena {
+  workspace: Workspace,
+  _lease: Lease,
+}
 
 impl Pooled for Arena {
   fn size(&self) -> usize {
-    self.0.reserved_blocks()
+    self.workspace.capacity()
   }
 }
 
 static ARENAS: IdlePool<Arena> = IdlePool::new("cryptographer-argon2-janitor", MAX_POOLED_BLOCKS);
 
-/// A pooled hasher pointed at `argon2`, or a new one. Prefers the smallest arena that is large
-/// enough (so a one-off large hash's arena goes idle and is freed), else the largest one.
-fn take(argon2: Argon2) -> Hasher {
-  let need = argon2.params().memory_blocks() as usize;
-  match ARENAS.take(need, true) {
-    Some(Arena(mut h)) => {
-      h.set_argon2(argon2);
-      h
+/// Frees the idle arenas, and so their leases: run by the budget when a lease does not fit.
+fn free_idle_arenas() {
+  ARENAS.clear();
+}
+
+/// The smallest pooled arena of at least `need` blocks (so a one-off large hash's arena goes
+/// idle and is freed), or a new one under a new lease of the memory budget (allocated by the
+/// hash).
+fn take(need: usize) -> CryptoResult<Arena> {
+  match ARENAS.take(need, false) {
+    Some(arena) => {
+      // Its memory has its own lease: what the job reserved for a new one goes back.
+      budget::unreserve();
+      Ok(arena)
     }
-    None => argon2.hasher(),
+    None => Ok(Arena {
+      _lease: budget::lease("Argon2", need as u64 * 1024)?,
+      workspace: Workspace::new(),
+    }),
   }
 }
 
-/// Returns a hasher (its memory already wiped by the crate) to the pool, or frees it.
-fn give_back(mut hasher: Hasher) {
-  if hasher.reserved_blocks() > MAX_POOLED_BLOCKS {
-    hasher.clear();
+/// Returns an arena (its memory already wiped by the crate) to the pool, or frees it: always
+/// when calls wait for memory, which then goes to them.
+fn give_back(arena: Arena) {
+  if arena.workspace.capacity() > MAX_POOLED_BLOCKS {
     return;
   }
-  ARENAS.give_back(Arena(hasher));
+  budget::BUDGET.on_short(free_idle_arenas);
+  ARENAS.give_back(arena);
+  // Checked after pooling: a call that starts waiting meanwhile frees the idle arenas itself
+  // once it is queued (`Budget::wait`), so one of the two sees the other.
+  if budget::BUDGET.figures().waiting > 0 {
+    free_idle_arenas();
+  }
 }
 
 /// Argon2 jobs submitted and not yet finished (queued async ones included), which decides how
@@ -392,11 +425,21 @@ fn cores() -> u32 {
   })
 }
 
-/// Hashes whose block work (memory × passes) exceeds this many KiB run in the cancellable form
-/// when they can be cancelled (async calls): 512 MiB of block passes (64 MiB x 8 took 168 ms on one
-/// lane, 99 ms on four, on an AMD EPYC Zen 4 VM with AVX-512). Smaller
-/// ones take a pooled arena (no first-touch cost) and are not interrupted: they end within that.
+/// Hashes whose block work (memory × passes) exceeds this many KiB stop between passes once
+/// cancelled, when they can be (async calls): 512 MiB of block passes (64 MiB x 8 took 168 ms on
+/// one lane, 99 ms on four, on an AMD EPYC Zen 4 VM with AVX-512). Smaller ones are not
+/// interrupted: they end within that.
 const CANCELLABLE_WORK: u64 = 1 << 19;
+
+/// Argon2 hashes started by this process, by every caller: what shows that a key derived once
+/// seals many messages with one hash (`argon2Runs()`, read by the tests and the benchmark).
+static RUNS: AtomicU64 = AtomicU64::new(0);
+
+/// `argon2Runs()`: the number of Argon2 hashes this process has started.
+#[napi]
+pub fn argon2_runs() -> f64 {
+  RUNS.load(Ordering::Relaxed) as f64
+}
 
 /// Computes the tag into `out` (`params.key_length` bytes). Long async hashes stop between
 /// passes once `cancel` is cancelled ([`compute_cancellable`]).
@@ -408,6 +451,7 @@ pub fn compute(
   cancel: &Cancel,
 ) -> CryptoResult<()> {
   params.check()?;
+  RUNS.fetch_add(1, Ordering::Relaxed);
   let load = LOAD.load(Ordering::Acquire).max(1) as u32;
   let threads = (cores() / load).clamp(1, params.p.min(cores()).max(1));
   let p = argon2_rust::Params::builder()
@@ -418,13 +462,32 @@ pub fn compute(
     .tag_len(TagLen::bytes(out.len() as u64))
     .build()
     .map_err(|e| CryptoError::new(Code::OutOfRange, format!("Invalid Argon2 parameters: {e}")))?;
-  if cancel.can_cancel() && u64::from(params.m) * u64::from(params.t) > CANCELLABLE_WORK {
-    return compute_cancellable(&p, params, password, secret, out, cancel);
-  }
-  let mut hasher = take(Argon2::new(params.algorithm, params.version, p));
-  let result = hasher.hash_into_with_ad(password, &params.salt, secret, &params.ad, out);
-  give_back(hasher);
-  result.map_err(failed)
+  let mut arena = take(p.memory_blocks() as usize)?;
+  let result =
+    if cancel.can_cancel() && u64::from(params.m) * u64::from(params.t) > CANCELLABLE_WORK {
+      compute_cancellable(
+        &mut arena.workspace,
+        &p,
+        params,
+        password,
+        secret,
+        out,
+        cancel,
+      )
+    } else {
+      crate::arch::argon2_in(
+        &mut arena.workspace,
+        params,
+        &p,
+        password,
+        secret,
+        out,
+        None,
+      )
+      .map_err(failed)
+    };
+  give_back(arena);
+  result
 }
 
 fn failed(e: argon2_rust::Error) -> CryptoError {
@@ -437,9 +500,11 @@ struct Cancelled;
 /// Argon2 through the crate's per-pass hook (`internal-api`, pinned to an exact version in
 /// Cargo.toml because that API is unstable): after each pass, with every lane thread parked, the
 /// hook checks `cancel` and unwinds out of the hash when it is set. The crate supports an
-/// unwinding hook (it releases its lane threads and wipes and frees the arena on the way out);
-/// `resume_unwind` raises no panic message. The arena is a fresh allocation, not a pooled one.
+/// unwinding hook (it releases its lane threads, and the arena guard wipes the arena and parks
+/// it in `workspace` on the way out, so the pooled arena serves the next hash);
+/// `resume_unwind` raises no panic message.
 fn compute_cancellable(
+  workspace: &mut Workspace,
   p: &argon2_rust::Params,
   params: &Params,
   password: &[u8],
@@ -454,15 +519,18 @@ fn compute_cancellable(
     }
   };
   let run = std::panic::AssertUnwindSafe(|| {
-    crate::arch::argon2_traced(params, p, password, secret, out, &mut at_pass_end)
+    crate::arch::argon2_in(
+      workspace,
+      params,
+      p,
+      password,
+      secret,
+      out,
+      Some(&mut at_pass_end),
+    )
   });
   match std::panic::catch_unwind(run) {
-    Ok(Ok(mut h0)) => {
-      // H0 (the pre-hash of the password) is one of the hook's outputs: wipe it.
-      zeroize::Zeroize::zeroize(&mut h0);
-      Ok(())
-    }
-    Ok(Err(e)) => Err(failed(e)),
+    Ok(result) => result.map_err(failed),
     Err(payload) if payload.is::<Cancelled>() => Err(aborted()),
     Err(payload) => std::panic::resume_unwind(payload),
   }

@@ -56,8 +56,8 @@ impl Params {
         n,
       ));
     }
-    let need =
-      128u128 * u128::from(r) * (u128::from(n) + 2) + 128u128 * u128::from(r) * u128::from(p);
+    let params = Params { n, r, p };
+    let need = params.memory();
     if maxmem.is_nan() || maxmem < 0.0 || need as f64 > maxmem {
       return Err(CryptoError::out_of_range(
         "maxmem",
@@ -65,7 +65,15 @@ impl Params {
         maxmem,
       ));
     }
-    Ok(Params { n, r, p })
+    Ok(params)
+  }
+
+  /// The working memory of a derivation, in bytes: `128·r·(N + 2 + p)`, Node's `maxmem` rule
+  /// (V is N blocks of 128·r bytes, B is p of them, X and Y two more). Saturates: r·p < 2^30
+  /// and N ≤ 2^32 keep it below 2^70, and any value past 2^64 is refused as too large anyway.
+  pub fn memory(&self) -> u64 {
+    let blocks = u128::from(self.n) + 2 + u128::from(self.p);
+    u64::try_from(128 * u128::from(self.r) * blocks).unwrap_or(u64::MAX)
   }
 }
 
@@ -176,6 +184,7 @@ pub fn derive(
   out: &mut [u8],
   cancel: &Cancel,
 ) -> CryptoResult<()> {
+  let _lease = crate::budget::lease("scrypt", params.memory())?;
   let (n, r, p) = (params.n as usize, params.r as usize, params.p as usize);
   let blen = 128 * r * p;
   let mut b: Vec<u8> = Vec::new();

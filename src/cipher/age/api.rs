@@ -135,10 +135,15 @@ impl Job for AgeJob {
   fn run(&mut self, cancel: &Cancel) -> CryptoResult<Output> {
     let data = self
       .data
-      .take()
+      .as_ref()
       .ok_or_else(crate::error::CryptoError::internal)?;
     let result = self.op.run(&self.key, data.as_slice(), cancel);
-    data.recycle();
+    // A job waiting for its scrypt memory runs again on the same copy.
+    if !crate::budget::job_waits() {
+      if let Some(data) = self.data.take() {
+        data.recycle();
+      }
+    }
     result
   }
 }
@@ -286,6 +291,20 @@ impl StreamFormat for AgeFile {
         })
       }
     }
+  }
+
+  fn memory(&self, head: &[u8]) -> Option<(&'static str, u64)> {
+    let bytes = match self.op {
+      AgeOp::Encrypt { work_factor, .. } => match self.key {
+        AgeKey::Passphrase(_) => super::scrypt::memory(work_factor),
+        AgeKey::X25519(_) => 0,
+      },
+      AgeOp::Decrypt { max_work_factor } => with_identity(&self.key, max_work_factor, |id| {
+        Ok(super::decrypt_memory(id, head))
+      })
+      .ok()?,
+    };
+    (bytes > 0).then_some(("scrypt", bytes))
   }
 }
 

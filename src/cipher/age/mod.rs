@@ -74,6 +74,12 @@ pub trait Identity {
   /// the type's rules are an error (malformed header), as are the rules it has about the other
   /// stanzas (scrypt's "only stanza").
   fn unwrap(&self, stanzas: &[Stanza], cancel: &Cancel) -> CryptoResult<Option<FileKey>>;
+
+  /// The working memory `unwrap` will lease from the memory budget for these stanzas, in bytes
+  /// (scrypt's); 0 for none, or for stanzas `unwrap` refuses.
+  fn memory(&self, _stanzas: &[Stanza]) -> u64 {
+    0
+  }
 }
 
 /// ChaCha20-Poly1305 with the all-zero nonce, as every native stanza type wraps the file key.
@@ -228,6 +234,12 @@ pub fn begin_decrypt(
   }
   let at = start.len() - parsed.payload.len() + NONCE_LEN;
   Ok((Opener::new(payload_segments(&file_key, nonce)?, CHUNK), at))
+}
+
+/// The working memory [`begin_decrypt`] will lease for the file starting with `start`, in bytes
+/// (0 when none, or when it refuses the header).
+pub fn decrypt_memory(identity: &dyn Identity, start: &[u8]) -> u64 {
+  header::parse(start).map_or(0, |parsed| identity.memory(&parsed.stanzas))
 }
 
 /// Bytes a file pipeline reads before [`begin_decrypt`]: the longest header and the nonce.

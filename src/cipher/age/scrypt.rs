@@ -31,6 +31,17 @@ const SALT_LEN: usize = 16;
 pub const MIN_WORK_FACTOR: u32 = 1;
 pub const MAX_WORK_FACTOR: u32 = 30;
 
+/// scrypt's parameters at work factor `log_n` (r = 8, p = 1).
+fn params(log_n: u32) -> CryptoResult<Params> {
+  // Memory is bounded by the work factor, which the callers bound (and by the memory budget).
+  Params::new((1u64 << log_n) as f64, 8, 1, 32, f64::INFINITY)
+}
+
+/// The working memory of scrypt at work factor `log_n`, in bytes (128 MiB + 3 KiB at 17).
+pub fn memory(log_n: u32) -> u64 {
+  params(log_n).map_or(0, |p| p.memory())
+}
+
 /// The wrap key for `salt` at work factor `log_n`.
 fn wrap_key(
   passphrase: &[u8],
@@ -38,9 +49,7 @@ fn wrap_key(
   log_n: u32,
   cancel: &Cancel,
 ) -> CryptoResult<Zeroizing<[u8; 32]>> {
-  let n = 1u64 << log_n;
-  // Memory is bounded by the work factor, which the callers bound.
-  let params = Params::new(n as f64, 8, 1, 32, f64::INFINITY)?;
+  let params = params(log_n)?;
   let mut s = Vec::with_capacity(LABEL.len() + SALT_LEN);
   s.extend_from_slice(LABEL);
   s.extend_from_slice(salt);
@@ -127,7 +136,11 @@ impl<'a> ScryptIdentity<'a> {
     if value > self.max_log_n {
       return Err(CryptoError::out_of_range(
         "scrypt work factor (log2 N) of the file",
-        format!("<= {} (options.maxWorkFactor)", self.max_log_n),
+        format!(
+          "<= {} (raise options.maxWorkFactor to accept it; scrypt needs 2^(work factor) KiB \
+           of memory)",
+          self.max_log_n
+        ),
         log_n,
       ));
     }
@@ -154,5 +167,16 @@ impl Identity for ScryptIdentity<'_> {
     let (salt, log_n) = self.read(s)?;
     let key = wrap_key(self.passphrase, &salt, log_n, cancel)?;
     Ok(open_file_key(&key, &s.body))
+  }
+
+  fn memory(&self, stanzas: &[Stanza]) -> u64 {
+    match stanzas
+      .iter()
+      .find(|s| s.kind == TYPE)
+      .map(|s| self.read(s))
+    {
+      Some(Ok((_, log_n))) => memory(log_n),
+      _ => 0,
+    }
   }
 }

@@ -75,7 +75,7 @@ function ratioOf(ours, theirs, level = 0.95) {
 const verdict = (lo, hi) => (lo > 1 ? 'win' : hi < 1 ? 'loss' : 'tie')
 
 /**
- * Seed 003's regression rule between two runs: a row moved when the interval of current ÷
+ * The regression rule between two runs: a row moved when the interval of current ÷
  * baseline lies wholly beyond ±`threshold` (10 %). Each run's figure carries its own interval
  * (lo..hi of its median), so the change's interval is cur.lo/base.hi .. cur.hi/base.lo: a row is
  * flagged only when it moved by more than the threshold beyond the noise of both runs.

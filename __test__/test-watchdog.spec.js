@@ -1,0 +1,43 @@
+'use strict'
+// scripts/test-watchdog.mjs: a test run that hangs prints what its processes are doing before
+// ava's timeout. Here a test blocks its worker's main thread forever (as a deadlock would), the
+// watchdog is given 3 s of silence, and its report must name the blocked process and, where gdb
+// is installed, show the blocked thread's native stack.
+const test = require('ava')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { spawn, spawnSync } = require('node:child_process')
+
+const root = path.join(__dirname, '..')
+const linux = process.platform === 'linux'
+const gdb = linux && spawnSync('gdb', ['--version']).status === 0
+
+test('a hung test run: the watchdog reports every process and thread, with native stacks', async (t) => {
+  if (!linux) return t.pass('not checked: the report reads /proc (Linux only)')
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'watchdog-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir')
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ ava: { files: ['hang.spec.js'], timeout: '2m', workerThreads: false } }))
+  fs.writeFileSync(
+    path.join(dir, 'hang.spec.js'),
+    "require('ava')('blocks its thread for good', () => { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0) })\n",
+  )
+  const run = spawn(process.execPath, [path.join(root, 'scripts', 'test-watchdog.mjs')], {
+    cwd: dir,
+    env: { ...process.env, TEST_STALL_SECONDS: '3' },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let err = ''
+  run.stderr.on('data', (d) => (err += d))
+  const done = gdb ? /\[test watchdog\] +#\d+ .*(FutexEmulation|AtomicsWait)/ : /no native stacks/
+  const end = Date.now() + 90000
+  while (!done.test(err) && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 200))
+  process.kill(-run.pid, 'SIGKILL')
+  t.regex(err, /\[test watchdog\] no output for \d+ s: what each process of the test run is doing/)
+  t.regex(err, /process \d+: .*ava\/lib\/worker\/base\.js/)
+  t.regex(err, /thread \d+ node: S waiting in futex/)
+  if (gdb) t.regex(err, done, 'the blocked main thread\'s native stack')
+  else t.log('gdb is not installed: native stacks not checked')
+})
