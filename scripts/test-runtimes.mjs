@@ -158,7 +158,8 @@ const RUNS = {
 
 function version(name, cmd) {
   if (name === 'wasi') return `Node ${process.version}, WebAssembly build`
-  return execFileSync(cmd, ['--version'], { encoding: 'utf8' }).split('\n')[0].trim()
+  const v = execFileSync(cmd, ['--version'], { encoding: 'utf8' }).split('\n')[0].trim()
+  return v.startsWith(name) ? v : `${name} ${v}`
 }
 
 const runAva = ({ cmd, pre, env }, args) =>
