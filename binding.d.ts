@@ -364,14 +364,29 @@ export declare function kemCheckPublic(alg: number, public: unknown): void
  */
 export declare function kemDecapsulate(alg: number, ct: unknown, private: unknown): Buffer
 
+/** `kemDecapsulateAsync(alg, ciphertext, privateKey, token?)`: `kemDecapsulate` on the libuv pool. */
+export declare function kemDecapsulateAsync(alg: number, ct: unknown, private: unknown, token?: CancelToken | undefined | null): Promise<unknown>
+
 /** `kemEncapsulate(alg, publicKey)`: `[ciphertext, sharedSecret]`, with randomness from the OS. */
 export declare function kemEncapsulate(alg: number, public: unknown): Array<Buffer>
+
+/**
+ * `kemEncapsulateAsync(alg, publicKey, token?)`: `kemEncapsulate` on the libuv pool, as
+ * `[ciphertext ‖ sharedSecret, lengths]`.
+ */
+export declare function kemEncapsulateAsync(alg: number, public: unknown, token?: CancelToken | undefined | null): Promise<unknown>
 
 /**
  * `kemGenerate(alg, seed?, expanded)`: `[privateKey, publicKey]` from `seed` (random when
  * undefined); the private key is the seed, or with `expanded` the expanded key (ML-KEM).
  */
 export declare function kemGenerate(alg: number, seed: unknown, expanded: boolean): Array<Buffer>
+
+/**
+ * `kemGenerateAsync(alg, seed?, expanded, token?)`: `kemGenerate` on the libuv pool, as
+ * `[privateKey ‖ publicKey, lengths]`.
+ */
+export declare function kemGenerateAsync(alg: number, seed: unknown, expanded: boolean, token?: CancelToken | undefined | null): Promise<unknown>
 
 /** `kemPublic(alg, privateKey)`: the public key of a private key (seed or checked expanded key). */
 export declare function kemPublic(alg: number, private: unknown): Buffer
@@ -418,6 +433,12 @@ export interface MlDsaKeys {
   expanded: Buffer
   publicKey: Buffer
 }
+
+/**
+ * `mldsaKeysAsync(set, privateKey?, token?)`: `mldsaKeys` on the libuv pool, as
+ * `[seed ‖ expanded ‖ publicKey, lengths]` (a seed of length 0: none).
+ */
+export declare function mldsaKeysAsync(set: number, key?: unknown | undefined | null, token?: CancelToken | undefined | null): Promise<unknown>
 
 /**
  * What an `mldsa` / `mldsaAsync` call does: sign (`verify` false; `deterministic`: rnd = 0) or
@@ -485,8 +506,14 @@ export declare function pkCanonicalPublic(alg: number, public: unknown): boolean
 /** `pkDerive(alg, privateKey, peerPublicKey)`: the X25519 / ECDH shared secret. */
 export declare function pkDerive(alg: number, private: unknown, public: unknown): Buffer
 
+/** `pkDeriveAsync(alg, privateKey, peerPublicKey, token?)`: `pkDerive` on the libuv pool. */
+export declare function pkDeriveAsync(alg: number, private: unknown, public: unknown, token?: CancelToken | undefined | null): Promise<unknown>
+
 /** `pkGenerate(alg)`: `[privateKey, publicKey]` (public: raw, or uncompressed SEC1). */
 export declare function pkGenerate(alg: number): Array<Buffer>
+
+/** `pkGenerateAsync(alg, token?)`: `[privateKey ‖ publicKey, lengths]` on the libuv pool. */
+export declare function pkGenerateAsync(alg: number, token?: CancelToken | undefined | null): Promise<unknown>
 
 /**
  * `pkPoint(alg, point, compress)`: an EC public key validated (on the curve, not the identity)
@@ -503,8 +530,17 @@ export declare function pkPublic(alg: number, private: unknown): Buffer
  */
 export declare function pkSign(alg: number, key: unknown, msg: unknown, hash: number, flags: number): Buffer
 
+/** `pkSignAsync(alg, privateKey, message, hash, flags, token?)`: `pkSign` on the libuv pool. */
+export declare function pkSignAsync(alg: number, key: unknown, msg: unknown, hash: number, flags: number, token?: CancelToken | undefined | null): Promise<unknown>
+
 /** `pkVerify(alg, publicKey, message, signature, hash, flags)`: false for any invalid signature. */
 export declare function pkVerify(alg: number, key: unknown, msg: unknown, sig: unknown, hash: number, flags: number): boolean
+
+/**
+ * `pkVerifyAsync(alg, publicKey, message, signature, hash, flags, token?)`: `pkVerify` on the
+ * libuv pool.
+ */
+export declare function pkVerifyAsync(alg: number, key: unknown, msg: unknown, sig: unknown, hash: number, flags: number, token?: CancelToken | undefined | null): Promise<unknown>
 
 /** Fills `out` (any ArrayBufferView) from the operating system's CSPRNG. */
 export declare function randomFill(out: unknown): void

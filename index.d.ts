@@ -93,6 +93,10 @@ export interface HashFunction<O extends object = {}> {
   (data: Input, options: O & OutputOption): Buffer
   <F extends OutputFormat = 'hex'>(data: Input, options: O & FormatOption<F>): Output<F>
   create<F extends OutputFormat = 'hex'>(options?: O & FormatOption<F>): Hasher<F>
+  /** The one-shot digest, by its explicit name: the same as calling the function (blocks the calling thread). */
+  sync(data: Input): string
+  sync(data: Input, options: O & OutputOption): Buffer
+  sync<F extends OutputFormat = 'hex'>(data: Input, options: O & FormatOption<F>): Output<F>
   /**
    * The same digest computed on the libuv thread pool, for large inputs: the event loop is not
    * blocked by the hashing. The input is copied at call time (into a reused buffer), so the
@@ -122,6 +126,8 @@ export interface HashFunction<O extends object = {}> {
   file<F extends OutputFormat = 'hex'>(path: PathLike, options?: O & FormatOption<F> & StreamOptions): Promise<Output<F>>
   /** As `file()`, on the calling thread (for scripts). */
   fileSync<F extends OutputFormat = 'hex'>(path: PathLike, options?: O & FormatOption<F>): Output<F>
+  /** `file`, by its explicit name (a Promise). */
+  fileAsync<F extends OutputFormat = 'hex'>(path: PathLike, options?: O & FormatOption<F> & StreamOptions): Promise<Output<F>>
   /**
    * The digest of every input, in one native call: an array in the same order and format as
    * `inputs.map((x) => X(x, options))`. The options (and `outputLength`, keys...) apply to every
@@ -143,6 +149,12 @@ export interface HashFunction<O extends object = {}> {
     inputs: readonly Input[],
     options?: O & FormatOption<F> & AbortOptions & (P extends true ? { outputFormat: 'buffer'; packed: P } : { packed?: P }),
   ): Promise<BatchOutput<F, P>>
+  /** `batch`, by its explicit name (blocks the calling thread). */
+  batchSync(inputs: readonly Input[]): string[]
+  batchSync<F extends OutputFormat = 'hex', P extends boolean | undefined = undefined>(
+    inputs: readonly Input[],
+    options: O & FormatOption<F> & (P extends true ? { outputFormat: 'buffer'; packed: P } : { packed?: P }),
+  ): BatchOutput<F, P>
   /** Default digest length in bytes. */
   readonly outputLength: number
   /** Block length in bytes (0 for XOFs). */
@@ -210,6 +222,9 @@ export interface HmacFunction {
   (data: Input, options: HmacOptions<'buffer'> & OutputOption): Buffer
   <F extends OutputFormat = 'hex'>(data: Input, options: HmacOptions<F>): Output<F>
   create<F extends OutputFormat = 'hex'>(options: HmacOptions<F>): Hasher<F>
+  /** The one-shot MAC, by its explicit name: the same as calling the function (blocks the calling thread). */
+  sync(data: Input, options: HmacOptions<'buffer'> & OutputOption): Buffer
+  sync<F extends OutputFormat = 'hex'>(data: Input, options: HmacOptions<F>): Output<F>
   /** The same MAC computed on the libuv thread pool (see `HashFunction.async`). */
   async<F extends OutputFormat = 'hex'>(data: Input, options: HmacOptions<F> & AbortOptions): Promise<Output<F>>
   /** The MAC of the chunks of an async iterable (see `HashFunction.async`). */
@@ -220,6 +235,8 @@ export interface HmacFunction {
   file<F extends OutputFormat = 'hex'>(path: PathLike, options: HmacOptions<F> & StreamOptions): Promise<Output<F>>
   /** As `file()`, on the calling thread. */
   fileSync<F extends OutputFormat = 'hex'>(path: PathLike, options: HmacOptions<F>): Output<F>
+  /** `file`, by its explicit name (a Promise). */
+  fileAsync<F extends OutputFormat = 'hex'>(path: PathLike, options: HmacOptions<F> & StreamOptions): Promise<Output<F>>
   /** The MAC of every input under one key, in one native call (see `HashFunction.batch`). */
   batch<F extends OutputFormat = 'hex', P extends boolean | undefined = undefined>(
     inputs: readonly Input[],
@@ -230,15 +247,25 @@ export interface HmacFunction {
     inputs: readonly Input[],
     options: HmacOptions<F> & AbortOptions & (P extends true ? { outputFormat: 'buffer'; packed: P } : { packed?: P }),
   ): Promise<BatchOutput<F, P>>
+  /** `batch`, by its explicit name (blocks the calling thread). */
+  batchSync<F extends OutputFormat = 'hex', P extends boolean | undefined = undefined>(
+    inputs: readonly Input[],
+    options: HmacOptions<F> & (P extends true ? { outputFormat: 'buffer'; packed: P } : { packed?: P }),
+  ): BatchOutput<F, P>
+  /** Digest length in bytes. */
+  /** Digest length in bytes. */
   readonly outputLength: number
+  /** Block length in bytes of the underlying hash. */
   readonly blockLength: number
 }
 
 export type HmacNamespace = { [K in Exclude<keyof ShaNamespace, 'shake128' | 'shake256' | 'blake3'>]: HmacFunction }
 
+/** The hash functions: `sha.sha256(data, options?)`, `.create()`, `.async()`, `.file()`, `.stream()`, `.batch()` (docs/hashing.md). */
 export declare const sha: ShaNamespace
 /** Alias of `sha`. */
 export declare const hash: ShaNamespace
+/** HMAC over every fixed-output hash of `sha`: `hmac.sha256(data, { key })` (docs/hashing.md). */
 export declare const hmac: HmacNamespace
 
 /** `size` bytes (0 ≤ size < 2^31) from the operating system's CSPRNG. */
@@ -400,8 +427,13 @@ export interface CipherNamespace<O extends CipherOptions<any>> {
   /** Encrypts; AEAD output is `ciphertext ‖ tag` (SIV: `V ‖ ciphertext`, as RFC 5297). */
   encrypt<F extends OutputFormat | undefined = undefined>(data: Input, options: O & { outputFormat?: F }): CipherOutput<F>
   decrypt<F extends DecryptOutputFormat | undefined = undefined>(data: Input, options: O & { outputFormat?: F }): CipherOutput<F>
+  /** `encrypt`, by its explicit name (blocks the calling thread). */
+  encryptSync<F extends OutputFormat | undefined = undefined>(data: Input, options: O & { outputFormat?: F }): CipherOutput<F>
+  /** `decrypt`, by its explicit name (blocks the calling thread). */
+  decryptSync<F extends DecryptOutputFormat | undefined = undefined>(data: Input, options: O & { outputFormat?: F }): CipherOutput<F>
   /** As `encrypt`, on the libuv thread pool (for large payloads; inputs are copied first). */
   encryptAsync<F extends OutputFormat | undefined = undefined>(data: Input, options: O & { outputFormat?: F }): Promise<CipherOutput<F>>
+  /** As `decrypt`, on the libuv thread pool (inputs are copied first). */
   decryptAsync<F extends DecryptOutputFormat | undefined = undefined>(data: Input, options: O & { outputFormat?: F }): Promise<CipherOutput<F>>
   /**
    * Encrypts every message under one key, in one native call (the key schedule is expanded
@@ -417,6 +449,10 @@ export interface CipherNamespace<O extends CipherOptions<any>> {
    * (`messages[3]`), and no plaintext of any message is returned.
    */
   decryptBatch<F extends DecryptOutputFormat | undefined = undefined>(messages: readonly Input[], options: BatchCipherOptions<O> & { outputFormat?: F }): CipherOutput<F>[]
+  /** `encryptBatch`, by its explicit name (blocks the calling thread). */
+  encryptBatchSync<F extends OutputFormat | undefined = undefined>(messages: readonly Input[], options: BatchCipherOptions<O> & { outputFormat?: F }): CipherOutput<F>[]
+  /** `decryptBatch`, by its explicit name (blocks the calling thread). */
+  decryptBatchSync<F extends DecryptOutputFormat | undefined = undefined>(messages: readonly Input[], options: BatchCipherOptions<O> & { outputFormat?: F }): CipherOutput<F>[]
   /** As `encryptBatch`, on the libuv thread pool: messages copied at call time, one task per pool thread. */
   encryptBatchAsync<F extends OutputFormat | undefined = undefined>(messages: readonly Input[], options: BatchCipherOptions<O> & { outputFormat?: F }): Promise<CipherOutput<F>[]>
   /** As `decryptBatch`, on the libuv thread pool; rejects as a whole, releasing no plaintext. */
@@ -442,9 +478,17 @@ export interface AesNamespace extends CipherNamespace<AesOptions<any>> {}
 
 /** A key kept across calls (`crypto.cipher.aes.key(key)`); options as the namespace's, without `key`. */
 export interface CipherKey<O> {
+  /** As the namespace's `encrypt`, with this key (blocks the calling thread). */
   encrypt<F extends OutputFormat | undefined = undefined>(data: Input, options?: O & { outputFormat?: F }): CipherOutput<F>
+  /** As the namespace's `decrypt`, with this key (blocks the calling thread). */
   decrypt<F extends DecryptOutputFormat | undefined = undefined>(data: Input, options?: O & { outputFormat?: F }): CipherOutput<F>
+  /** `encrypt`, by its explicit name. */
+  encryptSync<F extends OutputFormat | undefined = undefined>(data: Input, options?: O & { outputFormat?: F }): CipherOutput<F>
+  /** `decrypt`, by its explicit name. */
+  decryptSync<F extends DecryptOutputFormat | undefined = undefined>(data: Input, options?: O & { outputFormat?: F }): CipherOutput<F>
+  /** `encrypt` on the libuv thread pool (inputs copied first). */
   encryptAsync<F extends OutputFormat | undefined = undefined>(data: Input, options?: O & { outputFormat?: F }): Promise<CipherOutput<F>>
+  /** `decrypt` on the libuv thread pool (inputs copied first). */
   decryptAsync<F extends DecryptOutputFormat | undefined = undefined>(data: Input, options?: O & { outputFormat?: F }): Promise<CipherOutput<F>>
 }
 
@@ -702,6 +746,11 @@ export interface AgeNamespace {
   encrypt(data: Input, options: AgeEncryptOptions & AbortOptions): Promise<Buffer>
   /** Decrypts a binary or armored (detected) age file on the libuv thread pool. */
   decrypt<F extends DecryptOutputFormat | undefined = undefined>(data: Input, options: AgeDecryptOptions<F & string> & { outputFormat?: F } & AbortOptions): Promise<CipherOutput<F>>
+  /** `encrypt`, by its explicit name (a Promise). */
+  encryptAsync(data: Input, options: AgeEncryptOptions & { armor: true } & AbortOptions): Promise<string>
+  encryptAsync(data: Input, options: AgeEncryptOptions & AbortOptions): Promise<Buffer>
+  /** `decrypt`, by its explicit name (a Promise). */
+  decryptAsync<F extends DecryptOutputFormat | undefined = undefined>(data: Input, options: AgeDecryptOptions<F & string> & { outputFormat?: F } & AbortOptions): Promise<CipherOutput<F>>
   /** `encrypt`, blocking the calling thread for the scrypt work. */
   encryptSync(data: Input, options: AgeEncryptOptions & { armor: true }): string
   encryptSync(data: Input, options: AgeEncryptOptions): Buffer
@@ -737,10 +786,17 @@ export interface CryptoJsNamespace {
   encrypt<F extends OutputFormat | undefined = undefined>(data: Input, options: PassphraseOptions<F & string>): F extends undefined ? string : CipherOutput<F>
   /** Reads a `Salted__` message (base64 string or its bytes); default output a Buffer. */
   decrypt<F extends DecryptOutputFormat | undefined = undefined>(data: Input, options: PassphraseOptions<F & string>): CipherOutput<F>
+  /** `encrypt`, by its explicit name (blocks the calling thread). */
+  encryptSync<F extends OutputFormat | undefined = undefined>(data: Input, options: PassphraseOptions<F & string>): F extends undefined ? string : CipherOutput<F>
+  /** `decrypt`, by its explicit name (blocks the calling thread). */
+  decryptSync<F extends DecryptOutputFormat | undefined = undefined>(data: Input, options: PassphraseOptions<F & string>): CipherOutput<F>
+  /** `encrypt` on the libuv thread pool. */
   encryptAsync<F extends OutputFormat | undefined = undefined>(data: Input, options: PassphraseOptions<F & string> & AbortOptions): Promise<F extends undefined ? string : CipherOutput<F>>
+  /** `decrypt` on the libuv thread pool. */
   decryptAsync<F extends DecryptOutputFormat | undefined = undefined>(data: Input, options: PassphraseOptions<F & string> & AbortOptions): Promise<CipherOutput<F>>
 }
 
+/** Symmetric encryption, sealed messages, streams and files, age, X25519/ECDH and RSA-OAEP (docs/encryption.md, docs/public-key.md). */
 export declare const cipher: CipherApi
 
 // ---- Public-key cryptography (crypto.dsa, crypto.cipher.x25519/ecdh, crypto.keys) ------------
@@ -781,13 +837,25 @@ export interface KeyPair<F extends KeyFormat | undefined = undefined> {
 /** Curve names (case-insensitive); `secp256r1`/`prime256v1`, `secp384r1`, `secp521r1` are aliases. */
 export type EcCurve = 'p256' | 'p384' | 'p521' | 'secp256k1' | 'secp256r1' | 'prime256v1' | 'secp384r1' | 'secp521r1'
 
-/** Any fixed-output hash of crypto.sha (SHAKE128/256 at 256/512 bits, RFC 8692); `sha-256`-style names are accepted too. */
-export type EcdsaHash = Exclude<keyof ShaNamespace, 'stream'> | 'sha-1' | 'sha-224' | 'sha-256' | 'sha-384' | 'sha-512' | 'sha3-224' | 'sha3-256' | 'sha3-384' | 'sha3-512'
+/**
+ * Other spellings of hash names that every `hash` option accepts (any case), as node:crypto,
+ * WebCrypto and JOSE write them.
+ */
+export type HashAlias =
+  | 'sha-1' | 'sha-224' | 'sha-256' | 'sha-384' | 'sha-512'
+  | 'sha512-224' | 'sha512/224' | 'sha-512/224' | 'sha512-256' | 'sha512/256' | 'sha-512/256'
+  | 'sha3-224' | 'sha3-256' | 'sha3-384' | 'sha3-512'
+  | 'ripemd-160' | 'rmd160'
+
+/** A hash name: a member of `crypto.sha` or one of its {@link HashAlias}es. */
+export type HashName = keyof ShaNamespace | HashAlias
+
+/** Any hash of crypto.sha (SHAKE128/256 at 256/512 bits, RFC 8692), or an alias. */
+export type EcdsaHash = HashName
 
 export interface EcdsaSignOptions {
   /** Default: the key's own curve when it says (DER, PEM, JWK, KeyObject), else 'p256'. */
   curve?: EcCurve
-  privateKey: KeyInput
   /** Default 'sha256'. 'md4', 'md5' and 'sha1' need `allowWeakHash: true`. */
   hash?: EcdsaHash
   /** 'der' (default, as node:crypto) or 'ieee-p1363' (r ‖ s, fixed length, as WebCrypto). */
@@ -799,11 +867,11 @@ export interface EcdsaSignOptions {
 }
 
 export interface EcdsaVerifyOptions {
+  /** Default: the key's own curve when it says, else 'p256'. */
   curve?: EcCurve
-  publicKey: KeyInput
-  signature: Input
   /** Default 'sha256'. 'md4' and 'md5' need `allowWeakHash: true`. */
   hash?: EcdsaHash
+  /** 'der' (default) or 'ieee-p1363'. */
   format?: 'der' | 'ieee-p1363'
   /**
    * Refuse signatures with s > n/2 (their twin (r, n − s) is valid too). Default true on secp256k1
@@ -814,26 +882,94 @@ export interface EcdsaVerifyOptions {
   allowWeakHash?: boolean
 }
 
-export interface Ed25519Namespace {
+/** The private key of a signing call given in its options object: `sign(message, { privateKey, ...options })`. */
+export interface WithPrivateKey {
+  privateKey: KeyInput
+}
+
+/** The public key and signature of a verifying call given in its options object: `verify(message, { publicKey, signature, ...options })`. */
+export interface WithPublicKey {
+  publicKey: KeyInput
+  signature: Input
+}
+
+/**
+ * A signature scheme's calls, in the library's argument order (data, key, signature, options),
+ * or with the key (and signature) in the options object. `O` are the signing options, `V` the
+ * verifying ones.
+ */
+export interface Signer<O extends object, V extends object> {
+  /** A signature of `message`, blocking the calling thread. */
+  signSync(message: Input, privateKey: KeyInput, options?: O): Buffer
+  signSync(message: Input, options: O & WithPrivateKey): Buffer
+  /** `sign` on the libuv thread pool (inputs copied at call time). */
+  signAsync(message: Input, privateKey: KeyInput, options?: O & AbortOptions): Promise<Buffer>
+  signAsync(message: Input, options: O & WithPrivateKey & AbortOptions): Promise<Buffer>
+  /** Whether `signature` is a valid signature of `message` (false for any invalid one), blocking the calling thread. */
+  verifySync(message: Input, publicKey: KeyInput, signature: Input, options?: V): boolean
+  verifySync(message: Input, options: V & WithPublicKey): boolean
+  /** `verify` on the libuv thread pool (inputs copied at call time). */
+  verifyAsync(message: Input, publicKey: KeyInput, signature: Input, options?: V & AbortOptions): Promise<boolean>
+  verifyAsync(message: Input, options: V & WithPublicKey & AbortOptions): Promise<boolean>
+}
+
+/** Key generation in its three names: the plain one blocks, as `…Sync`; `…Async` runs on the libuv pool. */
+export interface KeyGenerator<O extends object, R> {
+  /** A new key pair (blocks the calling thread). */
+  generateKeypair(options?: O): R
+  /** `generateKeypair`, by its explicit name. */
+  generateKeypairSync(options?: O): R
+  /** `generateKeypair` on the libuv thread pool. */
+  generateKeypairAsync(options?: O & AbortOptions): Promise<R>
+}
+
+/**
+ * Ed25519 (RFC 8032). `sign(privateKey, message)` and `verify(publicKey, message, signature)`
+ * keep the original cryptographer.js order (key first); every form of the library's order
+ * (`signSync`, `signAsync`, ... and `sign(message, { privateKey })`) is there too.
+ */
+export interface Ed25519Namespace extends Signer<{}, {}> {
   /** A new key pair: a 32-byte seed and a 32-byte public key (or `options.format`). */
   generateKeypair<F extends KeyFormat | undefined = undefined>(options?: KeyPairOptions<F & KeyFormat>): KeyPair<F>
-  /** The 64-byte RFC 8032 signature of `message`. */
+  /** `generateKeypair`, by its explicit name. */
+  generateKeypairSync<F extends KeyFormat | undefined = undefined>(options?: KeyPairOptions<F & KeyFormat>): KeyPair<F>
+  /** `generateKeypair` on the libuv thread pool. */
+  generateKeypairAsync<F extends KeyFormat | undefined = undefined>(options?: KeyPairOptions<F & KeyFormat> & AbortOptions): Promise<KeyPair<F>>
+  /** The 64-byte RFC 8032 signature of `message` (key first, as the original library). */
   sign(privateKey: KeyInput, message: Input): Buffer
-  /** Strict RFC 8032 verification (non-canonical S and small-order keys refused): false for any invalid signature. */
+  /** The library's order: the key in the options object. */
+  sign(message: Input, options: WithPrivateKey): Buffer
+  /** `sign` in the library's order: `signSync(message, privateKey)`. */
+  signSync(message: Input, privateKey: KeyInput, options?: {}): Buffer
+  signSync(message: Input, options: WithPrivateKey): Buffer
+  /** Strict RFC 8032 verification (non-canonical S and small-order keys refused): false for any invalid signature. Key first, as the original library. */
   verify(publicKey: KeyInput, message: Input, signature: Input): boolean
+  /** The library's order: the key and signature in the options object. */
+  verify(message: Input, options: WithPublicKey): boolean
 }
 
-export interface EcdsaNamespace {
+/**
+ * ECDSA on P-256, P-384, P-521 and secp256k1 with RFC 6979 deterministic nonces. The original
+ * cryptographer.js form `sign(message, { privateKey, ...options })` and the library's order
+ * `sign(message, privateKey, options)` are both taken.
+ */
+export interface EcdsaNamespace extends Signer<EcdsaSignOptions, EcdsaVerifyOptions> {
   /** A new key pair on `curve` (default 'p256'): the private scalar and the uncompressed SEC1 public point. */
   generateKeypair<F extends KeyFormat | undefined = undefined>(curve?: EcCurve, options?: KeyPairOptions<F & KeyFormat>): KeyPair<F>
-  /** A deterministic (RFC 6979) signature of `message` hashed with `hash`. */
-  sign(message: Input, options: EcdsaSignOptions): Buffer
+  /** `generateKeypair`, by its explicit name. */
+  generateKeypairSync<F extends KeyFormat | undefined = undefined>(curve?: EcCurve, options?: KeyPairOptions<F & KeyFormat>): KeyPair<F>
+  /** `generateKeypair` on the libuv thread pool. */
+  generateKeypairAsync<F extends KeyFormat | undefined = undefined>(curve?: EcCurve, options?: KeyPairOptions<F & KeyFormat> & AbortOptions): Promise<KeyPair<F>>
+  /** A deterministic (RFC 6979) signature of `message` hashed with `hash`, blocking the calling thread. */
+  sign(message: Input, options: EcdsaSignOptions & WithPrivateKey): Buffer
+  sign(message: Input, privateKey: KeyInput, options?: EcdsaSignOptions): Buffer
   /** False for any invalid signature (wrong length, r or s out of range, BER encoding, ...). */
-  verify(message: Input, options: EcdsaVerifyOptions): boolean
+  verify(message: Input, options: EcdsaVerifyOptions & WithPublicKey): boolean
+  verify(message: Input, publicKey: KeyInput, signature: Input, options?: EcdsaVerifyOptions): boolean
 }
 
-/** Hashes RSA accepts: SHA-1, SHA-2 (incl. SHA-512/224, SHA-512/256) and SHA-3. */
-export type RsaHash = 'sha1' | 'sha224' | 'sha256' | 'sha384' | 'sha512' | 'sha512_224' | 'sha512_256' | 'sha3_224' | 'sha3_256' | 'sha3_384' | 'sha3_512' | 'sha-1' | 'sha-224' | 'sha-256' | 'sha-384' | 'sha-512' | 'sha512-224' | 'sha512-256' | 'sha3-224' | 'sha3-256' | 'sha3-384' | 'sha3-512'
+/** Hashes RSA accepts: SHA-1, SHA-2 (incl. SHA-512/224, SHA-512/256) and SHA-3, in any spelling of {@link HashName}. */
+export type RsaHash = 'sha1' | 'sha224' | 'sha256' | 'sha384' | 'sha512' | 'sha512_224' | 'sha512_256' | 'sha3_224' | 'sha3_256' | 'sha3_384' | 'sha3_512' | Exclude<HashAlias, 'ripemd-160' | 'rmd160'>
 
 export interface RsaKeyPairOptions<F extends KeyFormat = KeyFormat> {
   /** Bits, a multiple of 128 from 1024 to 16384 (AWS-LC generates only multiples of 128). Default 2048. */
@@ -861,6 +997,7 @@ export interface RsaPssOptions extends RsaPkcs1Options {
 }
 
 export interface RsaPssVerifyOptions extends RsaPkcs1Options {
+  /** The MGF1 hash; default `hash`. */
   mgf1Hash?: RsaHash
   /** As for signing; 'auto' accepts any salt length. */
   saltLength?: number | 'auto'
@@ -868,23 +1005,54 @@ export interface RsaPssVerifyOptions extends RsaPkcs1Options {
 
 /**
  * RSA in AWS-LC (constant-time, blinded private-key operations). Keys: DER PKCS#8 / SPKI or PKCS#1,
- * PEM, JWK or KeyObject, of 1024 to 16384 bits. The async forms run on the libuv pool; `signal`
- * stops key generation during its prime search.
+ * PEM, JWK or KeyObject, of 1024 to 16384 bits. Every call takes the data, then the key (and
+ * signature), then options, as the original library, or the key in the options object. The
+ * plain names block (as `…Sync`); the `…Async` forms run on the libuv pool, and `signal` stops
+ * key generation during its prime search.
  */
 export interface RsaNamespace {
+  /** A new key pair (blocks the calling thread; 2048 bits take tens to hundreds of milliseconds). */
   generateKeypair<F extends KeyFormat | undefined = undefined>(options?: RsaKeyPairOptions<F & KeyFormat>): KeyPair<F extends undefined ? 'der' : F>
+  /** `generateKeypair`, by its explicit name. */
+  generateKeypairSync<F extends KeyFormat | undefined = undefined>(options?: RsaKeyPairOptions<F & KeyFormat>): KeyPair<F extends undefined ? 'der' : F>
+  /** `generateKeypair` on the libuv thread pool. */
   generateKeypairAsync<F extends KeyFormat | undefined = undefined>(options?: RsaKeyPairOptions<F & KeyFormat> & AbortOptions): Promise<KeyPair<F extends undefined ? 'der' : F>>
   /** RSASSA-PSS: a signature of the modulus length. */
   signPSS(message: Input, privateKey: KeyInput, options?: RsaPssOptions): Buffer
+  signPSS(message: Input, options: RsaPssOptions & WithPrivateKey): Buffer
+  /** `signPSS`, by its explicit name. */
+  signPSSSync(message: Input, privateKey: KeyInput, options?: RsaPssOptions): Buffer
+  signPSSSync(message: Input, options: RsaPssOptions & WithPrivateKey): Buffer
+  /** `signPSS` on the libuv thread pool. */
+  signPSSAsync(message: Input, privateKey: KeyInput, options?: RsaPssOptions & AbortOptions): Promise<Buffer>
+  signPSSAsync(message: Input, options: RsaPssOptions & WithPrivateKey & AbortOptions): Promise<Buffer>
   /** False for any invalid signature (wrong length included). */
   verifyPSS(message: Input, publicKey: KeyInput, signature: Input, options?: RsaPssVerifyOptions): boolean
+  verifyPSS(message: Input, options: RsaPssVerifyOptions & WithPublicKey): boolean
+  /** `verifyPSS`, by its explicit name. */
+  verifyPSSSync(message: Input, publicKey: KeyInput, signature: Input, options?: RsaPssVerifyOptions): boolean
+  verifyPSSSync(message: Input, options: RsaPssVerifyOptions & WithPublicKey): boolean
+  /** `verifyPSS` on the libuv thread pool. */
+  verifyPSSAsync(message: Input, publicKey: KeyInput, signature: Input, options?: RsaPssVerifyOptions & AbortOptions): Promise<boolean>
+  verifyPSSAsync(message: Input, options: RsaPssVerifyOptions & WithPublicKey & AbortOptions): Promise<boolean>
   /** RSASSA-PKCS1-v1_5 (deterministic). */
   signPKCS1v15(message: Input, privateKey: KeyInput, options?: RsaPkcs1Options): Buffer
-  verifyPKCS1v15(message: Input, publicKey: KeyInput, signature: Input, options?: RsaPkcs1Options): boolean
-  signPSSAsync(message: Input, privateKey: KeyInput, options?: RsaPssOptions & AbortOptions): Promise<Buffer>
-  verifyPSSAsync(message: Input, publicKey: KeyInput, signature: Input, options?: RsaPssVerifyOptions & AbortOptions): Promise<boolean>
+  signPKCS1v15(message: Input, options: RsaPkcs1Options & WithPrivateKey): Buffer
+  /** `signPKCS1v15`, by its explicit name. */
+  signPKCS1v15Sync(message: Input, privateKey: KeyInput, options?: RsaPkcs1Options): Buffer
+  signPKCS1v15Sync(message: Input, options: RsaPkcs1Options & WithPrivateKey): Buffer
+  /** `signPKCS1v15` on the libuv thread pool. */
   signPKCS1v15Async(message: Input, privateKey: KeyInput, options?: RsaPkcs1Options & AbortOptions): Promise<Buffer>
+  signPKCS1v15Async(message: Input, options: RsaPkcs1Options & WithPrivateKey & AbortOptions): Promise<Buffer>
+  /** False for any invalid signature. */
+  verifyPKCS1v15(message: Input, publicKey: KeyInput, signature: Input, options?: RsaPkcs1Options): boolean
+  verifyPKCS1v15(message: Input, options: RsaPkcs1Options & WithPublicKey): boolean
+  /** `verifyPKCS1v15`, by its explicit name. */
+  verifyPKCS1v15Sync(message: Input, publicKey: KeyInput, signature: Input, options?: RsaPkcs1Options): boolean
+  verifyPKCS1v15Sync(message: Input, options: RsaPkcs1Options & WithPublicKey): boolean
+  /** `verifyPKCS1v15` on the libuv thread pool. */
   verifyPKCS1v15Async(message: Input, publicKey: KeyInput, signature: Input, options?: RsaPkcs1Options & AbortOptions): Promise<boolean>
+  verifyPKCS1v15Async(message: Input, options: RsaPkcs1Options & WithPublicKey & AbortOptions): Promise<boolean>
 }
 
 export interface RsaOaepOptions {
@@ -899,12 +1067,28 @@ export interface RsaOaepOptions {
 /**
  * RSAES-OAEP. Plaintexts of at most k − 2·hLen − 2 bytes (RangeError beyond). Every decryption
  * failure is one `ERR_CRYPTO_DECRYPT_FAILED` error with one message (AWS-LC's constant-time check).
+ * The data first, then the key, then options (the original library's order), or the key in the
+ * options object.
  */
 export interface RsaOaepNamespace {
+  /** Encrypts `plaintext` to `publicKey` (blocks the calling thread). */
   encrypt(plaintext: Input, publicKey: KeyInput, options?: RsaOaepOptions): Buffer
+  encrypt(plaintext: Input, options: RsaOaepOptions & { publicKey: KeyInput }): Buffer
+  /** Decrypts with `privateKey` (blocks the calling thread). */
   decrypt(ciphertext: Input, privateKey: KeyInput, options?: RsaOaepOptions): Buffer
+  decrypt(ciphertext: Input, options: RsaOaepOptions & WithPrivateKey): Buffer
+  /** `encrypt`, by its explicit name. */
+  encryptSync(plaintext: Input, publicKey: KeyInput, options?: RsaOaepOptions): Buffer
+  encryptSync(plaintext: Input, options: RsaOaepOptions & { publicKey: KeyInput }): Buffer
+  /** `decrypt`, by its explicit name. */
+  decryptSync(ciphertext: Input, privateKey: KeyInput, options?: RsaOaepOptions): Buffer
+  decryptSync(ciphertext: Input, options: RsaOaepOptions & WithPrivateKey): Buffer
+  /** `encrypt` on the libuv thread pool. */
   encryptAsync(plaintext: Input, publicKey: KeyInput, options?: RsaOaepOptions & AbortOptions): Promise<Buffer>
+  encryptAsync(plaintext: Input, options: RsaOaepOptions & { publicKey: KeyInput } & AbortOptions): Promise<Buffer>
+  /** `decrypt` on the libuv thread pool. */
   decryptAsync(ciphertext: Input, privateKey: KeyInput, options?: RsaOaepOptions & AbortOptions): Promise<Buffer>
+  decryptAsync(ciphertext: Input, options: RsaOaepOptions & WithPrivateKey & AbortOptions): Promise<Buffer>
 }
 
 // ---- ML-DSA (FIPS 204) -------------------------------------------------------------------
@@ -934,26 +1118,34 @@ export interface MlDsaVerifyOptions {
 /**
  * One ML-DSA parameter set (pure ML-DSA; HashML-DSA is not offered). Private keys are the 32-byte
  * seed or the expanded key (told apart by length) in any key form; public keys raw (1312 / 1952 /
- * 2592 bytes) or in any key form (SPKI per RFC 9881, PEM, JWK `AKP`, KeyObject).
+ * 2592 bytes) or in any key form (SPKI per RFC 9881, PEM, JWK `AKP`, KeyObject). The library's
+ * argument order: `sign(message, privateKey, options)`, `verify(message, publicKey, signature,
+ * options)`, or the key (and signature) in the options object.
  */
-export interface MlDsaNamespace {
+export interface MlDsaNamespace extends Signer<MlDsaSignOptions, MlDsaVerifyOptions> {
   /** Sizes in bytes. */
   readonly lengths: { readonly seed: 32; readonly expandedPrivateKey: number; readonly publicKey: number; readonly signature: number }
   /** A new key pair: the 32-byte seed and the raw public key by default (or `options.format`). */
   generateKeypair<F extends KeyFormat | undefined = undefined>(options?: MlDsaKeyPairOptions<F & KeyFormat>): KeyPair<F>
-  /** The signature (2420 / 3309 / 4627 bytes) of `message`. */
-  sign(privateKey: KeyInput, message: Input, options?: MlDsaSignOptions): Buffer
-  /** `sign` on the libuv thread pool (inputs copied first), cancellable while queued. */
-  signAsync(privateKey: KeyInput, message: Input, options?: MlDsaSignOptions & AbortOptions): Promise<Buffer>
+  /** `generateKeypair`, by its explicit name. */
+  generateKeypairSync<F extends KeyFormat | undefined = undefined>(options?: MlDsaKeyPairOptions<F & KeyFormat>): KeyPair<F>
+  /** `generateKeypair` on the libuv thread pool. */
+  generateKeypairAsync<F extends KeyFormat | undefined = undefined>(options?: MlDsaKeyPairOptions<F & KeyFormat> & AbortOptions): Promise<KeyPair<F>>
+  /** The signature (2420 / 3309 / 4627 bytes) of `message` (blocks the calling thread). */
+  sign(message: Input, privateKey: KeyInput, options?: MlDsaSignOptions): Buffer
+  sign(message: Input, options: MlDsaSignOptions & WithPrivateKey): Buffer
   /** False for any invalid signature (wrong length, key, message or context). Wrong argument types and key lengths throw. */
-  verify(publicKey: KeyInput, message: Input, signature: Input, options?: MlDsaVerifyOptions): boolean
-  /** `verify` on the libuv thread pool. */
-  verifyAsync(publicKey: KeyInput, message: Input, signature: Input, options?: MlDsaVerifyOptions & AbortOptions): Promise<boolean>
+  verify(message: Input, publicKey: KeyInput, signature: Input, options?: MlDsaVerifyOptions): boolean
+  verify(message: Input, options: MlDsaVerifyOptions & WithPublicKey): boolean
 }
 
+/** The signature schemes. */
 export interface DsaApi {
+  /** Ed25519 (RFC 8032). */
   ed25519: Ed25519Namespace
+  /** ECDSA on P-256, P-384, P-521 and secp256k1. */
   ecdsa: EcdsaNamespace
+  /** RSASSA-PSS and RSASSA-PKCS1-v1_5. */
   rsa: RsaNamespace
   /** ML-DSA-44 (FIPS 204, NIST category 2). */
   mldsa44: MlDsaNamespace
@@ -963,16 +1155,36 @@ export interface DsaApi {
   mldsa87: MlDsaNamespace
 }
 
+/** X25519 key agreement (RFC 7748). The plain names block (as `…Sync`). */
 export interface X25519Namespace {
+  /** A new key pair: 32-byte private and public keys (or `options.format`). */
   generateKeypair<F extends KeyFormat | undefined = undefined>(options?: KeyPairOptions<F & KeyFormat>): KeyPair<F>
+  /** `generateKeypair`, by its explicit name. */
+  generateKeypairSync<F extends KeyFormat | undefined = undefined>(options?: KeyPairOptions<F & KeyFormat>): KeyPair<F>
+  /** `generateKeypair` on the libuv thread pool. */
+  generateKeypairAsync<F extends KeyFormat | undefined = undefined>(options?: KeyPairOptions<F & KeyFormat> & AbortOptions): Promise<KeyPair<F>>
   /** The 32-byte shared secret; a low-order peer key (all-zero secret) throws `ERR_CRYPTO_ECDH_INVALID_PUBLIC_KEY`. */
   deriveSharedSecret(privateKey: KeyInput, peerPublicKey: KeyInput): Buffer
+  /** `deriveSharedSecret`, by its explicit name. */
+  deriveSharedSecretSync(privateKey: KeyInput, peerPublicKey: KeyInput): Buffer
+  /** `deriveSharedSecret` on the libuv thread pool. */
+  deriveSharedSecretAsync(privateKey: KeyInput, peerPublicKey: KeyInput, options?: AbortOptions): Promise<Buffer>
 }
 
+/** ECDH on P-256, P-384, P-521 and secp256k1, with the original library's argument order (the curve first). */
 export interface EcdhNamespace {
+  /** A new key pair on `curve` (default 'p256'). */
   generateKeypair<F extends KeyFormat | undefined = undefined>(curve?: EcCurve, options?: KeyPairOptions<F & KeyFormat>): KeyPair<F>
+  /** `generateKeypair`, by its explicit name. */
+  generateKeypairSync<F extends KeyFormat | undefined = undefined>(curve?: EcCurve, options?: KeyPairOptions<F & KeyFormat>): KeyPair<F>
+  /** `generateKeypair` on the libuv thread pool. */
+  generateKeypairAsync<F extends KeyFormat | undefined = undefined>(curve?: EcCurve, options?: KeyPairOptions<F & KeyFormat> & AbortOptions): Promise<KeyPair<F>>
   /** The shared secret (the x-coordinate, as node:crypto); a peer point off the curve throws. */
   deriveSharedSecret(curve: EcCurve, privateKey: KeyInput, peerPublicKey: KeyInput): Buffer
+  /** `deriveSharedSecret`, by its explicit name. */
+  deriveSharedSecretSync(curve: EcCurve, privateKey: KeyInput, peerPublicKey: KeyInput): Buffer
+  /** `deriveSharedSecret` on the libuv thread pool. */
+  deriveSharedSecretAsync(curve: EcCurve, privateKey: KeyInput, peerPublicKey: KeyInput, options?: AbortOptions): Promise<Buffer>
 }
 
 /** How raw key bytes are read by `keys.export` / `keys.import` (other forms say what they are). */
@@ -1001,7 +1213,9 @@ export interface KeysNamespace {
   import(key: KeyInput, options?: RawKeyHints): import('crypto').KeyObject
 }
 
+/** Signatures: Ed25519, ECDSA, RSA (PSS, PKCS#1 v1.5) and ML-DSA (docs/public-key.md, docs/post-quantum.md). */
 export declare const dsa: DsaApi
+/** Key conversion between raw, DER, PEM, JWK and `KeyObject` forms (docs/public-key.md). */
 export declare const keys: KeysNamespace
 
 // ---- Key encapsulation (crypto.kem): ML-KEM (FIPS 203) and X-Wing ------------------------------
@@ -1042,7 +1256,8 @@ export interface Encapsulation {
  * typed, with a `code`: wrong lengths, a public key failing the FIPS 203 modulus check (a
  * coefficient >= q), an expanded private key failing the hash check (H(ek)) throw
  * `ERR_INVALID_ARG_VALUE`; a key of another algorithm `ERR_CRYPTO_INVALID_KEY_TYPE`; non-byte
- * ciphertexts `ERR_INVALID_ARG_TYPE`. Calls are synchronous (tens of microseconds).
+ * ciphertexts `ERR_INVALID_ARG_TYPE`. The plain names block (tens of microseconds), as their
+ * `…Sync` names; the `…Async` forms run on the libuv pool.
  */
 export interface KemNamespace {
   /** This KEM's lengths in bytes (`expandedPrivateKey`: undefined for X-Wing, which has none). */
@@ -1055,13 +1270,31 @@ export interface KemNamespace {
   }
   /** A key pair from `options.seed`, or from fresh randomness. */
   generateKeypair<F extends KemKeyFormat | undefined = undefined>(options?: KemKeyPairOptions<F & KemKeyFormat>): KeyPair<F>
+  /** `generateKeypair`, by its explicit name. */
+  generateKeypairSync<F extends KemKeyFormat | undefined = undefined>(options?: KemKeyPairOptions<F & KemKeyFormat>): KeyPair<F>
+  /** `generateKeypair` on the libuv thread pool. */
+  generateKeypairAsync<F extends KemKeyFormat | undefined = undefined>(options?: KemKeyPairOptions<F & KemKeyFormat> & AbortOptions): Promise<KeyPair<F>>
   /** A fresh shared secret and the ciphertext that carries it to `publicKey`'s holder. */
   encapsulate(publicKey: KeyInput): Encapsulation
+  encapsulate(options: { publicKey: KeyInput }): Encapsulation
+  /** `encapsulate`, by its explicit name. */
+  encapsulateSync(publicKey: KeyInput): Encapsulation
+  encapsulateSync(options: { publicKey: KeyInput }): Encapsulation
+  /** `encapsulate` on the libuv thread pool. */
+  encapsulateAsync(publicKey: KeyInput, options?: AbortOptions): Promise<Encapsulation>
+  encapsulateAsync(options: { publicKey: KeyInput } & AbortOptions): Promise<Encapsulation>
   /**
    * The shared secret of `ciphertext`. A ciphertext that was not made for this key does not
    * throw: it gives a different, deterministic secret (FIPS 203 implicit rejection, J(z‖c)).
    */
-  decapsulate(ciphertext: Buffer | NodeJS.TypedArray | DataView | ArrayBuffer, privateKey: KeyInput): Buffer
+  decapsulate(ciphertext: ArrayBufferView | ArrayBuffer, privateKey: KeyInput): Buffer
+  decapsulate(ciphertext: ArrayBufferView | ArrayBuffer, options: WithPrivateKey): Buffer
+  /** `decapsulate`, by its explicit name. */
+  decapsulateSync(ciphertext: ArrayBufferView | ArrayBuffer, privateKey: KeyInput): Buffer
+  decapsulateSync(ciphertext: ArrayBufferView | ArrayBuffer, options: WithPrivateKey): Buffer
+  /** `decapsulate` on the libuv thread pool. */
+  decapsulateAsync(ciphertext: ArrayBufferView | ArrayBuffer, privateKey: KeyInput, options?: AbortOptions): Promise<Buffer>
+  decapsulateAsync(ciphertext: ArrayBufferView | ArrayBuffer, options: WithPrivateKey & AbortOptions): Promise<Buffer>
 }
 
 /** The KEMs, by the names of `kemAlgorithms()` without dashes. */
@@ -1076,22 +1309,24 @@ export interface KemApi {
   xwing: KemNamespace
 }
 
+/** Key encapsulation: ML-KEM-512/768/1024 and X-Wing (docs/post-quantum.md). */
 export declare const kem: KemApi
 // ---- Password hashing and key derivation (crypto.kdf) ------------------------------------------
 
-/** Options every async KDF form accepts. */
+/** Options every `…Async` form accepts. */
 export interface AbortOptions {
   /**
-   * Cancels the call. Work still queued never runs and the Promise rejects at once; running
-   * PBKDF2, scrypt and bcrypt work stops within milliseconds; a running Argon2 hash finishes on
-   * its thread and its result is discarded. The Promise rejects with an `AbortError`
-   * (`name` 'AbortError', `code` 'ABORT_ERR', `cause` = `signal.reason`).
+   * Cancels the call (`null` and `undefined` mean no signal). Work still queued never runs and
+   * the Promise rejects at once; running work stops at its next check (hashing every 4 MiB;
+   * PBKDF2, scrypt, bcrypt and RSA key generation within milliseconds; Argon2 between passes
+   * when the hash is long), or finishes on its thread with its result discarded. The Promise
+   * rejects with an `AbortError` (`name` 'AbortError', `code` 'ABORT_ERR', `cause` = `signal.reason`).
    */
-  signal?: AbortSignal
+  signal?: AbortSignal | null
 }
 
-/** Hashes PBKDF2 and HKDF accept: every fixed-output hash of `crypto.sha` (with HMAC). */
-export type KdfHash = Exclude<keyof ShaNamespace, 'shake128' | 'shake256' | 'blake3'> | 'sha-1' | 'sha-256' | 'sha-384' | 'sha-512'
+/** Hashes PBKDF2 and HKDF accept: every fixed-output hash of `crypto.sha` (with HMAC), in any spelling of {@link HashName}. */
+export type KdfHash = Exclude<HashName, 'shake128' | 'shake256' | 'blake3'>
 
 export interface Pbkdf2Options<F extends OutputFormat = OutputFormat> extends FormatOption<F> {
   /** Salt (required). */
@@ -1137,7 +1372,7 @@ export interface Argon2Params {
   timeCost?: number
   /** Memory in KiB, ≥ 8·parallelism. Default 65536 (64 MiB). */
   memoryCost?: number
-  /** Lanes, 1..2^24-1 (run on parallel threads, up to the cores available). Default 4. */
+  /** Lanes, 1..2^24-1 (run on parallel threads, up to the cores available). Default 1. */
   parallelism?: number
   /** Tag length in bytes, 4..2^30. Default 32. */
   keyLength?: number
@@ -1170,23 +1405,46 @@ export interface Argon2Info {
   keyLength: number
 }
 
+/** The library's one Argon2 parameter set (`kdf.argon2`, the password policy, passphrase streams and sealed messages). */
+export interface Argon2Defaults {
+  readonly variant: 'argon2id'
+  /** 65536 KiB (64 MiB). */
+  readonly memoryCost: number
+  /** 3. */
+  readonly timeCost: number
+  /** 1. */
+  readonly parallelism: number
+  /** 16 bytes. */
+  readonly saltLength: number
+  /** 32 bytes. */
+  readonly keyLength: number
+}
+
 export interface Argon2Function {
-  /** Argon2 on the libuv pool. Default output: the PHC string. */
+  /** Argon2 on the libuv pool (a Promise, as the original library). Default output: the PHC string. */
   <F extends OutputFormat | 'phc' = 'phc'>(password: Input, options?: Argon2Options<F> & AbortOptions): Promise<Argon2Output<F>>
   /**
-   * Checks a password against a PHC string (`$argon2id$`, `$argon2i$`, `$argon2d$`; v=16/19).
-   * Resolves false for a wrong password; rejects with a TypeError (`ERR_INVALID_ARG_VALUE`) for a
-   * malformed string and a RangeError (`ERR_OUT_OF_RANGE`) for parameters above the ceilings
-   * ({@link Argon2Limits}), before any work. `signal` stops a long hash between passes.
+   * Checks a password against a PHC string (`$argon2id$`, `$argon2i$`, `$argon2d$`; v=16/19), on
+   * the libuv pool. Resolves false for a wrong password; rejects with a TypeError
+   * (`ERR_INVALID_ARG_VALUE`) for a malformed string and a RangeError (`ERR_OUT_OF_RANGE`) for
+   * parameters above the ceilings ({@link Argon2Limits}), before any work. `signal` stops a long
+   * hash between passes.
    */
-  verify(hash: string, password: Input, options?: { secret?: Input } & Argon2Limits & AbortOptions): Promise<boolean>
-  /** Synchronous `verify` (blocks the event loop for a whole hash); same errors and ceilings. */
-  verifySync(hash: string, password: Input, options?: { secret?: Input } & Argon2Limits): boolean
-  /** True when `hash` was made with other parameters than `options` (or the defaults): rehash at next login. */
+  verify(password: Input, hash: string, options?: { secret?: Input } & Argon2Limits & AbortOptions): Promise<boolean>
+  /** `verify`, by its explicit name (a Promise). */
+  verifyAsync(password: Input, hash: string, options?: { secret?: Input } & Argon2Limits & AbortOptions): Promise<boolean>
+  /** `verify`, blocking the calling thread for a whole hash; same errors and ceilings. */
+  verifySync(password: Input, hash: string, options?: { secret?: Input } & Argon2Limits): boolean
+  /**
+   * True when `hash` is weaker than `options` (or the defaults): another variant, an older
+   * version, less memory or less memory × passes, a shorter tag, or a salt under 16 bytes (lanes
+   * are not compared: they add no work for an attacker). Rehash the password at its next login.
+   */
   needsRehash(hash: string, options?: Argon2Params & Argon2Limits): boolean
   /** The parameters of a PHC string (TypeError when malformed, RangeError above the ceilings). */
   parse(hash: string, options?: Argon2Limits): Argon2Info
-  readonly defaults: Readonly<Required<Pick<Argon2Params, 'timeCost' | 'memoryCost' | 'parallelism' | 'keyLength'>>> & { variant: 'id' }
+  /** The library's Argon2 parameters. */
+  readonly defaults: Argon2Defaults
 }
 
 /**
@@ -1218,15 +1476,20 @@ export interface BcryptOptions {
 }
 
 export interface BcryptNamespace {
-  /** `$2b$` hash, synchronous (blocks the event loop). Passwords over 72 bytes throw a RangeError unless `truncate`. A number is taken as `rounds`. */
+  /** `$2b$` hash, blocking the calling thread (as the original library). Passwords over 72 bytes throw a RangeError unless `truncate`. A number is taken as `rounds`. */
   hash(password: Input, options?: BcryptOptions | number): string
+  /** `hash`, by its explicit name. */
+  hashSync(password: Input, options?: BcryptOptions | number): string
   /** `hash` on the libuv pool. */
   hashAsync(password: Input, options?: (BcryptOptions & AbortOptions) | number): Promise<string>
   /**
-   * Verifies `$2a$`, `$2b$` and `$2y$` hashes (first 72 password bytes). Malformed hashes throw a
-   * TypeError; a cost above `maxRounds` a RangeError (`ERR_OUT_OF_RANGE`), before any work.
+   * Verifies `$2a$`, `$2b$` and `$2y$` hashes (first 72 password bytes), blocking the calling
+   * thread. Malformed hashes throw a TypeError; a cost above `maxRounds` a RangeError
+   * (`ERR_OUT_OF_RANGE`), before any work.
    */
   verify(password: Input, hash: string, options?: BcryptLimits): boolean
+  /** `verify`, by its explicit name. */
+  verifySync(password: Input, hash: string, options?: BcryptLimits): boolean
   /** `verify` on the libuv pool. */
   verifyAsync(password: Input, hash: string, options?: BcryptLimits & AbortOptions): Promise<boolean>
   /** The cost of a bcrypt hash. */
@@ -1239,23 +1502,44 @@ export declare class AbortError extends Error {
   readonly code: 'ABORT_ERR'
 }
 
+/**
+ * Password hashing and key derivation. Every algorithm has a `…Sync` form (blocks the calling
+ * thread) and an `…Async` form (a Promise; the work on the libuv pool). The plain names are the
+ * original library's: `argon2` and `argon2.verify` return Promises; `pbkdf2`, `scrypt`, `hkdf`
+ * and `bcrypt.hash` / `bcrypt.verify` return values.
+ */
 export interface KdfNamespace {
+  /** Argon2 (RFC 9106); a Promise. */
   argon2: Argon2Function
-  /** Synchronous Argon2 (blocks the event loop for the whole hash, about 0.1 s at the defaults). */
+  /** `argon2`, by its explicit name (a Promise). */
+  argon2Async<F extends OutputFormat | 'phc' = 'phc'>(password: Input, options?: Argon2Options<F> & AbortOptions): Promise<Argon2Output<F>>
+  /** Argon2, blocking the calling thread for the whole hash (about 0.1 s at the defaults). */
   argon2Sync<F extends OutputFormat | 'phc' = 'phc'>(password: Input, options?: Argon2Options<F>): Argon2Output<F>
+  /** bcrypt. */
   bcrypt: BcryptNamespace
-  /** PBKDF2-HMAC, synchronous. Default hex output. */
+  /** PBKDF2-HMAC, blocking the calling thread. Default hex output. */
   pbkdf2<F extends OutputFormat = 'hex'>(password: Input, options: Pbkdf2Options<F>): Output<F>
+  /** `pbkdf2`, by its explicit name. */
+  pbkdf2Sync<F extends OutputFormat = 'hex'>(password: Input, options: Pbkdf2Options<F>): Output<F>
+  /** `pbkdf2` on the libuv pool; `signal` stops it within milliseconds. */
   pbkdf2Async<F extends OutputFormat = 'hex'>(password: Input, options: Pbkdf2Options<F> & AbortOptions): Promise<Output<F>>
-  /** scrypt, synchronous. Default hex output. */
+  /** scrypt, blocking the calling thread. Default hex output. */
   scrypt<F extends OutputFormat = 'hex'>(password: Input, options: ScryptOptions<F>): Output<F>
+  /** `scrypt`, by its explicit name. */
+  scryptSync<F extends OutputFormat = 'hex'>(password: Input, options: ScryptOptions<F>): Output<F>
+  /** `scrypt` on the libuv pool; `signal` stops it within milliseconds. */
   scryptAsync<F extends OutputFormat = 'hex'>(password: Input, options: ScryptOptions<F> & AbortOptions): Promise<Output<F>>
-  /** HKDF (extract and expand), synchronous. Default hex output. */
+  /** HKDF (extract and expand), blocking the calling thread. Default hex output. */
   hkdf<F extends OutputFormat = 'hex'>(ikm: Input, options?: HkdfOptions<F>): Output<F>
+  /** `hkdf`, by its explicit name. */
+  hkdfSync<F extends OutputFormat = 'hex'>(ikm: Input, options?: HkdfOptions<F>): Output<F>
+  /** `hkdf` on the libuv pool. */
   hkdfAsync<F extends OutputFormat = 'hex'>(ikm: Input, options?: HkdfOptions<F> & AbortOptions): Promise<Output<F>>
+  /** The class of the error a cancelled call rejects with. */
   AbortError: typeof AbortError
 }
 
+/** Password hashing and key derivation: Argon2, bcrypt, scrypt, PBKDF2, HKDF (docs/password-hashing.md). */
 export declare const kdf: KdfNamespace
 
 // ---- Password storage (crypto.password) --------------------------------------------------------
@@ -1274,7 +1558,7 @@ export type PasswordPbkdf2Hash = 'sha256' | 'sha512' | 'sha1'
 export interface PasswordPolicy {
   /** What `hash` writes; a stored hash of another algorithm needs a rehash. Default 'argon2id'. */
   readonly algorithm: PasswordAlgorithm
-  /** Default m = 65536 KiB (64 MiB), t = 3, p = 1. */
+  /** Default: `kdf.argon2.defaults`, m = 65536 KiB (64 MiB), t = 3, p = 4. */
   readonly argon2id: { readonly memoryCost: number; readonly timeCost: number; readonly parallelism: number }
   /** Default cost 10 (OWASP's minimum). */
   readonly bcrypt: { readonly rounds: number }
@@ -1382,7 +1666,9 @@ export interface PasswordNamespace {
    * `$scrypt$ln=…`, `'pbkdf2'` passlib's `$pbkdf2-sha256$…` (or `-sha512`, `$pbkdf2$` for SHA-1).
    */
   hash(password: Input, options?: PasswordHashOptions & AbortOptions): Promise<string>
-  /** Synchronous `hash`: blocks the event loop for the whole hash (about 85 ms at the default policy). */
+  /** `hash`, by its explicit name (a Promise). */
+  hashAsync(password: Input, options?: PasswordHashOptions & AbortOptions): Promise<string>
+  /** `hash`, blocking the calling thread for the whole hash (about 85 ms at the default policy). */
   hashSync(password: Input, options?: PasswordHashOptions): string
   /**
    * Checks a password against a stored hash of any format listed in {@link StoredPasswordFormat},
@@ -1392,7 +1678,9 @@ export interface PasswordNamespace {
    * (before any work), `ERR_INVALID_ARG_TYPE` for wrong types.
    */
   verify(password: Input, stored: string | null | undefined, options?: PasswordVerifyOptions & AbortOptions): Promise<PasswordVerifyResult>
-  /** Synchronous `verify`: blocks the event loop for the whole derivation. */
+  /** `verify`, by its explicit name (a Promise). */
+  verifyAsync(password: Input, stored: string | null | undefined, options?: PasswordVerifyOptions & AbortOptions): Promise<PasswordVerifyResult>
+  /** `verify`, blocking the calling thread for the whole derivation. */
   verifySync(password: Input, stored: string | null | undefined, options?: PasswordVerifyOptions): PasswordVerifyResult
   /** The algorithm, format and parameters of a stored hash (no derivation); same errors as `verify`. */
   parse(stored: string, options?: PasswordVerifyOptions): StoredPasswordInfo
@@ -1408,6 +1696,7 @@ export interface PasswordNamespace {
   readonly algorithms: readonly PasswordAlgorithm[]
 }
 
+/** Password storage under one policy: hash, verify any stored format, needsRehash (docs/password.md). */
 export declare const password: PasswordNamespace
 
 // ---- crypto.hybrid ------------------------------------------------------------------------
@@ -1451,36 +1740,75 @@ export interface HybridStreamOptions extends HybridEncryptOptions, AbortOptions 
  * domain-separated message naming the whole public key. Formats: docs/hybrid-format.md.
  */
 export interface HybridNamespace {
+  /** The suites' names. */
   readonly suites: readonly HybridSuite[]
+  /** A new key pair (blocks the calling thread: RSA-4096 key generation takes up to seconds). */
   generateKeypair<F extends 'raw' | 'pem' = 'raw'>(options?: HybridKeyPairOptions<F>): HybridKeyPair<F>
+  /** `generateKeypair`, by its explicit name. */
+  generateKeypairSync<F extends 'raw' | 'pem' = 'raw'>(options?: HybridKeyPairOptions<F>): HybridKeyPair<F>
   /** The components generated on the libuv pool side by side (RSA-4096 key generation dominates). */
   generateKeypairAsync<F extends 'raw' | 'pem' = 'raw'>(options?: HybridKeyPairOptions<F> & AbortOptions): Promise<HybridKeyPair<F>>
   /** The public key of a private key. */
   getPublicKey(privateKey: HybridKey, options?: { format?: 'raw' }): Buffer
   getPublicKey(privateKey: HybridKey, options: { format: 'pem' }): string
-  /** The envelope: head, KEM ciphertexts, AES-256-GCM payload. */
+  /** The envelope: head, KEM ciphertexts, AES-256-GCM payload (blocks the calling thread). */
   encrypt(data: Input, recipientPublicKey: HybridKey, options?: HybridEncryptOptions): Buffer
+  encrypt(data: Input, options: HybridEncryptOptions & { publicKey: HybridKey }): Buffer
+  /** `encrypt`, by its explicit name. */
+  encryptSync(data: Input, recipientPublicKey: HybridKey, options?: HybridEncryptOptions): Buffer
+  encryptSync(data: Input, options: HybridEncryptOptions & { publicKey: HybridKey }): Buffer
+  /** `encrypt` with the encapsulations and the payload on the libuv pool. */
   encryptAsync(data: Input, recipientPublicKey: HybridKey, options?: HybridEncryptOptions & AbortOptions): Promise<Buffer>
+  encryptAsync(data: Input, options: HybridEncryptOptions & { publicKey: HybridKey } & AbortOptions): Promise<Buffer>
   /** Throws `ERR_CRYPTO_DECRYPT_FAILED` for any modified, truncated or misaddressed envelope, releasing nothing. */
   decrypt(envelope: Input, privateKey: HybridKey, options?: HybridEncryptOptions): Buffer
+  decrypt(envelope: Input, options: HybridEncryptOptions & { privateKey: HybridKey }): Buffer
+  /** `decrypt`, by its explicit name. */
+  decryptSync(envelope: Input, privateKey: HybridKey, options?: HybridEncryptOptions): Buffer
+  decryptSync(envelope: Input, options: HybridEncryptOptions & { privateKey: HybridKey }): Buffer
+  /** `decrypt` with the decapsulations and the payload on the libuv pool. */
   decryptAsync(envelope: Input, privateKey: HybridKey, options?: HybridEncryptOptions & AbortOptions): Promise<Buffer>
+  decryptAsync(envelope: Input, options: HybridEncryptOptions & { privateKey: HybridKey } & AbortOptions): Promise<Buffer>
   /** A Transform from plaintext to a stream envelope (the streaming AEAD format after the KEM ciphertexts). */
   encryptStream(recipientPublicKey: HybridKey, options?: HybridStreamOptions): import('node:stream').Transform
+  encryptStream(options: HybridStreamOptions & { publicKey: HybridKey }): import('node:stream').Transform
   /** A Transform from a stream envelope to its plaintext, released segment by verified segment. */
   decryptStream(privateKey: HybridKey, options?: HybridEncryptOptions & AbortOptions): import('node:stream').Transform
-  encryptFile(src: string, dst: string, recipientPublicKey: HybridKey, options?: HybridStreamOptions & FileOptions): Promise<{ bytes: number }>
-  decryptFile(src: string, dst: string, privateKey: HybridKey, options?: HybridEncryptOptions & AbortOptions & FileOptions): Promise<{ bytes: number }>
-  /** One composite signature (both components over the same domain-separated message). */
+  decryptStream(options: HybridEncryptOptions & AbortOptions & { privateKey: HybridKey }): import('node:stream').Transform
+  /** Reads `src`, writes its stream envelope to `dst` (natively on the libuv pool). */
+  encryptFile(src: PathLike, dst: PathLike, recipientPublicKey: HybridKey, options?: HybridStreamOptions & FileOptions): Promise<FileResult>
+  encryptFile(src: PathLike, dst: PathLike, options: HybridStreamOptions & FileOptions & { publicKey: HybridKey }): Promise<FileResult>
+  /** Opens the stream envelope `src` into `dst` (renamed over it only after the last segment verified). */
+  decryptFile(src: PathLike, dst: PathLike, privateKey: HybridKey, options?: HybridEncryptOptions & AbortOptions & FileOptions): Promise<FileResult>
+  decryptFile(src: PathLike, dst: PathLike, options: HybridEncryptOptions & AbortOptions & FileOptions & { privateKey: HybridKey }): Promise<FileResult>
+  /** One composite signature (both components over the same domain-separated message), blocking the calling thread. */
   sign(data: Input, privateKey: HybridKey): Buffer
+  sign(data: Input, options: { privateKey: HybridKey }): Buffer
+  /** `sign`, by its explicit name. */
+  signSync(data: Input, privateKey: HybridKey): Buffer
+  signSync(data: Input, options: { privateKey: HybridKey }): Buffer
+  /** `sign` with the components on the libuv pool, side by side. */
   signAsync(data: Input, privateKey: HybridKey, options?: AbortOptions): Promise<Buffer>
-  /** True only when every component verifies; false for any other signature, key suite or data. */
-  verify(data: Input, signature: ArrayBufferView | ArrayBuffer, publicKey: HybridKey): boolean
+  signAsync(data: Input, options: { privateKey: HybridKey } & AbortOptions): Promise<Buffer>
+  /**
+   * True only when every component verifies; false for any other signature, key suite or data.
+   * The order `verify(data, signature, publicKey)` of earlier versions is still read (a hybrid
+   * public key is told apart from a signature by its bytes).
+   */
+  verify(data: Input, publicKey: HybridKey, signature: ArrayBufferView | ArrayBuffer): boolean
+  verify(data: Input, options: { publicKey: HybridKey; signature: ArrayBufferView | ArrayBuffer }): boolean
+  /** `verify`, by its explicit name. */
+  verifySync(data: Input, publicKey: HybridKey, signature: ArrayBufferView | ArrayBuffer): boolean
+  verifySync(data: Input, options: { publicKey: HybridKey; signature: ArrayBufferView | ArrayBuffer }): boolean
   /** `verify` with the components checked on the libuv pool, side by side. */
-  verifyAsync(data: Input, signature: ArrayBufferView | ArrayBuffer, publicKey: HybridKey, options?: AbortOptions): Promise<boolean>
+  verifyAsync(data: Input, publicKey: HybridKey, signature: ArrayBufferView | ArrayBuffer, options?: AbortOptions): Promise<boolean>
+  verifyAsync(data: Input, options: { publicKey: HybridKey; signature: ArrayBufferView | ArrayBuffer } & AbortOptions): Promise<boolean>
 }
 
+/** Hybrid post-quantum encryption and signatures, X25519 + ML-KEM-768 or RSA-4096 + ML-KEM-1024 (docs/hybrid-format.md). */
 export declare const hybrid: HybridNamespace
 
+/** The whole API, as `require('cryptographer.js')` and the default import give it. */
 declare const crypto: {
   sha: ShaNamespace
   hash: ShaNamespace

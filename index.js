@@ -34,7 +34,7 @@ const api = {
   sha,
   hash: sha,
   hmac,
-  kdf: require('./lib/kdf'),
+  kdf: require('./lib/kdf').kdf,
   password: require('./lib/password'),
   randomBytes,
   timingSafeEqual,
@@ -42,15 +42,13 @@ const api = {
   dsa: Object.freeze({ ...pk.dsa, rsa, ...mldsa }),
   kem,
   keys: Object.freeze(keys),
+  hybrid: require('./lib/hybrid').hybrid,
   /** The code path each backend takes on this CPU (src/cpu.rs). */
   cpuPaths: require('./lib/native').cpuPaths,
   /** The process's memory budget for Argon2 and scrypt (lib/memory.js, src/budget.rs). */
   setMemoryBudget,
   memoryBudget,
 }
-
-// crypto.hybrid is made from the finished namespaces above (its components are theirs).
-api.hybrid = require('./lib/hybrid').makeHybrid(api)
 
 module.exports = api
 module.exports.default = api

@@ -17,7 +17,7 @@ const { Readable, Writable } = require('node:stream')
 const { once } = require('node:events')
 const { pipeline } = require('node:stream/promises')
 const { xchacha20poly1305 } = require('@noble/ciphers/chacha')
-const { cipher } = require('..')
+const { cipher, kdf } = require('..')
 const { AbortError } = require('../lib/abort')
 const { isError, rejects } = require('./helpers/assert')
 const { checkChild, judgePair, runChild } = require('./helpers/rss')
@@ -214,9 +214,10 @@ for (const ns of NS) {
       if (theirs !== null) t.deepEqual(theirs, plain)
       await t.throwsAsync(open(ns, sealed, { passphrase: 'correct horsE', aad: 'x' }), FAILED)
     }
-    // The default cost is the library's password policy: Argon2id 64 MiB, t = 3, p = 1.
+    // The default cost is the library's one Argon2 parameter set: Argon2id 64 MiB, t = 3, p = 4.
     const sealed = await seal(ns, Buffer.from('x'), { passphrase: 'p' })
-    t.deepEqual([sealed.readUInt32BE(15), sealed.readUInt32BE(19), sealed.readUInt32BE(23)], [65536, 3, 1])
+    t.deepEqual([sealed.readUInt32BE(15), sealed.readUInt32BE(19), sealed.readUInt32BE(23)], [65536, 3, 4])
+    t.deepEqual([65536, 3, 4], [kdf.argon2.defaults.memoryCost, kdf.argon2.defaults.timeCost, kdf.argon2.defaults.parallelism])
     t.is(sealed.readUInt32BE(10), 65536)
   })
 

@@ -95,8 +95,8 @@ test('argon2: absurd parameters in a stored hash are refused at once (ERR_OUT_OF
   // No timing here (a loaded machine makes any bound flaky): ARGON2_T_MAX would run for days if
   // any work were done before the refusal, so its call returning at all proves the order.
   for (const bad of [ARGON2_T_MAX, phc(4194304, 1, 4), phc(65536, 11, 4), phc(65536, 3, 65)]) {
-    await t.throwsAsync(argon2.verify(bad, 'pw'), { instanceOf: RangeError, code: 'ERR_OUT_OF_RANGE' })
-    t.throws(() => argon2.verifySync(bad, 'pw'), { instanceOf: RangeError, code: 'ERR_OUT_OF_RANGE' })
+    await t.throwsAsync(argon2.verify('pw', bad), { instanceOf: RangeError, code: 'ERR_OUT_OF_RANGE' })
+    t.throws(() => argon2.verifySync('pw', bad), { instanceOf: RangeError, code: 'ERR_OUT_OF_RANGE' })
     t.throws(() => argon2.needsRehash(bad), { instanceOf: RangeError, code: 'ERR_OUT_OF_RANGE' })
     t.throws(() => argon2.parse(bad), { instanceOf: RangeError, code: 'ERR_OUT_OF_RANGE' })
   }
@@ -115,8 +115,8 @@ test('argon2: absurd parameters in a stored hash are refused at once (ERR_OUT_OF
   t.throws(() => argon2.parse('$argon2id$v=19$m=65536,t=3,p=4$' + 'A'.repeat(5000) + '$AAAA'), { code: 'ERR_INVALID_ARG_VALUE' })
   // Verification within the ceilings still works, and a real hash made at a setting verifies.
   const good = await argon2('pw', { memoryCost: 1024, timeCost: 2, parallelism: 1 })
-  t.true(await argon2.verify(good, 'pw', { maxMemoryCost: 1024, maxTimeCost: 2, maxParallelism: 1 }))
-  t.false(argon2.verifySync(good, 'nope'))
+  t.true(await argon2.verify('pw', good, { maxMemoryCost: 1024, maxTimeCost: 2, maxParallelism: 1 }))
+  t.false(argon2.verifySync('nope', good))
 })
 
 test('bcrypt: a cost above maxRounds (default 16) is refused at once; 10-14 verify', async (t) => {
@@ -184,12 +184,12 @@ test.serial('argon2: a running hash stops when its signal aborts (between passes
   t.not(heavy, stored)
   const onePass = () => settleTime(() => argon2('pw', { memoryCost: 65536, timeCost: 1, parallelism: 2 }))
   const ac = new AbortController()
-  const { took, pass, err } = await abortBesidePass(argon2.verify(heavy, 'pw', { maxTimeCost: 1000, signal: ac.signal }), ac, 30, onePass)
+  const { took, pass, err } = await abortBesidePass(argon2.verify('pw', heavy, { maxTimeCost: 1000, signal: ac.signal }), ac, 30, onePass)
   t.log(`verify of 1000 passes aborted, settled ${took.toFixed(0)} ms after the abort; one pass beside it ${pass.toFixed(0)} ms`)
   t.true(err instanceof c.kdf.AbortError)
   t.true(took < 50 * pass, `verify settled ${took.toFixed(0)} ms after the abort; one pass beside it took ${pass.toFixed(0)} ms`)
-  t.true(await argon2.verify(stored, 'pw', { maxTimeCost: 2, signal: new AbortController().signal }))
-  t.false(await argon2.verify(stored, 'pw2'))
+  t.true(await argon2.verify('pw', stored, { maxTimeCost: 2, signal: new AbortController().signal }))
+  t.false(await argon2.verify('pw2', stored))
 })
 
 // Serial, as above. Aborting must never make the answer later than letting the hash finish: the

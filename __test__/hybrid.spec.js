@@ -285,10 +285,10 @@ for (const suite of SUITES) {
   })
 }
 
-test('keys: malformed, truncated, mislabelled, wrong-kind and weak-component keys are refused with ERR_CRYPTO_INVALID_KEY', async (t) => {
+test('keys: malformed, truncated, mislabelled, wrong-kind and weak-component keys are refused with ERR_INVALID_ARG_VALUE', async (t) => {
   const [{ publicKey, privateKey }] = await pairs[SUITES[0]]
   const [rsaPair] = await pairs[SUITES[1]]
-  const INVALID = { code: 'ERR_CRYPTO_INVALID_KEY' }
+  const INVALID = { code: 'ERR_INVALID_ARG_VALUE' }
   t.throws(() => hybrid.encrypt('x', privateKey), INVALID)
   t.throws(() => hybrid.decrypt(Buffer.alloc(2000), publicKey), INVALID)
   t.throws(() => hybrid.encrypt('x', publicKey.subarray(0, publicKey.length - 1)), INVALID)
@@ -317,7 +317,7 @@ test('keys: each component in its canonical form; another encoding of an RSA key
   const [{ publicKey, privateKey }] = await pairs[SUITES[1]]
   const pub = components(publicKey).parts
   const priv = components(privateKey).parts
-  const NONCANONICAL = (re) => ({ instanceOf: TypeError, code: 'ERR_CRYPTO_INVALID_KEY', message: re })
+  const NONCANONICAL = (re) => ({ instanceOf: TypeError, code: 'ERR_INVALID_ARG_VALUE', message: re })
   // The canonical key: byte-identical to node's SPKI of the same key, and it works.
   t.deepEqual(pub[0], nodeCrypto.createPublicKey({ key: priv[0], format: 'der', type: 'pkcs8' }).export({ format: 'der', type: 'spki' }))
   t.is(hybrid.decrypt(hybrid.encrypt('hello', blobOf('cjs.hpub', 2, pub)), privateKey).toString(), 'hello')
@@ -361,7 +361,7 @@ function spkiWithoutNull(spki) {
 test('keys: X-Wing (ML-KEM modulus, X25519 u < p) and Ed25519 (RFC 8032 point encoding) components are checked; the Ed25519 check agrees with @noble/curves', async (t) => {
   const [{ publicKey, privateKey }] = await pairs[SUITES[0]]
   const [xw, ed, ml] = components(publicKey).parts
-  const refused = (re) => ({ code: 'ERR_CRYPTO_INVALID_KEY', message: re })
+  const refused = (re) => ({ code: 'ERR_INVALID_ARG_VALUE', message: re })
   // X25519 part: the top bit set (X25519 ignores it, so the key worked, but its hash differed).
   const top = Buffer.from(xw)
   top[top.length - 1] |= 0x80

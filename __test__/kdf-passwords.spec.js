@@ -6,7 +6,8 @@ const test = require('ava')
 const nodeCrypto = require('node:crypto')
 const { spawnSync } = require('node:child_process')
 const { monitorEventLoopDelay } = require('node:perf_hooks')
-const { kdf } = require('..')
+const crypto = require('..')
+const { kdf } = crypto
 
 const { argon2, argon2Sync, bcrypt } = kdf
 const vectors = require('./helpers/vectors')
@@ -82,41 +83,50 @@ test('Argon2: reference implementation test.c vectors (raw tag, encoded string, 
     const o = argon2Options(v)
     t.is(argon2Sync(hex(v.password), o), v.tag, `tcId ${v.tcId}`)
     if (v.version === 19) t.is(argon2Sync(hex(v.password), { ...o, outputFormat: undefined }), v.encoded)
-    t.true(argon2.verifySync(v.encoded, hex(v.password)), `tcId ${v.tcId} verify`)
-    t.false(argon2.verifySync(v.encoded, 'not the password'), `tcId ${v.tcId} wrong password`)
+    t.true(argon2.verifySync(hex(v.password), v.encoded), `tcId ${v.tcId} verify`)
+    t.false(argon2.verifySync('not the password', v.encoded), `tcId ${v.tcId} wrong password`)
     ran++
   }
   t.true(ran >= 20)
   const v = json('argon2_phc_reference_tests.json').tests[0]
-  t.true(await argon2.verify(v.encoded, hex(v.password)))
-  t.false(await argon2.verify(v.encoded, 'nope'))
+  t.true(await argon2.verify(hex(v.password), v.encoded))
+  t.false(await argon2.verify('nope', v.encoded))
 })
 
-test('Argon2: defaults (id, t=3, m=64 MiB, p=4, 32-byte tag, 16-byte random salt) and PHC output', async (t) => {
+test('Argon2: defaults (id, t=3, m=64 MiB, p=4, 32-byte tag, 16-byte random salt: kdf.argon2.defaults) and PHC output', async (t) => {
   const phc = await argon2('correct horse')
   const m = /^\$argon2id\$v=19\$m=65536,t=3,p=4\$([A-Za-z0-9+/]{22})\$([A-Za-z0-9+/]{43})$/.exec(phc)
   t.truthy(m, phc)
   t.not(await argon2('correct horse'), phc) // fresh salt each time
-  t.true(await argon2.verify(phc, 'correct horse'))
-  t.false(await argon2.verify(phc, 'correct horse '))
+  t.true(await argon2.verify('correct horse', phc))
+  t.false(await argon2.verify('correct horse ', phc))
   const info = argon2.parse(phc)
   t.deepEqual(info, { variant: 'argon2id', version: 19, memoryCost: 65536, timeCost: 3, parallelism: 4, saltLength: 16, keyLength: 32 })
+  t.deepEqual({ ...argon2.defaults }, { variant: 'argon2id', memoryCost: 65536, timeCost: 3, parallelism: 4, saltLength: 16, keyLength: 32 })
+  // The password policy and the passphrase streams use the same parameter set.
+  t.like(crypto.password.policy.argon2id, { memoryCost: argon2.defaults.memoryCost, timeCost: argon2.defaults.timeCost, parallelism: argon2.defaults.parallelism })
   // Raw outputs with an explicit salt agree with each other and with the PHC string.
   const salt = Buffer.from(m[1], 'base64')
   const raw = argon2Sync('correct horse', { salt, outputFormat: 'buffer' })
   t.is(raw.toString('base64').replace(/=+$/, ''), m[2])
   t.is(argon2Sync('correct horse', { salt, outputFormat: 'base64' }), raw.toString('base64'))
   t.is(argon2Sync('correct horse', { salt, variant: 'argon2id', outputFormat: 'hex' }), raw.toString('hex'))
+  // The plain call with a fixed salt derives what it always has (m=64 MiB, t=3, p=4): the value
+  // is the `argon2` npm package's (the reference C code) for those parameters.
+  t.is(
+    await argon2('p@ss', { salt: '0123456789abcdef' }),
+    '$argon2id$v=19$m=65536,t=3,p=4$MDEyMzQ1Njc4OWFiY2RlZg$QZzDOolypAQ3lOAWF+hA88Fk+0X1zmfQP/s0gym+2cg',
+  )
   // Associated data is stored in the PHC string (data=) and used by verify.
   const withAd = argon2Sync('pw', { memoryCost: 1024, associatedData: Buffer.alloc(40, 7) })
   t.regex(withAd, /,data=BwcH/)
-  t.true(argon2.verifySync(withAd, 'pw'))
-  t.false(argon2.verifySync(withAd.replace(',data=BwcH', ',data=BwcI'), 'pw'))
+  t.true(argon2.verifySync('pw', withAd))
+  t.false(argon2.verifySync('pw', withAd.replace(',data=BwcH', ',data=BwcI')))
   // secret is needed to verify a hash made with one.
   const withSecret = argon2Sync('pw', { memoryCost: 1024, secret: 'pepper' })
-  t.true(argon2.verifySync(withSecret, 'pw', { secret: 'pepper' }))
-  t.false(argon2.verifySync(withSecret, 'pw'))
-  t.true(await argon2.verify(withSecret, 'pw', { secret: 'pepper' }))
+  t.true(argon2.verifySync('pw', withSecret, { secret: 'pepper' }))
+  t.false(argon2.verifySync('pw', withSecret))
+  t.true(await argon2.verify('pw', withSecret, { secret: 'pepper' }))
 })
 
 testIf(typeof nodeCrypto.argon2Sync === 'function')('Argon2: differential vs node:crypto.argon2Sync', (t) => {
@@ -143,6 +153,17 @@ test('Argon2: needsRehash', (t) => {
   const v16 = json('argon2_phc_reference_tests.json').tests[0].encoded
   t.true(argon2.needsRehash(v16, { memoryCost: 65536, timeCost: 2, parallelism: 1, variant: 'i' })) // v=16 → 19
   isError(t, () => argon2.needsRehash('$argon2id$v=19$m=1'), TypeError, 'ERR_INVALID_ARG_VALUE')
+  // The rule of password.needsRehash: memory and memory × passes (one may trade for the other),
+  // lanes not compared, a tag shorter than keyLength or a salt under 16 bytes needs a rehash.
+  const o = { memoryCost: 1024, timeCost: 1, parallelism: 1 }
+  t.false(argon2.needsRehash(argon2Sync('pw', { memoryCost: 2048, timeCost: 1 }), o), 'more memory')
+  t.false(argon2.needsRehash(argon2Sync('pw', { ...o, parallelism: 4 }), o), 'other lanes')
+  t.true(argon2.needsRehash(argon2Sync('pw', { memoryCost: 2048, timeCost: 1 }), { memoryCost: 1024, timeCost: 3 }), 'less memory × passes')
+  t.true(argon2.needsRehash(argon2Sync('pw', { ...o, keyLength: 16 }), o), 'a 16-byte tag')
+  const shortSalt = argon2Sync('pw', { ...o, salt: Buffer.alloc(8, 1) })
+  t.true(argon2.needsRehash(shortSalt, o), 'an 8-byte salt')
+  t.is(argon2.needsRehash(shortSalt, o), crypto.password.needsRehash(shortSalt, { policy: { argon2id: o } }))
+  t.is(argon2.needsRehash(phc, o), crypto.password.needsRehash(phc, { policy: { argon2id: o } }))
 })
 
 const MALFORMED_PHC = [
@@ -161,13 +182,19 @@ const MALFORMED_PHC = [
 
 test('Argon2: error paths (class and code)', async (t) => {
   for (const s of MALFORMED_PHC) {
-    isError(t, () => argon2.verifySync(s, 'pw'), TypeError, 'ERR_INVALID_ARG_VALUE')
-    await rejects(t, argon2.verify(s, 'pw'), TypeError, 'ERR_INVALID_ARG_VALUE')
+    isError(t, () => argon2.verifySync('pw', s), TypeError, 'ERR_INVALID_ARG_VALUE')
+    await rejects(t, argon2.verify('pw', s), TypeError, 'ERR_INVALID_ARG_VALUE')
   }
-  isError(t, () => argon2.verifySync(42, 'pw'), TypeError, 'ERR_INVALID_ARG_TYPE')
-  isError(t, () => argon2.verifySync(MALFORMED_PHC[2] + '$AAAAAAAA', undefined), TypeError, 'ERR_INVALID_ARG_TYPE')
+  isError(t, () => argon2.verifySync('pw', 42), TypeError, 'ERR_INVALID_ARG_TYPE')
+  isError(t, () => argon2.verifySync(undefined, MALFORMED_PHC[2] + '$AAAAAAAA'), TypeError, 'ERR_INVALID_ARG_TYPE')
   const o = { memoryCost: 1024 }
-  isError(t, () => argon2Sync('pw', { ...o, memoryCost: 31 }), RangeError, 'ERR_OUT_OF_RANGE') // < 8 * 4
+  isError(t, () => argon2Sync('pw', { ...o, memoryCost: 31, parallelism: 4 }), RangeError, 'ERR_OUT_OF_RANGE') // < 8 * 4
+  isError(t, () => argon2Sync('pw', { ...o, memoryCost: 7 }), RangeError, 'ERR_OUT_OF_RANGE') // < 8 * 1
+  // The stored hash comes second, as in every verify of the library; a PHC string given first
+  // is named in the error, with the order.
+  const phc = argon2Sync('pw', { memoryCost: 64, timeCost: 1 })
+  t.throws(() => argon2.verifySync(phc, 'pw'), { instanceOf: TypeError, code: 'ERR_INVALID_ARG_VALUE', message: /argon2\.verify\(password, hash\)/ })
+  await rejects(t, argon2.verifyAsync(phc, 'pw'), TypeError, 'ERR_INVALID_ARG_VALUE')
   isError(t, () => argon2Sync('pw', { ...o, timeCost: 0 }), RangeError, 'ERR_OUT_OF_RANGE')
   isError(t, () => argon2Sync('pw', { ...o, parallelism: 0 }), RangeError, 'ERR_OUT_OF_RANGE')
   isError(t, () => argon2Sync('pw', { ...o, parallelism: 2 ** 24 }), RangeError, 'ERR_OUT_OF_RANGE')
@@ -207,8 +234,8 @@ test('Argon2: async inputs are copied; aborted signal rejects with AbortError', 
 testIf(peerArgon2)('Argon2 interop with the `argon2` npm package, both ways', async (t) => {
   for (const [variant, type] of [['id', peerArgon2.argon2id], ['i', peerArgon2.argon2i], ['d', peerArgon2.argon2d]]) {
     const theirs = await peerArgon2.hash('hunter2', { type, memoryCost: 4096, timeCost: 2, parallelism: 2 })
-    t.true(await argon2.verify(theirs, 'hunter2'), theirs)
-    t.false(await argon2.verify(theirs, 'hunter3'))
+    t.true(await argon2.verify('hunter2', theirs), theirs)
+    t.false(await argon2.verify('hunter3', theirs))
     t.false(argon2.needsRehash(theirs, { memoryCost: 4096, timeCost: 2, parallelism: 2, variant }))
     const ours = await argon2('hunter2', { variant, memoryCost: 4096, timeCost: 2, parallelism: 2 })
     t.true(await peerArgon2.verify(ours, 'hunter2'), ours)
@@ -217,7 +244,7 @@ testIf(peerArgon2)('Argon2 interop with the `argon2` npm package, both ways', as
   // Secret (their `secret`) and a raw-tag comparison.
   const salt = nodeCrypto.randomBytes(16)
   const theirRaw = await peerArgon2.hash('pw', { salt, memoryCost: 2048, timeCost: 3, parallelism: 4, secret: Buffer.from('pepper'), raw: true })
-  t.is(argon2Sync('pw', { salt, memoryCost: 2048, secret: 'pepper', outputFormat: 'hex' }), theirRaw.toString('hex'))
+  t.is(argon2Sync('pw', { salt, memoryCost: 2048, parallelism: 4, secret: 'pepper', outputFormat: 'hex' }), theirRaw.toString('hex'))
 })
 
 // ---- bcrypt vectors -------------------------------------------------------------------------
@@ -261,7 +288,7 @@ test('non-canonical base64 in a stored Argon2 or bcrypt string (unused bits of t
   // Argon2 PHC: salt (16 bytes: 4 unused bits), tag (32 bytes: 2 unused bits) and data=.
   const phc = argon2Sync('pw', { memoryCost: 64, timeCost: 1, parallelism: 1, associatedData: Buffer.from('data') })
   const f = phc.split('$') // ['', 'argon2id', 'v=19', 'm=..,t=..,p=..,data=..', salt, tag]
-  t.true(argon2.verifySync(phc, 'pw'))
+  t.true(argon2.verifySync('pw', phc))
   const data = f[3].split('data=')
   const variants = {
     salt: [...f.slice(0, 4), bump(f[4], STD_ALPHABET), f[5]].join('$'),
@@ -270,15 +297,15 @@ test('non-canonical base64 in a stored Argon2 or bcrypt string (unused bits of t
   }
   t.is(data[1].length % 4, 2, 'data= leaves unused bits')
   for (const [what, v] of Object.entries(variants)) {
-    refused(() => argon2.verifySync(v, 'pw'), `argon2 ${what}`)
+    refused(() => argon2.verifySync('pw', v), `argon2 ${what}`)
     refused(() => argon2.parse(v), `argon2.parse ${what}`)
     refused(() => argon2.needsRehash(v), `argon2.needsRehash ${what}`)
-    await rejects(t, argon2.verify(v, 'pw'), TypeError, 'ERR_INVALID_ARG_VALUE')
+    await rejects(t, argon2.verify('pw', v), TypeError, 'ERR_INVALID_ARG_VALUE')
   }
   // Every one of the 15 other spellings of the salt's last character.
   const last = STD_ALPHABET.indexOf(f[4].at(-1))
   for (let v = last + 1; v < last + 16; v++) {
-    refused(() => argon2.verifySync([...f.slice(0, 4), f[4].slice(0, -1) + STD_ALPHABET[v], f[5]].join('$'), 'pw'), `salt ${v}`)
+    refused(() => argon2.verifySync('pw', [...f.slice(0, 4), f[4].slice(0, -1) + STD_ALPHABET[v], f[5]].join('$')), `salt ${v}`)
   }
   // bcrypt: salt (22 characters: 4 unused bits) and checksum (31 characters: 2 unused bits).
   const h = bcrypt.hash('pw', { rounds: 4 })

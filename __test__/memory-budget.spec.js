@@ -81,8 +81,8 @@ test.serial('larger than the whole budget: refused at once, sync and async, nami
   t.regex(e.message, /setMemoryBudget\(bytes\) or the CRYPTOGRAPHER_MEMORY_BUDGET environment variable/)
   await t.throwsAsync(kdf.scryptAsync('pw', big), TOO_LARGE)
   const phc = '$argon2id$v=19$m=65536,t=1,p=1$c29tZXNhbHRzb21lc2FsdA$' + 'A'.repeat(43)
-  await t.throwsAsync(kdf.argon2.verify(phc, 'pw'), { ...TOO_LARGE, message: /^Argon2 needs 67108864 bytes/ })
-  t.throws(() => kdf.argon2.verifySync(phc, 'pw'), TOO_LARGE)
+  await t.throwsAsync(kdf.argon2.verify('pw', phc), { ...TOO_LARGE, message: /^Argon2 needs 67108864 bytes/ })
+  t.throws(() => kdf.argon2.verifySync('pw', phc), TOO_LARGE)
   t.deepEqual({ ...memoryBudget(), peak: 0 }, { limit: LIMIT, inUse: 0, peak: 0, waiting: 0 })
 })
 
@@ -178,7 +178,7 @@ test.serial('every kind of job that waits for memory gives the right result afte
     },
     'kdf.argon2 (hash)': async () => {
       const phc = await kdf.argon2('pw', { memoryCost: 32768, timeCost: 1, parallelism: 1 })
-      t.true(kdf.argon2.verifySync(phc, 'pw'))
+      t.true(kdf.argon2.verifySync('pw', phc))
     },
   }
   for (const [name, job] of Object.entries(jobs)) {
@@ -198,7 +198,7 @@ test.serial('four concurrent Argon2 verifies that do not fit together run one af
   const phc = await kdf.argon2('pw', { memoryCost: 32768, timeCost: 2, parallelism: 1 })
   setMemoryBudget(LIMIT) // the peak restarts
   let waited = 0
-  const all = Promise.all([1, 2, 3, 4].map(() => kdf.argon2.verify(phc, 'pw')))
+  const all = Promise.all([1, 2, 3, 4].map(() => kdf.argon2.verify('pw', phc)))
   let settled = false
   all.finally(() => (settled = true))
   while (!settled) {
@@ -212,7 +212,7 @@ test.serial('four concurrent Argon2 verifies that do not fit together run one af
   t.is(waiting, 0)
   // The same four with room for all of them: none waits.
   setMemoryBudget(4 * 32 * MiB)
-  t.deepEqual(await Promise.all([1, 2, 3, 4].map(() => kdf.argon2.verify(phc, 'pw'))), [true, true, true, true])
+  t.deepEqual(await Promise.all([1, 2, 3, 4].map(() => kdf.argon2.verify('pw', phc))), [true, true, true, true])
 })
 
 test.serial('worker threads share the process budget', async (t) => {

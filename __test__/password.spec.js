@@ -36,7 +36,7 @@ const SMALL = password.createPolicy(SMALL_VALUES)
 
 // ---- fixtures from independent implementations ------------------------------------------------
 
-test('the fixtures cover every format the issue lists', (t) => {
+test('the fixtures cover every stored-hash format crypto.password reads', (t) => {
   const all = SOURCES.flatMap((s) => s.cases)
   const prefixes = ['$argon2id$', '$argon2i$', '$argon2d$', '$2a$', '$2b$', '$2y$', '$scrypt$', 'scrypt$',
     '$pbkdf2-sha256$', '$pbkdf2-sha512$', '$pbkdf2$', 'pbkdf2_sha256$', 'pbkdf2_sha1$', 'argon2$argon2id$',
@@ -132,17 +132,17 @@ test('passlib adapted base64 also reads + for .', async (t) => {
 
 // ---- hash -------------------------------------------------------------------------------------
 
-test('hash: default policy is Argon2id m=64 MiB t=3 p=1, and it needs no rehash', async (t) => {
-  t.deepEqual(password.policy.argon2id, { memoryCost: 65536, timeCost: 3, parallelism: 1 })
+test('hash: default policy is Argon2id m=64 MiB t=3 p=4, and it needs no rehash', async (t) => {
+  t.deepEqual(password.policy.argon2id, { memoryCost: 65536, timeCost: 3, parallelism: 4 })
   const h = await password.hash('correct horse')
-  t.regex(h, /^\$argon2id\$v=19\$m=65536,t=3,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/)
+  t.regex(h, /^\$argon2id\$v=19\$m=65536,t=3,p=4\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/)
   const r = await password.verify('correct horse', h)
   t.deepEqual(r, {
     valid: true,
     needsRehash: false,
     algorithm: 'argon2id',
     format: 'phc',
-    params: { version: 19, memoryCost: 65536, timeCost: 3, parallelism: 1, saltLength: 16, keyLength: 32 },
+    params: { version: 19, memoryCost: 65536, timeCost: 3, parallelism: 4, saltLength: 16, keyLength: 32 },
   })
   t.false((await password.verify('correct horsE', h)).valid)
 })
@@ -231,30 +231,32 @@ test('hash: options of another algorithm and bad values are refused', async (t) 
 const NO_USER = { valid: false, needsRehash: false, algorithm: null, format: null, params: null }
 
 /**
- * A fresh copy of lib/password.js whose ./kdf functions record their calls (name, arguments)
+ * A fresh copy of lib/password/index.js whose ./kdf functions record their calls (name, arguments)
  * before running the real ones: what work a call starts, and with which parameters. Its caches
  * (the dummy hashes) are its own.
  */
 function instrumented() {
   const kdfPath = require.resolve('../lib/kdf')
   const passwordPath = require.resolve('../lib/password')
-  const real = require(kdfPath)
+  const realModule = require(kdfPath)
+  const real = realModule.kdf
   const calls = []
   const wrap = (name, fn) => (...args) => {
     calls.push({ name, args })
     return fn(...args)
   }
   const argon2 = Object.assign(wrap('argon2', real.argon2), {
-    verify: wrap('argon2.verify', real.argon2.verify),
+    verifyAsync: wrap('argon2.verifyAsync', real.argon2.verifyAsync),
     verifySync: wrap('argon2.verifySync', real.argon2.verifySync),
     parse: real.argon2.parse,
   })
   const bcrypt = {}
-  for (const name of ['hash', 'hashAsync', 'verify', 'verifyAsync']) bcrypt[name] = wrap(`bcrypt.${name}`, real.bcrypt[name])
-  const fake = { ...real, argon2, argon2Sync: wrap('argon2Sync', real.argon2Sync), bcrypt }
-  for (const name of ['pbkdf2', 'pbkdf2Async', 'scrypt', 'scryptAsync']) fake[name] = wrap(name, real[name])
+  for (const name of ['hashSync', 'hashAsync', 'verifySync', 'verifyAsync']) bcrypt[name] = wrap(`bcrypt.${name}`, real.bcrypt[name])
+  const fake = { ...real, argon2, argon2Async: wrap('argon2Async', real.argon2Async), argon2Sync: wrap('argon2Sync', real.argon2Sync), bcrypt }
+  for (const name of ['pbkdf2Sync', 'pbkdf2Async', 'scryptSync', 'scryptAsync']) fake[name] = wrap(name, real[name])
+  const exports = { ...realModule, kdf: fake }
   const saved = { kdf: require.cache[kdfPath], password: require.cache[passwordPath] }
-  require.cache[kdfPath] = { id: kdfPath, filename: kdfPath, loaded: true, exports: fake, children: [], paths: [] }
+  require.cache[kdfPath] = { id: kdfPath, filename: kdfPath, loaded: true, exports, children: [], paths: [] }
   delete require.cache[passwordPath]
   try {
     return { password: require(passwordPath), calls }
@@ -285,19 +287,19 @@ test('no such user: verify(pw, null) runs one real verification with the policy 
   }
   calls.length = 0
   t.deepEqual(pw.verifySync('whoever', null, { policy }), NO_USER)
-  t.deepEqual(calls.map((c) => [c.name, c.args[1].iterations]), [['pbkdf2', iterations]])
+  t.deepEqual(calls.map((c) => [c.name, c.args[1].iterations]), [['pbkdf2Sync', iterations]])
 })
 
-test('no such user: with the default policy, one Argon2id verification at m=64 MiB t=3 p=1', async (t) => {
+test('no such user: with the default policy, one Argon2id verification at m=64 MiB t=3 p=4', async (t) => {
   const { password: pw, calls } = instrumented()
   t.deepEqual(await pw.verify('warm-up', null), NO_USER) // makes the dummy hash, then checks it
-  t.deepEqual(calls.map((c) => c.name), ['argon2', 'argon2.verify'])
-  t.like(calls[0].args[1], { variant: 'id', memoryCost: 65536, timeCost: 3, parallelism: 1 })
+  t.deepEqual(calls.map((c) => c.name), ['argon2Async', 'argon2.verifyAsync'])
+  t.like(calls[0].args[1], { variant: 'id', memoryCost: 65536, timeCost: 3, parallelism: 4 })
   calls.length = 0
   t.deepEqual(await pw.verify('x', undefined), NO_USER)
-  t.deepEqual(calls.map((c) => c.name), ['argon2.verify'])
-  t.regex(calls[0].args[0], /^\$argon2id\$v=19\$m=65536,t=3,p=1\$/)
-  t.is(calls[0].args[1], 'x')
+  t.deepEqual(calls.map((c) => c.name), ['argon2.verifyAsync'])
+  t.regex(calls[0].args[1], /^\$argon2id\$v=19\$m=65536,t=3,p=4\$/)
+  t.is(calls[0].args[0], 'x')
   calls.length = 0
   t.deepEqual(pw.verifySync('x', null), NO_USER)
   t.deepEqual(calls.map((c) => c.name), ['argon2.verifySync'])
@@ -502,7 +504,7 @@ test('policy: frozen, OWASP figures, createPolicy merges section by section', (t
   t.true(Object.isFrozen(p) && Object.isFrozen(p.argon2id) && Object.isFrozen(p.pbkdf2.iterations))
   t.deepEqual(JSON.parse(JSON.stringify(p)), {
     algorithm: 'argon2id',
-    argon2id: { memoryCost: 65536, timeCost: 3, parallelism: 1 },
+    argon2id: { memoryCost: 65536, timeCost: 3, parallelism: 4 },
     bcrypt: { rounds: 10 },
     scrypt: { N: 131072, r: 8, p: 1 },
     pbkdf2: { hash: 'sha256', iterations: { sha256: 600000, sha512: 210000, sha1: 1300000 } },
@@ -511,7 +513,7 @@ test('policy: frozen, OWASP figures, createPolicy merges section by section', (t
   const q = password.createPolicy({ algorithm: 'bcrypt', argon2id: { timeCost: 4 }, pbkdf2: { iterations: { sha1: 2000000 } } })
   t.true(Object.isFrozen(q))
   t.is(q.algorithm, 'bcrypt')
-  t.deepEqual({ ...q.argon2id }, { memoryCost: 65536, timeCost: 4, parallelism: 1 })
+  t.deepEqual({ ...q.argon2id }, { memoryCost: 65536, timeCost: 4, parallelism: 4 })
   t.deepEqual({ ...q.pbkdf2.iterations }, { sha256: 600000, sha512: 210000, sha1: 2000000 })
   // A plain object as options.policy is read the same way.
   t.true(password.needsRehash(fixture('bcrypt-current-ascii'), { policy: { algorithm: 'bcrypt', bcrypt: { rounds: 11 } } }))

@@ -52,20 +52,20 @@ maybe(has.keys, 'node:crypto keys sign here and verify there, and the reverse (e
       ]
       const pubForms = [node.publicKey, node.publicKey.export({ format: 'der', type: 'spki' }), node.publicKey.export({ format: 'pem', type: 'spki' }), node.publicKey.export({ format: 'jwk' })]
       for (const f of privForms) {
-        const sig = api.sign(f, msg)
+        const sig = api.sign(msg, f)
         t.true(nodeCrypto.verify(null, msg, node.publicKey, sig), `${name}: ours verified by node`)
       }
       const nodeSig = nodeCrypto.sign(null, msg, node.privateKey)
-      for (const f of pubForms) t.true(api.verify(f, msg, nodeSig), `${name}: node's verified here`)
-      t.false(api.verify(node.publicKey, Buffer.concat([msg, Buffer.from([0])]), nodeSig))
+      for (const f of pubForms) t.true(api.verify(msg, f, nodeSig), `${name}: node's verified here`)
+      t.false(api.verify(Buffer.concat([msg, Buffer.from([0])]), node.publicKey, nodeSig))
       // Our keys, imported into node: the same key; node signs, we verify; we sign, node verifies.
       const ours = api.generateKeypair()
       const ko = keys.import(ours.privateKey, { algorithm: name })
       const kpub = keys.import(ours.publicKey, { algorithm: name })
       t.is(ko.asymmetricKeyType, name)
       t.deepEqual(nodeCrypto.createPublicKey(ko).export({ format: 'der', type: 'spki' }), keys.export(ours.publicKey, { algorithm: name }))
-      t.true(api.verify(ours.publicKey, msg, nodeCrypto.sign(null, msg, ko)))
-      t.true(nodeCrypto.verify(null, msg, kpub, api.sign(ours.privateKey, msg)))
+      t.true(api.verify(msg, ours.publicKey, nodeCrypto.sign(null, msg, ko)))
+      t.true(nodeCrypto.verify(null, msg, kpub, api.sign(msg, ours.privateKey)))
       // node's PKCS#8 (the `both` choice) and ours (the seed choice) hold the same seed.
       const jwk = node.privateKey.export({ format: 'jwk' })
       t.deepEqual(keys.export(node.privateKey, { format: 'raw' }), Buffer.from(jwk.priv, 'base64url'))
@@ -80,11 +80,11 @@ maybe(has.context, 'contexts: signatures with a context agree with node both way
       const node = nodeCrypto.generateKeyPairSync(name)
       const msg = rand(200)
       const context = rand(nodeCrypto.randomInt(256))
-      const sig = api.sign(node.privateKey, msg, { context })
+      const sig = api.sign(msg, node.privateKey, { context })
       t.true(nodeCrypto.verify(null, msg, { key: node.publicKey, context }, sig))
       t.false(nodeCrypto.verify(null, msg, node.publicKey, sig) && context.length > 0)
       const nodeSig = nodeCrypto.sign(null, msg, { key: node.privateKey, context })
-      t.true(api.verify(node.publicKey, msg, nodeSig, { context }))
+      t.true(api.verify(msg, node.publicKey, nodeSig, { context }))
     }
   }
 })
@@ -98,6 +98,6 @@ maybe(has.raw, "raw seeds and public keys equal node's 'raw-seed' / 'raw-public'
     t.deepEqual(keys.export(node.privateKey, { format: 'raw' }), seed)
     t.deepEqual(keys.export(node.publicKey, { format: 'raw' }), pub)
     // Deterministic signatures from the same seed: node's are hedged, so only verification is compared.
-    t.true(nodeCrypto.verify(null, Buffer.from('x'), node.publicKey, api.sign(seed, 'x', { deterministic: true })))
+    t.true(nodeCrypto.verify(null, Buffer.from('x'), node.publicKey, api.sign('x', seed, { deterministic: true })))
   }
 })

@@ -57,10 +57,10 @@ for (const [set, file] of [
       t.deepEqual(seeded.publicKey, expanded.publicKey)
       const ctx = hex(v.ctx)
       // Either private key form gives the KAT's signature.
-      t.is(set.api.sign(xi, msg, { context: ctx, deterministic: true }).toString('hex'), sig.toString('hex'), `entry ${i}`)
-      t.deepEqual(set.api.sign(expanded.privateKey, msg, { context: ctx, deterministic: true }), sig)
-      t.true(set.api.verify(hex(v.pk), msg, sig, { context: ctx }))
-      t.false(set.api.verify(hex(v.pk), msg, sig), 'another (empty) context')
+      t.is(set.api.sign(msg, xi, { context: ctx, deterministic: true }).toString('hex'), sig.toString('hex'), `entry ${i}`)
+      t.deepEqual(set.api.sign(msg, expanded.privateKey, { context: ctx, deterministic: true }), sig)
+      t.true(set.api.verify(msg, hex(v.pk), sig, { context: ctx }))
+      t.false(set.api.verify(msg, hex(v.pk), sig), 'another (empty) context')
     }
   })
 }
@@ -76,8 +76,8 @@ test('C2SP/CCTV accumulated ML-DSA tests: 100 iterations per parameter set', (t)
     for (let i = 0; i < N; i++) {
       const seed = seeds.subarray(32 * i, 32 * i + 32)
       const { privateKey, publicKey } = set.api.generateKeypair({ seed })
-      const sig = set.api.sign(privateKey, '', { deterministic: true })
-      t.true(set.api.verify(publicKey, '', sig))
+      const sig = set.api.sign('', privateKey, { deterministic: true })
+      t.true(set.api.verify('', publicKey, sig))
       acc.update(publicKey).update(sig)
     }
     t.is(acc.digest('hex'), expected, set.name)
@@ -95,32 +95,32 @@ test('@noble/post-quantum: same keys from the same seed, equal deterministic sig
       t.deepEqual(ours.publicKey, Buffer.from(theirs.publicKey))
       t.deepEqual(ours.privateKey, Buffer.from(theirs.secretKey))
       // Deterministic: byte-equal; from the seed and from the expanded key.
-      const det = set.api.sign(seed, msg, { context, deterministic: true })
+      const det = set.api.sign(msg, seed, { context, deterministic: true })
       t.deepEqual(det, Buffer.from(set.noble.sign(msg, theirs.secretKey, { context, extraEntropy: false })))
       // Hedged: ours verified by noble, noble's verified by ours.
-      const hedged = set.api.sign(i % 2 ? seed : ours.privateKey, msg, { context })
+      const hedged = set.api.sign(msg, i % 2 ? seed : ours.privateKey, { context })
       t.is(hedged.length, set.sig)
       t.true(set.noble.verify(hedged, msg, theirs.publicKey, { context }))
       const nobleSig = set.noble.sign(msg, theirs.secretKey, { context })
-      t.true(set.api.verify(ours.publicKey, msg, nobleSig, { context }))
-      t.false(set.api.verify(ours.publicKey, msg, nobleSig, { context: Buffer.concat([context, Buffer.from([1])]) }))
+      t.true(set.api.verify(msg, ours.publicKey, nobleSig, { context }))
+      t.false(set.api.verify(msg, ours.publicKey, nobleSig, { context: Buffer.concat([context, Buffer.from([1])]) }))
       // noble's public key from an expanded key (no seed) equals ours.
       t.deepEqual(keys.export(ours.privateKey, { algorithm: set.name, format: 'raw', public: true }), Buffer.from(set.noble.getPublicKey(theirs.secretKey)))
     }
     // Keys made by noble's own keygen (its randomness) sign here and verify there.
     const nk = set.noble.keygen()
     const msg = rand(100)
-    t.true(set.noble.verify(set.api.sign(Buffer.from(nk.secretKey), msg), msg, nk.publicKey))
+    t.true(set.noble.verify(set.api.sign(msg, Buffer.from(nk.secretKey)), msg, nk.publicKey))
   }
 })
 
 test('hedged signing uses fresh randomness; deterministic signing does not', (t) => {
   const { privateKey, publicKey } = dsa.mldsa44.generateKeypair()
-  const a = dsa.mldsa44.sign(privateKey, 'msg')
-  const b = dsa.mldsa44.sign(privateKey, 'msg')
+  const a = dsa.mldsa44.sign('msg', privateKey)
+  const b = dsa.mldsa44.sign('msg', privateKey)
   t.notDeepEqual(a, b)
-  t.true(dsa.mldsa44.verify(publicKey, 'msg', a) && dsa.mldsa44.verify(publicKey, 'msg', b))
-  t.deepEqual(dsa.mldsa44.sign(privateKey, 'msg', { deterministic: true }), dsa.mldsa44.sign(privateKey, 'msg', { deterministic: true }))
+  t.true(dsa.mldsa44.verify('msg', publicKey, a) && dsa.mldsa44.verify('msg', publicKey, b))
+  t.deepEqual(dsa.mldsa44.sign('msg', privateKey, { deterministic: true }), dsa.mldsa44.sign('msg', privateKey, { deterministic: true }))
   t.notDeepEqual(dsa.mldsa44.generateKeypair().privateKey, dsa.mldsa44.generateKeypair().privateKey)
 })
 
@@ -129,40 +129,40 @@ test('tampering: every flipped bit of the signature, message and context makes v
     const { privateKey, publicKey } = set.api.generateKeypair()
     const msg = rand(16)
     const context = rand(8)
-    const sig = set.api.sign(privateKey, msg, { context })
-    t.true(set.api.verify(publicKey, msg, sig, { context }))
+    const sig = set.api.sign(msg, privateKey, { context })
+    t.true(set.api.verify(msg, publicKey, sig, { context }))
     let accepted = 0
     const flip = (buf, bit) => {
       const b = Buffer.from(buf)
       b[bit >> 3] ^= 1 << (bit & 7)
       return b
     }
-    for (let bit = 0; bit < sig.length * 8; bit++) accepted += set.api.verify(publicKey, msg, flip(sig, bit), { context })
-    for (let bit = 0; bit < msg.length * 8; bit++) accepted += set.api.verify(publicKey, flip(msg, bit), sig, { context })
-    for (let bit = 0; bit < context.length * 8; bit++) accepted += set.api.verify(publicKey, msg, sig, { context: flip(context, bit) })
-    for (let bit = 0; bit < set.pk * 8; bit += 61) accepted += set.api.verify(flip(publicKey, bit), msg, sig, { context })
+    for (let bit = 0; bit < sig.length * 8; bit++) accepted += set.api.verify(msg, publicKey, flip(sig, bit), { context })
+    for (let bit = 0; bit < msg.length * 8; bit++) accepted += set.api.verify(flip(msg, bit), publicKey, sig, { context })
+    for (let bit = 0; bit < context.length * 8; bit++) accepted += set.api.verify(msg, publicKey, sig, { context: flip(context, bit) })
+    for (let bit = 0; bit < set.pk * 8; bit += 61) accepted += set.api.verify(msg, flip(publicKey, bit), sig, { context })
     t.is(accepted, 0, set.name)
     // Truncated, extended and empty signatures; another set's signature.
-    t.false(set.api.verify(publicKey, msg, sig.subarray(0, sig.length - 1), { context }))
-    t.false(set.api.verify(publicKey, msg, Buffer.concat([sig, Buffer.alloc(1)]), { context }))
-    t.false(set.api.verify(publicKey, msg, Buffer.alloc(0), { context }))
-    t.false(set.api.verify(publicKey, msg, Buffer.alloc(set.sig), { context }))
+    t.false(set.api.verify(msg, publicKey, sig.subarray(0, sig.length - 1), { context }))
+    t.false(set.api.verify(msg, publicKey, Buffer.concat([sig, Buffer.alloc(1)]), { context }))
+    t.false(set.api.verify(msg, publicKey, Buffer.alloc(0), { context }))
+    t.false(set.api.verify(msg, publicKey, Buffer.alloc(set.sig), { context }))
   }
 })
 
 test('context: 0..255 bytes, a string is its UTF-8; a longer one is refused when signing and false when verifying', (t) => {
   const { privateKey, publicKey } = dsa.mldsa65.generateKeypair()
   const ctx255 = 'é'.repeat(127) + 'x' // 255 bytes of UTF-8
-  const sig = dsa.mldsa65.sign(privateKey, 'm', { context: ctx255, deterministic: true })
-  t.deepEqual(sig, dsa.mldsa65.sign(privateKey, 'm', { context: Buffer.from(ctx255, 'utf8'), deterministic: true }))
-  t.true(dsa.mldsa65.verify(publicKey, 'm', sig, { context: new Uint8Array(Buffer.from(ctx255)) }))
-  t.throws(() => dsa.mldsa65.sign(privateKey, 'm', { context: 'é'.repeat(128) }), RANGE)
-  t.throws(() => dsa.mldsa65.sign(privateKey, 'm', { context: Buffer.alloc(256) }), RANGE)
-  t.false(dsa.mldsa65.verify(publicKey, 'm', sig, { context: Buffer.alloc(256) }))
+  const sig = dsa.mldsa65.sign('m', privateKey, { context: ctx255, deterministic: true })
+  t.deepEqual(sig, dsa.mldsa65.sign('m', privateKey, { context: Buffer.from(ctx255, 'utf8'), deterministic: true }))
+  t.true(dsa.mldsa65.verify('m', publicKey, sig, { context: new Uint8Array(Buffer.from(ctx255)) }))
+  t.throws(() => dsa.mldsa65.sign('m', privateKey, { context: 'é'.repeat(128) }), RANGE)
+  t.throws(() => dsa.mldsa65.sign('m', privateKey, { context: Buffer.alloc(256) }), RANGE)
+  t.false(dsa.mldsa65.verify('m', publicKey, sig, { context: Buffer.alloc(256) }))
   // The empty context is the default.
-  const plain = dsa.mldsa65.sign(privateKey, 'm', { deterministic: true })
-  t.deepEqual(plain, dsa.mldsa65.sign(privateKey, 'm', { context: '', deterministic: true }))
-  t.true(dsa.mldsa65.verify(publicKey, 'm', plain, { context: new Uint8Array(0) }))
+  const plain = dsa.mldsa65.sign('m', privateKey, { deterministic: true })
+  t.deepEqual(plain, dsa.mldsa65.sign('m', privateKey, { context: '', deterministic: true }))
+  t.true(dsa.mldsa65.verify('m', publicKey, plain, { context: new Uint8Array(0) }))
 })
 
 // ---- key forms (RFC 9881) -------------------------------------------------------------------
@@ -192,7 +192,7 @@ test('RFC 9881 encodings: SPKI, PKCS#8 seed / expandedKey / both, PEM, JWK (AKP)
     const pkcs8Both = Buffer.concat([Buffer.from([0x30, 0x82, bothBody.length >> 8, bothBody.length & 0xff]), bothBody])
     for (const der of [pkcs8, pkcs8Expanded, pkcs8Both]) {
       t.deepEqual(keys.export(der, { format: 'raw', public: true }), publicKey)
-      t.deepEqual(set.api.sign(der, 'x', { deterministic: true }), set.api.sign(seed, 'x', { deterministic: true }))
+      t.deepEqual(set.api.sign('x', der, { deterministic: true }), set.api.sign('x', seed, { deterministic: true }))
     }
     t.deepEqual(keys.export(pkcs8Both, { format: 'raw' }), seed, 'the seed is kept when known')
     t.deepEqual(keys.export(pkcs8Expanded, { format: 'raw' }), expanded)
@@ -227,17 +227,17 @@ test('expanded keys are checked: coefficients out of range and an inconsistent t
   const { privateKey: sk } = dsa.mldsa44.generateKeypair({ privateKeyFormat: 'expanded' })
   const outOfRange = Buffer.from(sk)
   outOfRange[128] |= 0b111 // s1[0] = η − 7 = −5
-  t.throws(() => dsa.mldsa44.sign(outOfRange, 'm'), { ...VALUE, message: /out of range/ })
+  t.throws(() => dsa.mldsa44.sign('m', outOfRange), { ...VALUE, message: /out of range/ })
   t.throws(() => keys.export(outOfRange, { algorithm: 'ml-dsa-44', public: true }), VALUE)
   const badTr = Buffer.from(sk)
   badTr[64] ^= 1
   t.throws(() => keys.export(badTr, { algorithm: 'ml-dsa-44', public: true }), { ...VALUE, message: /tr/ })
   // Signing checks the key whole too: an inconsistent tr or t0 would give signatures that never verify.
-  t.throws(() => dsa.mldsa44.sign(badTr, 'm'), { ...VALUE, message: /tr/ })
+  t.throws(() => dsa.mldsa44.sign('m', badTr), { ...VALUE, message: /tr/ })
   const badT0 = Buffer.from(sk)
   badT0[badT0.length - 1] ^= 1
-  t.throws(() => dsa.mldsa44.sign(badT0, 'm'), { ...VALUE, message: /t0/ })
-  await t.throwsAsync(dsa.mldsa44.signAsync(badT0, 'm'), { ...VALUE, message: /t0/ })
+  t.throws(() => dsa.mldsa44.sign('m', badT0), { ...VALUE, message: /t0/ })
+  await t.throwsAsync(dsa.mldsa44.signAsync('m', badT0), { ...VALUE, message: /t0/ })
   const derTr = keys.export(sk, { algorithm: 'ml-dsa-44' })
   derTr[derTr.length - sk.length + 64] ^= 1
   t.throws(() => keys.export(derTr), VALUE)
@@ -258,17 +258,17 @@ test('keys: the key layer names, KeyObjects where node has them, and cached expa
   if (nodeHasMlDsa) {
     const ko = keys.import(privateKey, { algorithm: 'ml-dsa-87' })
     t.is(ko.asymmetricKeyType, 'ml-dsa-87')
-    const sig = dsa.mldsa87.sign(ko, 'm')
-    t.true(dsa.mldsa87.verify(keys.import(publicKey, { algorithm: 'ml-dsa-87' }), 'm', sig))
+    const sig = dsa.mldsa87.sign('m', ko)
+    t.true(dsa.mldsa87.verify('m', keys.import(publicKey, { algorithm: 'ml-dsa-87' }), sig))
   } else {
     t.throws(() => keys.import(privateKey, { algorithm: 'ml-dsa-87' }), { code: 'ERR_FEATURE_UNAVAILABLE_ON_PLATFORM' })
   }
   // The same Buffer signed twice, then changed in place: the second key is used.
   const other = dsa.mldsa87.generateKeypair({ privateKeyFormat: 'expanded' })
   const key = Buffer.from(other.privateKey)
-  t.true(dsa.mldsa87.verify(other.publicKey, 'a', dsa.mldsa87.sign(key, 'a')))
+  t.true(dsa.mldsa87.verify('a', other.publicKey, dsa.mldsa87.sign('a', key)))
   dsa.mldsa87.generateKeypair({ privateKeyFormat: 'expanded' }).privateKey.copy(key)
-  t.false(dsa.mldsa87.verify(other.publicKey, 'a', dsa.mldsa87.sign(key, 'a')))
+  t.false(dsa.mldsa87.verify('a', other.publicKey, dsa.mldsa87.sign('a', key)))
   // A seed Buffer signed with twice is expanded once (counted at the native call), and once more
   // after it changed in place. (The body is synchronous: no other test sees the counter.)
   // Both seeds are generated before counting (generateKeypair calls the native expansion too).
@@ -280,20 +280,20 @@ test('keys: the key layer names, KeyObjects where node has them, and cached expa
   let calls = 0
   native.mldsaPrepare = (...a) => (calls++, prepare(...a))
   try {
-    dsa.mldsa87.sign(seed, 'a')
-    dsa.mldsa87.sign(seed, 'b')
+    dsa.mldsa87.sign('a', seed)
+    dsa.mldsa87.sign('b', seed)
     t.is(calls, 1, 'one expansion for a seed passed twice')
     next.copy(seed)
-    const sig = dsa.mldsa87.sign(seed, 'c')
+    const sig = dsa.mldsa87.sign('c', seed)
     t.is(calls, 2, 'expanded again once its bytes changed')
-    t.true(dsa.mldsa87.verify(dsa.mldsa87.generateKeypair({ seed: next }).publicKey, 'c', sig))
+    t.true(dsa.mldsa87.verify('c', dsa.mldsa87.generateKeypair({ seed: next }).publicKey, sig))
   } finally {
     native.mldsaPrepare = prepare
   }
   // One seed Buffer is a key of each parameter set: each set signs with its own expansion.
   const shared = Buffer.alloc(32, 9)
   for (const set of [dsa.mldsa44, dsa.mldsa65, dsa.mldsa44]) {
-    t.true(set.verify(set.generateKeypair({ seed: shared }).publicKey, 'x', set.sign(shared, 'x')))
+    t.true(set.verify('x', set.generateKeypair({ seed: shared }).publicKey, set.sign('x', shared)))
   }
   // A prepared handle of one set is refused by another (reachable only through the native call).
   const handle = native.mldsaPrepare(0, shared)
@@ -309,58 +309,58 @@ test('signAsync / verifyAsync: same results as the sync forms, on the pool; sign
     const { privateKey, publicKey } = set.api.generateKeypair()
     const msg = rand(1000)
     const context = 'async'
-    const sig = await set.api.signAsync(privateKey, msg, { context, deterministic: true })
-    t.deepEqual(sig, set.api.sign(privateKey, msg, { context, deterministic: true }))
-    t.true(await set.api.verifyAsync(publicKey, msg, sig, { context }))
-    t.false(await set.api.verifyAsync(publicKey, msg, sig))
-    t.true(set.api.verify(publicKey, msg, await set.api.signAsync(privateKey, msg)))
+    const sig = await set.api.signAsync(msg, privateKey, { context, deterministic: true })
+    t.deepEqual(sig, set.api.sign(msg, privateKey, { context, deterministic: true }))
+    t.true(await set.api.verifyAsync(msg, publicKey, sig, { context }))
+    t.false(await set.api.verifyAsync(msg, publicKey, sig))
+    t.true(set.api.verify(msg, publicKey, await set.api.signAsync(msg, privateKey)))
     // The message is copied before queueing: changing it afterwards changes nothing.
     const m = Buffer.from(msg)
-    const pending = set.api.signAsync(privateKey, m, { deterministic: true })
+    const pending = set.api.signAsync(m, privateKey, { deterministic: true })
     m.fill(0)
-    t.deepEqual(await pending, set.api.sign(privateKey, msg, { deterministic: true }))
+    t.deepEqual(await pending, set.api.sign(msg, privateKey, { deterministic: true }))
   }
   const { privateKey } = dsa.mldsa65.generateKeypair()
-  await t.throwsAsync(dsa.mldsa65.signAsync(privateKey, 'm', { signal: AbortSignal.abort() }), { name: 'AbortError', code: 'ABORT_ERR' })
+  await t.throwsAsync(dsa.mldsa65.signAsync('m', privateKey, { signal: AbortSignal.abort() }), { name: 'AbortError', code: 'ABORT_ERR' })
   const ac = new AbortController()
-  const jobs = Array.from({ length: 8 }, () => dsa.mldsa65.signAsync(privateKey, 'm', { signal: ac.signal }))
+  const jobs = Array.from({ length: 8 }, () => dsa.mldsa65.signAsync('m', privateKey, { signal: ac.signal }))
   ac.abort()
   const settled = await Promise.allSettled(jobs)
   // Each job either finished before the abort reached it or was rejected with an AbortError.
   for (const s of settled) t.true(s.status === 'fulfilled' ? s.value.length === 3309 : s.reason.name === 'AbortError')
   t.true(settled.some((s) => s.status === 'rejected'))
-  await t.throwsAsync(dsa.mldsa65.signAsync(Buffer.alloc(31), 'm'), VALUE)
-  await t.throwsAsync(dsa.mldsa65.signAsync(privateKey, 'm', { context: Buffer.alloc(256) }), RANGE)
-  await t.throwsAsync(dsa.mldsa65.verifyAsync(Buffer.alloc(10), 'm', Buffer.alloc(3309)), VALUE)
-  await t.throwsAsync(dsa.mldsa65.signAsync(privateKey, 'm', { signal: 'no' }), TYPE)
+  await t.throwsAsync(dsa.mldsa65.signAsync('m', Buffer.alloc(31)), VALUE)
+  await t.throwsAsync(dsa.mldsa65.signAsync('m', privateKey, { context: Buffer.alloc(256) }), RANGE)
+  await t.throwsAsync(dsa.mldsa65.verifyAsync('m', Buffer.alloc(10), Buffer.alloc(3309)), VALUE)
+  await t.throwsAsync(dsa.mldsa65.signAsync('m', privateKey, { signal: 'no' }), TYPE)
 })
 
 // ---- errors -----------------------------------------------------------------------------------
 
 test('errors: wrong types, lengths and key kinds throw coded errors', (t) => {
   const kp = dsa.mldsa65.generateKeypair()
-  const sig = dsa.mldsa65.sign(kp.privateKey, 'm')
+  const sig = dsa.mldsa65.sign('m', kp.privateKey)
   const ed = dsa.ed25519.generateKeypair({ format: 'der' })
-  t.throws(() => dsa.mldsa65.sign(Buffer.alloc(31), 'm'), VALUE)
-  t.throws(() => dsa.mldsa65.sign(Buffer.alloc(4031), 'm'), VALUE)
-  t.throws(() => dsa.mldsa65.verify(Buffer.alloc(1951), 'm', sig), VALUE)
-  t.throws(() => dsa.mldsa65.sign(ed.privateKey, 'm'), KEY_TYPE)
-  t.throws(() => dsa.mldsa65.verify(ed.publicKey, 'm', sig), KEY_TYPE)
+  t.throws(() => dsa.mldsa65.sign('m', Buffer.alloc(31)), VALUE)
+  t.throws(() => dsa.mldsa65.sign('m', Buffer.alloc(4031)), VALUE)
+  t.throws(() => dsa.mldsa65.verify('m', Buffer.alloc(1951), sig), VALUE)
+  t.throws(() => dsa.mldsa65.sign('m', ed.privateKey), KEY_TYPE)
+  t.throws(() => dsa.mldsa65.verify('m', ed.publicKey, sig), KEY_TYPE)
   // Another parameter set's keys.
   const k44 = dsa.mldsa44.generateKeypair({ format: 'der' })
-  t.throws(() => dsa.mldsa65.sign(k44.privateKey, 'm'), KEY_TYPE)
-  t.throws(() => dsa.mldsa65.verify(k44.publicKey, 'm', sig), KEY_TYPE)
-  t.throws(() => dsa.mldsa65.verify(dsa.mldsa44.generateKeypair().publicKey, 'm', sig), VALUE)
+  t.throws(() => dsa.mldsa65.sign('m', k44.privateKey), KEY_TYPE)
+  t.throws(() => dsa.mldsa65.verify('m', k44.publicKey, sig), KEY_TYPE)
+  t.throws(() => dsa.mldsa65.verify('m', dsa.mldsa44.generateKeypair().publicKey, sig), VALUE)
   // A public key where a private one is needed; a private key stands for its public key.
-  t.throws(() => dsa.mldsa65.sign(kp.publicKey, 'm'), KEY_TYPE)
-  t.true(dsa.mldsa65.verify(kp.privateKey, 'm', sig))
-  t.throws(() => dsa.mldsa65.sign(123, 'm'), TYPE)
-  t.throws(() => dsa.mldsa65.sign(kp.privateKey, 123), TYPE)
-  t.throws(() => dsa.mldsa65.verify(kp.publicKey, 'm', 123), TYPE)
-  t.throws(() => dsa.mldsa65.sign(kp.privateKey, 'm', { context: 5 }), TYPE)
-  t.throws(() => dsa.mldsa65.sign(kp.privateKey, 'm', { deterministic: 1 }), TYPE)
-  t.throws(() => dsa.mldsa65.sign(kp.privateKey, 'm', { hash: 'sha256' }), VALUE)
-  t.throws(() => dsa.mldsa65.verify(kp.publicKey, 'm', sig, { deterministic: true }), VALUE)
+  t.throws(() => dsa.mldsa65.sign('m', kp.publicKey), KEY_TYPE)
+  t.true(dsa.mldsa65.verify('m', kp.privateKey, sig))
+  t.throws(() => dsa.mldsa65.sign('m', 123), TYPE)
+  t.throws(() => dsa.mldsa65.sign(123, kp.privateKey), TYPE)
+  t.throws(() => dsa.mldsa65.verify('m', kp.publicKey, 123), TYPE)
+  t.throws(() => dsa.mldsa65.sign('m', kp.privateKey, { context: 5 }), TYPE)
+  t.throws(() => dsa.mldsa65.sign('m', kp.privateKey, { deterministic: 1 }), TYPE)
+  t.throws(() => dsa.mldsa65.sign('m', kp.privateKey, { hash: 'sha256' }), VALUE)
+  t.throws(() => dsa.mldsa65.verify('m', kp.publicKey, sig, { deterministic: true }), VALUE)
   t.throws(() => dsa.mldsa65.generateKeypair({ seed: Buffer.alloc(31) }), VALUE)
   t.throws(() => dsa.mldsa65.generateKeypair({ seed: 'x'.repeat(32) }), TYPE)
   t.throws(() => dsa.mldsa65.generateKeypair({ privateKeyFormat: 'both' }), VALUE)
@@ -375,6 +375,6 @@ test('lengths: the sizes of FIPS 204 Table 2', (t) => {
     const kp = set.api.generateKeypair({ privateKeyFormat: 'expanded' })
     t.is(kp.privateKey.length, set.sk)
     t.is(kp.publicKey.length, set.pk)
-    t.is(set.api.sign(kp.privateKey, '').length, set.sig)
+    t.is(set.api.sign('', kp.privateKey).length, set.sig)
   }
 })

@@ -710,7 +710,7 @@ property(
     const [msg, pw] = [make(v.message), make(v.passphrase)]
     const aad = v.aad && make(v.aad)
     const withAad = aad ? { aad: aad.input } : {}
-    const cheap = { memoryCost: 8, timeCost: 1 }
+    const cheap = { memoryCost: 8, timeCost: 1, parallelism: 1 }
     const key = v.derived ? ns.deriveKeySync(pw.input, cheap) : null
     const sealed = key ? key.sealSync(msg.input, withAad) : ns.sealSync(msg.input, { passphrase: pw.input, ...withAad, ...cheap })
     const segments = Math.max(1, Math.ceil(msg.bytes.length / 65536))
@@ -908,15 +908,16 @@ property(
       variant: `argon2${v.variant.replace('argon2', '')}`, version: v.version, memoryCost: params.memoryCost,
       timeCost: v.timeCost, parallelism: v.parallelism, saltLength: salt.bytes.length, keyLength: v.keyLength,
     })
-    assert.equal(kdf.argon2.needsRehash(phc, params), false)
+    // A salt shorter than the default 16 bytes is weaker: rehash.
+    assert.equal(kdf.argon2.needsRehash(phc, params), salt.bytes.length < kdf.argon2.defaults.saltLength)
     assert.equal(kdf.argon2.needsRehash(phc, { ...params, timeCost: v.timeCost + 1 }), true, 'needsRehash, other timeCost')
     assert.equal(kdf.argon2.needsRehash(phc, { ...params, memoryCost: params.memoryCost + 8 }), true, 'needsRehash, other memoryCost')
     const verifyOptions = secret ? { secret: secret.input } : undefined
-    assert.equal(kdf.argon2.verifySync(phc, pw.input, verifyOptions), true, 'verifySync')
-    assert.equal(await kdf.argon2.verify(phc, pw.input, verifyOptions), true, 'verify')
+    assert.equal(kdf.argon2.verifySync(pw.input, phc, verifyOptions), true, 'verifySync')
+    assert.equal(await kdf.argon2.verify(pw.input, phc, verifyOptions), true, 'verify')
     const wrong = Buffer.concat([pw.bytes, Buffer.from([1])])
-    assert.equal(kdf.argon2.verifySync(phc, wrong, verifyOptions), false, 'wrong password')
-    if (secret) assert.equal(kdf.argon2.verifySync(phc, pw.input), false, 'secret missing')
+    assert.equal(kdf.argon2.verifySync(wrong, phc, verifyOptions), false, 'wrong password')
+    if (secret) assert.equal(kdf.argon2.verifySync(pw.input, phc), false, 'secret missing')
 
     if (peerArgon2) {
       const theirOptions = {
@@ -933,7 +934,7 @@ property(
         assert.equal(await peerArgon2.verify(phc, pw.bytes, secret ? { secret: secret.bytes } : undefined), true, 'npm argon2 verifies ours')
       }
       const theirs = await peerArgon2.hash(pw.bytes, theirOptions)
-      assert.equal(kdf.argon2.verifySync(theirs, pw.input, verifyOptions), true, 'ours verifies npm argon2')
+      assert.equal(kdf.argon2.verifySync(pw.input, theirs, verifyOptions), true, 'ours verifies npm argon2')
     }
   },
 )
@@ -1131,7 +1132,7 @@ for (const label of ['aes', 'xchacha20']) {
 }
 for (const label of ['aes', 'xchacha20']) {
   const ns = cipher[label]
-  const cheap = { memoryCost: 8, timeCost: 1 }
+  const cheap = { memoryCost: 8, timeCost: 1, parallelism: 1 }
   const sealed = ns.sealSync('x', { passphrase: 'p', ...cheap })
   const key = ns.deriveKeySync('p', cheap)
   arg(`cipher.${label}.sealSync(v, { passphrase })`, (v) => ns.sealSync(v, { passphrase: 'p', ...cheap }))
@@ -1199,8 +1200,8 @@ for (const option of ['salt', 'secret', 'associatedData']) {
   arg(`kdf.argon2Sync('pw', { ${option}: v })`, (v) => kdf.argon2Sync('pw', { ...ARGON2, [option]: v }), { optional: true })
 }
 arg('kdf.argon2(v, options)', (v) => kdf.argon2(v, ARGON2), { async: true })
-arg('kdf.argon2.verifySync(phc, v)', (v) => kdf.argon2.verifySync(ARGON2_PHC, v))
-arg('kdf.argon2.verify(phc, v)', (v) => kdf.argon2.verify(ARGON2_PHC, v), { async: true })
+arg('kdf.argon2.verifySync(v, phc)', (v) => kdf.argon2.verifySync(v, ARGON2_PHC))
+arg('kdf.argon2.verify(v, phc)', (v) => kdf.argon2.verify(v, ARGON2_PHC), { async: true })
 arg('kdf.bcrypt.hash(v, 4)', (v) => kdf.bcrypt.hash(v, 4))
 arg("kdf.bcrypt.hash('pw', { rounds: 4, salt: v })", (v) => kdf.bcrypt.hash('pw', { rounds: 4, salt: v }), { optional: true })
 arg('kdf.bcrypt.hashAsync(v, 4)', (v) => kdf.bcrypt.hashAsync(v, 4), { async: true })
@@ -1233,18 +1234,18 @@ arg('cipher.x25519.deriveSharedSecret(key, v)', (v) => crypto.cipher.x25519.deri
 for (const set of ['mldsa44', 'mldsa65', 'mldsa87']) {
   const api = crypto.dsa[set]
   const kp = api.generateKeypair()
-  const sig = api.sign(kp.privateKey, 'm')
+  const sig = api.sign('m', kp.privateKey)
   arg(`dsa.${set}.generateKeypair({ seed: v })`, (v) => api.generateKeypair({ seed: v }), { optional: true })
-  arg(`dsa.${set}.sign(v, m)`, (v) => api.sign(v, 'm'))
-  arg(`dsa.${set}.sign(key, v)`, (v) => api.sign(kp.privateKey, v))
-  arg(`dsa.${set}.sign(key, m, { context: v })`, (v) => api.sign(kp.privateKey, 'm', { context: v }), { optional: true })
-  arg(`dsa.${set}.signAsync(v, m)`, (v) => api.signAsync(v, 'm'), { async: true })
-  arg(`dsa.${set}.signAsync(key, v)`, (v) => api.signAsync(kp.privateKey, v), { async: true })
-  arg(`dsa.${set}.verify(v, m, sig)`, (v) => api.verify(v, 'm', sig))
-  arg(`dsa.${set}.verify(key, v, sig)`, (v) => api.verify(kp.publicKey, v, sig))
-  arg(`dsa.${set}.verify(key, m, v)`, (v) => api.verify(kp.publicKey, 'm', v))
-  arg(`dsa.${set}.verify(key, m, sig, { context: v })`, (v) => api.verify(kp.publicKey, 'm', sig, { context: v }), { optional: true })
-  arg(`dsa.${set}.verifyAsync(key, m, v)`, (v) => api.verifyAsync(kp.publicKey, 'm', v), { async: true })
+  arg(`dsa.${set}.sign(m, v)`, (v) => api.sign('m', v))
+  arg(`dsa.${set}.sign(v, key)`, (v) => api.sign(v, kp.privateKey))
+  arg(`dsa.${set}.sign(m, key, { context: v })`, (v) => api.sign('m', kp.privateKey, { context: v }), { optional: true })
+  arg(`dsa.${set}.signAsync(m, v)`, (v) => api.signAsync('m', v), { async: true })
+  arg(`dsa.${set}.signAsync(v, key)`, (v) => api.signAsync(v, kp.privateKey), { async: true })
+  arg(`dsa.${set}.verify(m, v, sig)`, (v) => api.verify('m', v, sig))
+  arg(`dsa.${set}.verify(v, key, sig)`, (v) => api.verify(v, kp.publicKey, sig))
+  arg(`dsa.${set}.verify(m, key, v)`, (v) => api.verify('m', kp.publicKey, v))
+  arg(`dsa.${set}.verify(m, key, sig, { context: v })`, (v) => api.verify('m', kp.publicKey, sig, { context: v }), { optional: true })
+  arg(`dsa.${set}.verifyAsync(m, key, v)`, (v) => api.verifyAsync('m', kp.publicKey, v), { async: true })
 }
 const RSA = crypto.dsa.rsa.generateKeypair({ modulusLength: 2048 })
 const RSA_SIG = crypto.dsa.rsa.signPSS('m', RSA.privateKey)
@@ -1291,10 +1292,16 @@ arg('hybrid.decryptAsync(env, v)', (v) => crypto.hybrid.decryptAsync(HYB_ENV, v)
 arg('hybrid.sign(v, key)', (v) => crypto.hybrid.sign(v, HYB.privateKey))
 arg('hybrid.sign(data, v)', (v) => crypto.hybrid.sign('x', v))
 arg('hybrid.signAsync(data, v)', (v) => crypto.hybrid.signAsync('x', v), { async: true })
-arg('hybrid.verify(v, sig, pub)', (v) => crypto.hybrid.verify(v, HYB_SIG, HYB.publicKey))
-arg('hybrid.verify(data, v, pub)', (v) => crypto.hybrid.verify('x', v, HYB.publicKey))
-arg('hybrid.verify(data, sig, v)', (v) => crypto.hybrid.verify('x', HYB_SIG, v))
-arg('hybrid.verifyAsync(data, v, pub)', (v) => crypto.hybrid.verifyAsync('x', v, HYB.publicKey), { async: true })
+arg('hybrid.verify(v, pub, sig)', (v) => crypto.hybrid.verify(v, HYB.publicKey, HYB_SIG))
+arg('hybrid.verify(data, pub, v)', (v) => crypto.hybrid.verify('x', HYB.publicKey, v))
+arg('hybrid.verify(data, v, sig)', (v) => crypto.hybrid.verify('x', v, HYB_SIG))
+arg('hybrid.verifyAsync(data, pub, v)', (v) => crypto.hybrid.verifyAsync('x', HYB.publicKey, v), { async: true })
+arg('dsa.ed25519.signAsync(v, { privateKey })', (v) => crypto.dsa.ed25519.signAsync(v, { privateKey: ED.privateKey }), { async: true })
+arg('dsa.ed25519.verifyAsync(m, key, v)', (v) => crypto.dsa.ed25519.verifyAsync('m', ED.publicKey, v), { async: true })
+arg('dsa.ecdsa.signAsync(m, v)', (v) => crypto.dsa.ecdsa.signAsync('m', v), { async: true })
+arg('cipher.x25519.deriveSharedSecretAsync(key, v)', (v) => crypto.cipher.x25519.deriveSharedSecretAsync(X.privateKey, v), { async: true })
+arg('kem.mlkem768.encapsulateAsync(v)', (v) => crypto.kem.mlkem768.encapsulateAsync(v), { async: true })
+arg('kem.mlkem768.decapsulateAsync(v, key)', (v) => crypto.kem.mlkem768.decapsulateAsync(v, KEM.privateKey), { async: true })
 arg('hybrid.getPublicKey(v)', (v) => crypto.hybrid.getPublicKey(v))
 arg('hybrid.encryptStream(v)', (v) => crypto.hybrid.encryptStream(v))
 arg('hybrid.decryptStream(v)', (v) => crypto.hybrid.decryptStream(v))
@@ -1333,24 +1340,33 @@ test('the wrong-type property\'s list of byte arguments was written from this AP
   // byte input: __test__/output.spec.js).
   t.deepEqual(Object.keys(crypto).sort(), ['cipher', 'cpuPaths', 'default', 'dsa', 'hash', 'hmac', 'hybrid', 'kdf', 'kem', 'keys',
     'memoryBudget', 'password', 'randomBytes', 'setMemoryBudget', 'sha', 'timingSafeEqual'])
-  t.deepEqual(Object.keys(crypto.hybrid).sort(), ['decrypt', 'decryptAsync', 'decryptFile', 'decryptStream', 'encrypt', 'encryptAsync', 'encryptFile',
-    'encryptStream', 'generateKeypair', 'generateKeypairAsync', 'getPublicKey', 'sign', 'signAsync', 'suites', 'verify', 'verifyAsync'])
+  t.deepEqual(Object.keys(crypto.hybrid).sort(), ['decrypt', 'decryptAsync', 'decryptFile', 'decryptStream', 'decryptSync', 'encrypt', 'encryptAsync',
+    'encryptFile', 'encryptStream', 'encryptSync', 'generateKeypair', 'generateKeypairAsync', 'generateKeypairSync', 'getPublicKey', 'sign',
+    'signAsync', 'signSync', 'suites', 'verify', 'verifyAsync', 'verifySync'])
   t.deepEqual(Object.keys(crypto.kem).sort(), ['mlkem1024', 'mlkem512', 'mlkem768', 'xwing'])
-  for (const k of Object.values(crypto.kem)) t.deepEqual(Object.keys(k).sort(), ['decapsulate', 'encapsulate', 'generateKeypair', 'lengths'])
-  t.deepEqual(Object.keys(crypto.password).sort(), ['algorithms', 'ceilings', 'createPolicy', 'hash', 'hashSync', 'needsRehash', 'parse',
-    'policy', 'verify', 'verifySync'])
+  for (const k of Object.values(crypto.kem)) {
+    t.deepEqual(Object.keys(k).sort(), ['decapsulate', 'decapsulateAsync', 'decapsulateSync', 'encapsulate', 'encapsulateAsync', 'encapsulateSync',
+      'generateKeypair', 'generateKeypairAsync', 'generateKeypairSync', 'lengths'])
+  }
+  t.deepEqual(Object.keys(crypto.password).sort(), ['algorithms', 'ceilings', 'createPolicy', 'hash', 'hashAsync', 'hashSync', 'needsRehash', 'parse',
+    'policy', 'verify', 'verifyAsync', 'verifySync'])
   t.deepEqual(Object.keys(cipher).sort(), ['aes', 'age', 'chacha20', 'des', 'ecdh', 'legacy', 'rsa_oaep', 'x25519', 'xchacha20'])
   const sealing = ['deriveKeyAsync', 'deriveKeySync', 'openAsync', 'openSync', 'sealAsync', 'sealSync']
   for (const ns of ['aes', 'xchacha20']) t.deepEqual(Object.keys(cipher[ns]).filter((k) => /^(seal|open|deriveKey)/.test(k)).sort(), sealing)
   t.deepEqual(Object.keys(crypto.dsa).sort(), ['ecdsa', 'ed25519', 'mldsa44', 'mldsa65', 'mldsa87', 'rsa'])
   for (const set of ['mldsa44', 'mldsa65', 'mldsa87']) {
-    t.deepEqual(Object.keys(crypto.dsa[set]).sort(), ['generateKeypair', 'lengths', 'sign', 'signAsync', 'verify', 'verifyAsync'])
+    t.deepEqual(Object.keys(crypto.dsa[set]).sort(), ['generateKeypair', 'generateKeypairAsync', 'generateKeypairSync', 'lengths', 'sign', 'signAsync',
+      'signSync', 'verify', 'verifyAsync', 'verifySync'])
   }
-  t.deepEqual(Object.keys(crypto.dsa.rsa).sort(), ['generateKeypair', 'generateKeypairAsync', 'signPKCS1v15', 'signPKCS1v15Async', 'signPSS', 'signPSSAsync', 'verifyPKCS1v15', 'verifyPKCS1v15Async', 'verifyPSS', 'verifyPSSAsync'])
-  t.deepEqual(Object.keys(crypto.cipher.rsa_oaep).sort(), ['decrypt', 'decryptAsync', 'encrypt', 'encryptAsync'])
+  t.deepEqual(Object.keys(crypto.dsa.rsa).sort(), ['generateKeypair', 'generateKeypairAsync', 'generateKeypairSync', 'signPKCS1v15', 'signPKCS1v15Async',
+    'signPKCS1v15Sync', 'signPSS', 'signPSSAsync', 'signPSSSync', 'verifyPKCS1v15', 'verifyPKCS1v15Async', 'verifyPKCS1v15Sync', 'verifyPSS',
+    'verifyPSSAsync', 'verifyPSSSync'])
+  t.deepEqual(Object.keys(crypto.cipher.rsa_oaep).sort(), ['decrypt', 'decryptAsync', 'decryptSync', 'encrypt', 'encryptAsync', 'encryptSync'])
   t.deepEqual(Object.keys(crypto.keys).sort(), ['export', 'import'])
   t.deepEqual(Object.keys(cipher.legacy), ['cryptoJs'])
-  t.deepEqual(Object.keys(cipher.age).sort(), ['decrypt', 'decryptFile', 'decryptSync', 'defaults', 'encrypt', 'encryptFile', 'encryptSync', 'generateIdentity', 'toRecipient'])
-  t.deepEqual(Object.keys(kdf).sort(), ['AbortError', 'argon2', 'argon2Sync', 'bcrypt', 'hkdf', 'hkdfAsync', 'pbkdf2', 'pbkdf2Async', 'scrypt', 'scryptAsync'])
+  t.deepEqual(Object.keys(cipher.age).sort(), ['decrypt', 'decryptAsync', 'decryptFile', 'decryptSync', 'defaults', 'encrypt', 'encryptAsync',
+    'encryptFile', 'encryptSync', 'generateIdentity', 'toRecipient'])
+  t.deepEqual(Object.keys(kdf).sort(), ['AbortError', 'argon2', 'argon2Async', 'argon2Sync', 'bcrypt', 'hkdf', 'hkdfAsync', 'hkdfSync', 'pbkdf2',
+    'pbkdf2Async', 'pbkdf2Sync', 'scrypt', 'scryptAsync', 'scryptSync'])
   t.true(BYTE_ARGUMENTS.length > 200)
 })

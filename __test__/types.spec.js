@@ -61,6 +61,63 @@ test('index.d.ts: DsaApi names every crypto.dsa member, MlDsaAlgorithm every nat
   t.deepEqual(keys(declared('MlDsaNamespace')), Object.keys(dsa.mldsa65).sort())
 })
 
+/** The declared type of `crypto` (the default export). */
+function apiType() {
+  let found
+  ts.forEachChild(source, (node) => {
+    if (ts.isVariableStatement(node)) {
+      for (const d of node.declarationList.declarations) if (d.name.text === 'crypto') found = checker.getTypeAtLocation(d.name)
+    }
+  })
+  return found
+}
+
+/**
+ * The paths where the runtime object `value` and its declared `type` disagree: members present on
+ * one and not the other, at every depth (functions with members, such as sha.sha256, included;
+ * arrays, classes and Buffers are leaves).
+ */
+function mismatches(value, type, path, out = []) {
+  const own = Object.keys(value).filter((k) => k !== 'default')
+  const declared = checker.getPropertiesOfType(checker.getNonNullableType(type)).map((p) => p.name)
+  for (const k of own) if (!declared.includes(k)) out.push(`${path}.${k}: at run time, not in index.d.ts`)
+  for (const k of declared) if (!own.includes(k) && !(k in value)) out.push(`${path}.${k}: in index.d.ts, not at run time`)
+  for (const k of own) {
+    const v = value[k]
+    const leaf = v === null || typeof v !== 'object' && typeof v !== 'function' || Array.isArray(v) || Buffer.isBuffer(v) ||
+      (typeof v === 'function' && /^class\b/.test(Function.prototype.toString.call(v)))
+    if (leaf || !declared.includes(k) || Object.keys(v).length === 0) continue
+    const sym = checker.getPropertyOfType(checker.getNonNullableType(type), k)
+    mismatches(v, checker.getTypeOfSymbolAtLocation(sym, source), `${path}.${k}`, out)
+  }
+  return out
+}
+
+test('index.d.ts declares every member of the API, at every depth, and nothing the API lacks', (t) => {
+  t.deepEqual(mismatches(crypto, apiType(), 'crypto'), [])
+})
+
+test('every Sync name has its Async twin and every Async name its Sync twin (the one naming rule)', (t) => {
+  const unpaired = []
+  const seen = new Set()
+  const walk = (o, path) => {
+    if (seen.has(o)) return
+    seen.add(o)
+    for (const k of Object.keys(o)) {
+      const v = o[k]
+      if (v === null || (typeof v !== 'object' && typeof v !== 'function') || Array.isArray(v) || Buffer.isBuffer(v)) continue
+      const m = /^(.*?)(Sync|Async|sync|async)$/.exec(k)
+      if (m && typeof v === 'function') {
+        const twin = m[1] + { Sync: 'Async', Async: 'Sync', sync: 'async', async: 'sync' }[m[2]]
+        if (!(twin in o)) unpaired.push(`${path}.${k} has no ${twin}`)
+      }
+      if (typeof v === 'object' || Object.keys(v).length > 0) walk(v, `${path}.${k}`)
+    }
+  }
+  walk(crypto, 'crypto')
+  t.deepEqual(unpaired, [])
+})
+
 test('index.d.ts: PassphraseSealing names the sealing methods of cipher.aes and cipher.xchacha20; PassphraseKey the key\'s members', (t) => {
   const sealing = keys(declared('PassphraseSealing'))
   t.deepEqual(sealing, ['deriveKeyAsync', 'deriveKeySync', 'openAsync', 'openSync', 'sealAsync', 'sealSync'])

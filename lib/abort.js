@@ -15,11 +15,10 @@ class AbortError extends Error {
 
 const abortError = (signal) => new AbortError(undefined, { cause: signal.reason })
 
-/** Validates an optional `signal` option. */
+/** Validates an optional `signal` option: undefined (none) for undefined and null. */
 function checkSignal(signal, name = 'options.signal') {
-  if (signal === undefined) return undefined
+  if (signal === undefined || signal === null) return undefined
   if (
-    signal === null ||
     typeof signal !== 'object' ||
     typeof signal.aborted !== 'boolean' ||
     typeof signal.addEventListener !== 'function'
@@ -30,11 +29,20 @@ function checkSignal(signal, name = 'options.signal') {
 }
 
 /**
+ * The `signal` of an options argument (undefined when there is no options object), for
+ * `runAsync`, which checks it: undefined and null mean no signal, anything but an AbortSignal is
+ * a TypeError that rejects the call's Promise. Every async form reads its signal with this.
+ */
+function signalOf(options) {
+  return options === null || typeof options !== 'object' ? undefined : options.signal
+}
+
+/**
  * Runs `start(token)` (a native function returning the Promise of an AsyncTask) with an
  * optional AbortSignal. On abort: work still queued is skipped and the Promise rejects at
- * once; running work stops at its next cancellation check (PBKDF2, scrypt, bcrypt) or runs to
- * its end (Argon2), and the Promise then rejects with an AbortError. Synchronous validation
- * errors become rejections too.
+ * once; running work stops at its next cancellation check (hashing every 4 MiB, PBKDF2, scrypt,
+ * bcrypt, RSA key generation, Argon2 between passes when the hash is long: src/task.rs), and the
+ * Promise then rejects with an AbortError. Synchronous validation errors become rejections too.
  */
 function runAsync(signal, start) {
   try {
@@ -46,7 +54,7 @@ function runAsync(signal, start) {
 
 /** As `runAsync`, but an error thrown by `start` (a refused argument) is thrown, not returned. */
 function startAsync(signal, start) {
-  checkSignal(signal)
+  signal = checkSignal(signal)
   if (signal === undefined) return start(undefined)
   if (signal.aborted) return Promise.reject(abortError(signal))
   const token = new native.CancelToken()
@@ -70,4 +78,4 @@ function startAsync(signal, start) {
   })
 }
 
-module.exports = { AbortError, checkSignal, runAsync, startAsync }
+module.exports = { AbortError, abortError, checkSignal, signalOf, runAsync, startAsync }

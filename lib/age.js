@@ -6,13 +6,14 @@
 // factors costs 0.1-1 s, so `encrypt`/`decrypt` return Promises and run on the libuv pool
 // (`signal` stops them); `encryptSync`/`decryptSync` block the calling thread (as
 // password.hash/hashSync). `encryptFile`/`decryptFile` stream files on disk natively on the pool
-// (src/stream_file.rs, through the runner of ./cipher-stream.js), in the binary form only.
+// (src/stream_file.rs, through the file runner of ./files.js), in the binary form only.
 const native = require('./native')
 const { checkOptions, checkInt } = require('./options')
 const { checkDecryptFormat, decryptOutput } = require('./output')
 const { BYTES, invalidArgType, invalidArgValue } = require('./errors')
-const { runAsync } = require('./abort')
-const { runFile } = require('./cipher-stream')
+const { runAsync, signalOf } = require('./abort')
+const { explicit } = require('./forms')
+const { runFile } = require('./files')
 
 /**
  * Encrypting: scrypt N = 2^18, age's default (256 MiB, about 0.3-1 s). Decrypting: files above
@@ -114,13 +115,11 @@ function ageFile(src, dst, options, allowed, what, decrypt, args) {
     const n = args(o)
     return {
       start: (from, to, token, counter) => native.ageFile(decrypt, from, to, ...o.keys, n, token, counter),
-      signal: o.signal ?? undefined,
+      signal: signalOf(o),
       onProgress: o.onProgress ?? undefined,
     }
   })
 }
-
-const signalOf = (options) => (options !== null && typeof options === 'object' ? options.signal ?? undefined : undefined)
 
 const age = {
   /**
@@ -194,4 +193,4 @@ const age = {
   defaults: DEFAULTS,
 }
 
-module.exports = Object.freeze(age)
+module.exports = Object.freeze(explicit(age, { async: ['encrypt', 'decrypt'] }))

@@ -4,7 +4,8 @@
 // function its `batch` and `batchAsync`; cipher.js uses `checkList`, `joinParts` and
 // `isSmallBatch` for encryptBatch/decryptBatch.
 const { invalidArgType, invalidArgValue } = require('./errors')
-const { runAsync } = require('./abort')
+const { runAsync, signalOf } = require('./abort')
+const { asBuffer } = require('./bytes')
 
 const ENCODING = { hex: 'hex', base64: 'base64', base64url: 'base64url', binary: 'latin1' }
 
@@ -22,7 +23,7 @@ function isSmallBatch(items) {
   let n = 0
   for (let i = 0; i < items.length && n < INLINE_LIMIT; i++) {
     const item = items[i]
-    n += typeof item === 'string' ? item.length * 3 : item != null && item.byteLength >= 0 ? item.byteLength : 0
+    n += typeof item === 'string' ? item.length * 3 : asBuffer(item)?.length ?? 0
   }
   return n < INLINE_LIMIT
 }
@@ -103,9 +104,10 @@ function syncDigests(call, inputs, n, format, packed) {
 
 /**
  * Adds `fn.batch(inputs, options?)` and `fn.batchAsync(inputs, options?)` to a hash or HMAC
- * function. `spec.read(options, accepted)` reads the options into `[format, outputLength, ...]`,
- * `spec.call(read)` gives the native batch call for those options (see `syncDigests`), and
- * `spec.async(inputs, read, token)` the promises of the parts (src/batch.rs).
+ * function. `spec.read(options, accepted)` reads the options into `{ format, length, ... }`
+ * (`length`: each digest's), `spec.call(read)` gives the native batch call for those options
+ * (see `syncDigests`), and `spec.async(inputs, read, token)` the promises of the parts
+ * (src/batch.rs).
  */
 function addBatch(fn, spec) {
   const accepted = new Set([...spec.accepted, 'packed'])
@@ -113,23 +115,23 @@ function addBatch(fn, spec) {
   const read = (inputs, options, allowed) => {
     const r = spec.read(options, allowed)
     checkList(inputs, 'inputs')
-    return [r, checkPacked(options == null ? undefined : options.packed, r[0])]
+    return [r, checkPacked(options == null ? undefined : options.packed, r.format)]
   }
 
   fn.batch = (inputs, options) => {
     const [r, packed] = read(inputs, options, accepted)
-    return syncDigests(spec.call(r), inputs, r[1], r[0], packed)
+    return syncDigests(spec.call(r), inputs, r.length, r.format, packed)
   }
 
   // The items are copied at call time and hashed on the libuv pool, in one part per pool thread
   // (UV_THREADPOOL_SIZE); small batches are hashed right here.
   fn.batchAsync = (inputs, options) =>
-    runAsync(options == null ? undefined : options.signal, async (token) => {
+    runAsync(signalOf(options), async (token) => {
       const [r, packed] = read(inputs, options, acceptedAsync)
-      if (isSmallBatch(inputs)) return syncDigests(spec.call(r), inputs, r[1], r[0], packed)
+      if (isSmallBatch(inputs)) return syncDigests(spec.call(r), inputs, r.length, r.format, packed)
       const parts = await joinParts(spec.async(inputs, r, token))
       const buf = parts.length === 1 ? parts[0] : Buffer.concat(parts)
-      return r[0] === undefined || r[0] === 'hex' ? digests(buf, r[1], 'hex') : digests(buf, r[1], r[0], packed)
+      return r.format === undefined || r.format === 'hex' ? digests(buf, r.length, 'hex') : digests(buf, r.length, r.format, packed)
     })
 }
 

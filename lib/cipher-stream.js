@@ -17,8 +17,10 @@ const { Transform } = require('node:stream')
 const native = require('./native')
 const { checkOptions, checkInt } = require('./options')
 const { BYTES, invalidArgType, invalidArgValue, outOfRange } = require('./errors')
-const { AbortError, checkSignal, startAsync } = require('./abort')
-const { checkPath, checkProgress, fileAsync, fsError, isBytes } = require('./hash-stream')
+const { checkSignal, startAsync } = require('./abort')
+const { byteLength, isBytes } = require('./bytes')
+const { checkProgress, runFile } = require('./files')
+const { ARGON2_DEFAULTS } = require('./kdf')
 
 const { aeadStreamNewAsync, aeadStreamUpdate, aeadStreamFinal, aeadStreamFile } = native
 const ALGORITHMS = native.streamAlgorithms()
@@ -41,8 +43,6 @@ const ALLOWED = {
   encryptFile: new Set([...BOTH, ...SEAL, 'onProgress']),
   decryptFile: new Set([...BOTH, ...OPEN, 'onProgress']),
 }
-
-const byteLength = (x) => (typeof x === 'string' ? Buffer.byteLength(x, 'utf8') : x.byteLength)
 
 function checkBytes(value, name) {
   if (!isBytes(value)) throw invalidArgType(name, BYTES, value)
@@ -88,10 +88,10 @@ function read(alg, what, options) {
   }
   if (o.allowV1 !== undefined && typeof o.allowV1 !== 'boolean') throw invalidArgType('options.allowV1', 'of type boolean', o.allowV1)
   nativeOptions.allowV1 = o.allowV1
-  if (!hasPass) {
-    for (const k of ['memoryCost', 'timeCost', 'parallelism']) {
-      if (o[k] !== undefined) throw invalidArgValue(`options.${k}`, 'no Argon2id cost without a passphrase', o[k])
-    }
+  for (const k of ['memoryCost', 'timeCost', 'parallelism']) {
+    if (!hasPass && o[k] !== undefined) throw invalidArgValue(`options.${k}`, 'no Argon2id cost without a passphrase', o[k])
+    // A passphrase's key: the library's Argon2 parameters unless the call sets them.
+    if (hasPass && ALLOWED[what].has(k)) nativeOptions[k] ??= ARGON2_DEFAULTS[k]
   }
   return { secret, passphrase: hasPass, nativeOptions, signal: checkSignal(o.signal), onProgress: checkProgress(o.onProgress) }
 }
@@ -197,29 +197,6 @@ class AeadStream extends Transform {
   }
 }
 
-/**
- * A native file job (`start(from, to, token, counter)`: aeadStreamFile, ageEncryptFile, ...)
- * from `src` to `dst`, with `signal` and `onProgress`; resolves to `{ bytes }`, the bytes
- * written to `dst`, and rejects with node-style file errors naming the paths. `prepare()` reads
- * the options first (so a refused option rejects before any path is read) and returns
- * `{ start, signal, onProgress }`.
- */
-function runFile(src, dst, prepare) {
-  try {
-    const { start, signal, onProgress } = prepare()
-    const from = checkPath(src)
-    const to = checkPath(dst)
-    return fileAsync((token, counter) => start(from, to, token, counter), signal, onProgress).then(
-      (bytes) => ({ bytes }),
-      (err) => {
-        throw fsError(err, from, to)
-      },
-    )
-  } catch (err) {
-    return Promise.reject(err)
-  }
-}
-
 /** encryptFile / decryptFile of the streaming AEAD. */
 function aeadFile(alg, decrypt, src, dst, options) {
   return runFile(src, dst, () => {
@@ -247,4 +224,4 @@ function streamMethods(name) {
   }
 }
 
-module.exports = { streamMethods, runFile, AeadStream, STREAM_ALGORITHMS: ALGORITHMS, AbortError, LEAD }
+module.exports = { streamMethods, LEAD }

@@ -8,7 +8,9 @@ const native = require('./native')
 const { checkOptions, checkInt } = require('./options')
 const { checkFormat, checkDecryptFormat, decryptOutput, outputTarget, refuseAsyncOutput } = require('./output')
 const { BYTES, invalidArgType, invalidArgValue } = require('./errors')
-const { runAsync: runWithSignal } = require('./abort')
+const { runAsync: runWithSignal, signalOf } = require('./abort')
+const { asBuffer } = require('./bytes')
+const { explicit } = require('./forms')
 const { streamMethods } = require('./cipher-stream')
 const { sealMethods } = require('./seal')
 const { checkList, isSmallBatch, joinParts } = require('./batch')
@@ -26,11 +28,12 @@ for (const m of MODES) {
   byFamily[m.family].set(m.name, m)
 }
 
-/** Strings are UTF-8; views and ArrayBuffers are used as they are (their byteLength sizes the output). */
+/** Strings are UTF-8; views and ArrayBuffers are read as Buffers over the caller's memory (their length sizes the output). */
 function toBytes(data) {
   if (typeof data === 'string') return Buffer.from(data, 'utf8')
-  if (ArrayBuffer.isView(data) || data instanceof ArrayBuffer) return data
-  throw invalidArgType('data', BYTES, data)
+  const b = asBuffer(data)
+  if (b === undefined) throw invalidArgType('data', BYTES, data)
+  return b
 }
 
 function checkPadding(padding) {
@@ -72,7 +75,7 @@ function plan(spec, decrypt, data, o) {
   const bytes = toBytes(data)
   const noPad = bits & OP_NO_PADDING
   const tag = checkInt(o.tagLength, 'options.tagLength', 0, 0xffffffff) ?? 16
-  const n = bytes.byteLength
+  const n = bytes.length
   // The native side checks `tag` against the mode; here it only sizes the buffer (as
   // `Op::output_len` in src/cipher/modes.rs: exact when encrypting, an upper bound when decrypting).
   const t = m.aead ? (tag <= 16 ? tag : 16) : 0
@@ -96,7 +99,7 @@ function runSync(spec, decrypt, data, options, key) {
 
 /** The async form: inputs are copied at call time and the work runs on the libuv pool. */
 function runAsync(spec, decrypt, data, options, key) {
-  return runWithSignal(options.signal ?? undefined, async (token) => {
+  return runWithSignal(signalOf(options), async (token) => {
     refuseAsyncOutput(options)
     const [bits, , bytes, fmt] = plan(spec, decrypt, data, options)
     const params = { iv: options.iv, aad: options.aad, tagLength: options.tagLength }
@@ -128,7 +131,7 @@ function runBatchSync(spec, decrypt, messages, o) {
 
 /** The async form: messages copied at call time, one part per libuv thread. */
 function runBatchAsync(spec, decrypt, messages, o) {
-  return runWithSignal(o.signal ?? undefined, async (token) => {
+  return runWithSignal(signalOf(o), async (token) => {
     checkList(messages, 'messages')
     if (isSmallBatch(messages)) return runBatchSync(spec, decrypt, messages, o)
     const [, bits, fmt] = opOf(spec, decrypt, o)
@@ -166,7 +169,7 @@ function passphraseSync(decrypt, data, options) {
 }
 
 function passphraseAsync(decrypt, data, options) {
-  return runWithSignal(options && options.signal != null ? options.signal : undefined, async (token) => {
+  return runWithSignal(signalOf(options), async (token) => {
     const o = readOptions(options, 'a "passphrase" property')
     const [raw, fmt] = passphraseArgs(decrypt, data, o, PASSPHRASE_ASYNC_OPTIONS)
     return format(await native.passphraseCipherAsync(decrypt, raw, o.passphrase, token), fmt)
@@ -179,12 +182,17 @@ function passphraseAsync(decrypt, data, options) {
  * migrating data that is already in that format; new data belongs in `cipher.aes` (GCM) with a key
  * from `kdf.argon2` or `kdf.scrypt`.
  */
-const cryptoJs = Object.freeze({
-  encrypt: (data, options) => passphraseSync(false, data, options),
-  decrypt: (data, options) => passphraseSync(true, data, options),
-  encryptAsync: (data, options) => passphraseAsync(false, data, options),
-  decryptAsync: (data, options) => passphraseAsync(true, data, options),
-})
+const cryptoJs = Object.freeze(
+  explicit(
+    {
+      encrypt: (data, options) => passphraseSync(false, data, options),
+      decrypt: (data, options) => passphraseSync(true, data, options),
+      encryptAsync: (data, options) => passphraseAsync(false, data, options),
+      decryptAsync: (data, options) => passphraseAsync(true, data, options),
+    },
+    { sync: ['encrypt', 'decrypt'] },
+  ),
+)
 
 function readOptions(options, what) {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
@@ -245,6 +253,8 @@ class CipherKey {
     return 'CipherKey'
   }
 }
+CipherKey.prototype.encryptSync = CipherKey.prototype.encrypt
+CipherKey.prototype.decryptSync = CipherKey.prototype.decrypt
 
 function makeNamespace(family, { defaultMode, fixed, modeOption }) {
   const modes = byFamily[family]
@@ -313,7 +323,7 @@ function makeNamespace(family, { defaultMode, fixed, modeOption }) {
     ...streamMethods(what.slice('cipher.'.length)),
     ...sealMethods(what.slice('cipher.'.length)),
   }
-  return Object.freeze(ns)
+  return Object.freeze(explicit(ns, { sync: ['encrypt', 'decrypt', 'encryptBatch', 'decryptBatch'] }))
 }
 
 const cipher = Object.freeze({
@@ -328,4 +338,4 @@ const cipher = Object.freeze({
   age: require('./age'),
 })
 
-module.exports = { cipher, CipherKey, MODES }
+module.exports = { cipher }

@@ -2,6 +2,31 @@
 // Errors raised by the JS layer. Same classes, codes and message shapes as the native layer
 // (src/error.rs), which raises the errors only it can detect.
 
+/**
+ * Every `code` an error of the library carries, with its class: the one list. The README's error
+ * table names each of them, and every code thrown in lib/ and src/ is one of them
+ * (__test__/docs.spec.js). A file call's error carries node's errno name instead (ENOENT...).
+ */
+const CODES = Object.freeze({
+  ERR_INVALID_ARG_TYPE: 'TypeError',
+  ERR_INVALID_ARG_VALUE: 'TypeError',
+  ERR_OUT_OF_RANGE: 'RangeError',
+  ERR_HASH_FINALIZED: 'Error',
+  ERR_INVALID_STATE: 'Error',
+  ERR_ILLEGAL_CONSTRUCTOR: 'TypeError',
+  ERR_CRYPTO_DECRYPT_FAILED: 'Error',
+  ERR_CRYPTO_INVALID_KEY_TYPE: 'TypeError',
+  ERR_CRYPTO_INVALID_JWK: 'TypeError',
+  ERR_CRYPTO_ECDH_INVALID_PUBLIC_KEY: 'Error',
+  ERR_CRYPTO_KEY_EXHAUSTED: 'Error',
+  ERR_CRYPTO_MEMORY_BUDGET: 'Error',
+  ERR_CRYPTO_MEMORY_BUDGET_BUSY: 'Error',
+  ERR_CRYPTO_OPERATION_FAILED: 'Error',
+  ERR_FEATURE_UNAVAILABLE_ON_PLATFORM: 'Error',
+  ERR_CRYPTOGRAPHER_NATIVE_NOT_FOUND: 'Error',
+  ABORT_ERR: 'AbortError',
+})
+
 /** What every byte input accepts, as messages say it (the native layer says the same: src/js/bytes.rs). */
 const BYTES = 'of type string or an instance of Buffer, TypedArray, DataView or ArrayBuffer'
 
@@ -49,4 +74,4 @@ const outOfRange = (name, range, value) =>
     `The value of "${name}" is out of range. It must be ${range}. Received ${typeof value === 'string' ? value : String(value)}`,
   )
 
-module.exports = { BYTES, coded, describe, invalidArgType, invalidArgValue, outOfRange }
+module.exports = { BYTES, CODES, coded, describe, invalidArgType, invalidArgValue, outOfRange }

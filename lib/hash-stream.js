@@ -9,39 +9,19 @@
 //   rejects at once, even while the source is waiting for data, and closes the source.
 // - file() and fileSync() hand the path to native code (src/hash/file.rs), which opens, reads
 //   and hashes the file on the libuv pool: no byte of it passes through JavaScript.
-//
-// File progress is polled: the native job adds to an atomic counter (`FileProgress`) and a
-// 50 ms timer here reads it. A thread-safe function called from the pool would queue calls that
-// can still arrive after the Promise settled, and would need a flag to drop them; the timer is
-// stopped before the Promise settles, so no callback can follow it, and a job without
-// `onProgress` pays nothing (no timer, no counter reads).
+//   (The path, progress and error machinery of files is ./files.js, shared with the ciphers.)
 const { Transform } = require('node:stream')
-const { fileURLToPath } = require('node:url')
-const { getSystemErrorMap } = require('node:util')
 const native = require('./native')
 const { encode } = require('./output')
-const { BYTES, invalidArgType, invalidArgValue } = require('./errors')
-const { AbortError, checkSignal, runAsync } = require('./abort')
+const { BYTES, invalidArgType } = require('./errors')
+const { abortError, checkSignal, signalOf } = require('./abort')
+const { byteLength, isBytes } = require('./bytes')
+const { PROGRESS_MS, checkPath, checkProgress, fileAsync, fsError } = require('./files')
 
-const { hashFile, hashFileSync, FileProgress } = native
+const { hashFile, hashFileSync } = native
 
 /** Options every streaming form accepts besides the synchronous form's. */
 const ASYNC_OPTIONS = ['signal', 'onProgress']
-// The most often onProgress is called.
-const PROGRESS_MS = 50
-
-const isBytes = (x) => typeof x === 'string' || ArrayBuffer.isView(x) || x instanceof ArrayBuffer
-
-const byteLength = (x) => (typeof x === 'string' ? Buffer.byteLength(x, 'utf8') : x.byteLength)
-
-const abortError = (signal) => new AbortError(undefined, { cause: signal.reason })
-
-function checkProgress(onProgress) {
-  if (onProgress !== undefined && typeof onProgress !== 'function') {
-    throw invalidArgType('options.onProgress', 'of type function', onProgress)
-  }
-  return onProgress
-}
 
 /** `{ ...options }` without the keys only the streaming forms take (for `create()`). */
 function syncOptions(options) {
@@ -114,7 +94,7 @@ function close(source, it) {
 
 /** The digest of the chunks of `source`, fed to `hasher` as they come. */
 async function digestIterable(source, hasher, signal, onProgress) {
-  checkSignal(signal)
+  signal = checkSignal(signal)
   checkProgress(onProgress)
   if (signal && signal.aborted) throw abortError(signal)
   const it = iteratorOf(source)
@@ -153,99 +133,6 @@ async function digestIterable(source, hasher, signal, onProgress) {
   }
 }
 
-/** The path argument as native code takes it: a string or the bytes of a Buffer. */
-function checkPath(path) {
-  if (path instanceof URL) path = fileURLToPath(path)
-  if (typeof path !== 'string' && !(path instanceof Uint8Array)) {
-    throw invalidArgType('path', 'of type string or an instance of Buffer or URL', path)
-  }
-  if (typeof path === 'string' ? path.includes('\0') : path.includes(0)) {
-    throw invalidArgValue('path', 'a string, Uint8Array, or URL without null bytes', path)
-  }
-  return path
-}
-
-/**
- * A native system error (`code` ENOENT..., `errno`, `syscall`) as node's fs errors are: node's
- * name and description for the errno, and the path, in node's message format. A job with two
- * paths (encryptFile's source and destination) reports both, as node's copyFile does:
- * `ENOENT: no such file or directory, open 'src' -> 'dst'`, with `path` and `dest`.
- */
-function fsError(err, path, dest) {
-  if (err === null || typeof err !== 'object' || typeof err.syscall !== 'string') return err
-  const map = getSystemErrorMap()
-  let errno = err.errno
-  let entry = errno ? map.get(errno) : undefined
-  if (!entry) {
-    // Where the OS error number is not libuv's (Windows), native code names the error instead.
-    for (const [n, e] of map) {
-      if (e[0] === err.code) {
-        errno = n
-        entry = e
-        break
-      }
-    }
-  }
-  const [code, description] = entry ?? [err.code, err.message]
-  const shown = (p) => (typeof p === 'string' ? p : Buffer.from(p).toString())
-  const to = dest === undefined ? '' : ` -> '${shown(dest)}'`
-  const out = new Error(`${code}: ${description}, ${err.syscall} '${shown(path)}'${to}`)
-  out.errno = errno
-  out.code = code
-  out.syscall = err.syscall
-  out.path = shown(path)
-  if (dest !== undefined) out.dest = shown(dest)
-  return out
-}
-
-/**
- * Runs a native file job (`start(token, counter)`: hashFile, aeadStreamFile) with a signal and,
- * when there is `onProgress`, the timer that polls the job's counter. An exception in onProgress
- * cancels the job and becomes the rejection.
- */
-function fileAsync(start, signal, onProgress) {
-  checkSignal(signal)
-  checkProgress(onProgress)
-  if (!onProgress) return runAsync(signal, (token) => start(token, undefined))
-  if (signal && signal.aborted) return Promise.reject(abortError(signal))
-  // One controller for both causes of cancellation: the caller's signal and a throwing callback.
-  const controller = new AbortController()
-  const forward = () => controller.abort(signal.reason)
-  if (signal) signal.addEventListener('abort', forward, { once: true })
-  const counter = new FileProgress()
-  let reported = 0
-  let thrown
-  const timer = setInterval(() => {
-    const bytes = counter.bytes
-    if (bytes <= reported) return
-    reported = bytes
-    const total = counter.total
-    try {
-      onProgress({ bytes, total: total < 0 ? undefined : total })
-    } catch (err) {
-      thrown = { err }
-      clearInterval(timer)
-      controller.abort(err)
-    }
-  }, PROGRESS_MS)
-  timer.unref()
-  const settle = () => {
-    clearInterval(timer)
-    if (signal) signal.removeEventListener('abort', forward)
-  }
-  return runAsync(controller.signal, (token) => start(token, counter)).then(
-    (value) => {
-      settle()
-      if (thrown) throw thrown.err
-      return value
-    },
-    (err) => {
-      settle()
-      throw thrown ? thrown.err : err
-    },
-  )
-}
-
 /**
  * Adds stream(), file() and fileSync() to `fn` (a hash or HMAC function of lib/hash.js, before
  * it is frozen) and extends fn.async to async iterables. `accepted` is the set of options of the
@@ -263,7 +150,7 @@ function addStreaming(fn, { id, hmac, accepted, read }) {
     try {
       read(options, streaming)
       const hasher = fn.create(syncOptions(options))
-      return digestIterable(source, hasher, options && options.signal, options && options.onProgress)
+      return digestIterable(source, hasher, signalOf(options), options && options.onProgress)
     } catch (err) {
       return Promise.reject(err)
     }
@@ -275,7 +162,7 @@ function addStreaming(fn, { id, hmac, accepted, read }) {
       const p = checkPath(path)
       return fileAsync(
         (token, counter) => hashFile(id, hmac, p, nativeOptions, token, counter),
-        options && options.signal,
+        signalOf(options),
         options && options.onProgress,
       ).then(
         (digest) => encode(digest, format),
@@ -299,4 +186,4 @@ function addStreaming(fn, { id, hmac, accepted, read }) {
   }
 }
 
-module.exports = { addStreaming, DigestStream, checkPath, checkProgress, fileAsync, fsError, isBytes }
+module.exports = { addStreaming }

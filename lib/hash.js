@@ -5,11 +5,12 @@ const native = require('./native')
 const { checkFormat, encode, outputTarget, refuseAsyncOutput } = require('./output')
 const { checkOptions, checkInt } = require('./options')
 const { BYTES, coded, invalidArgType } = require('./errors')
-const { runAsync } = require('./abort')
+const { runAsync, signalOf } = require('./abort')
+const { copyBytes, isBytes, asBuffer } = require('./bytes')
+const { ALGORITHMS, hasHmac } = require('./algorithms')
 const { addStreaming } = require('./hash-stream')
 const { addBatch } = require('./batch')
 
-const ALGORITHMS = native.algorithms()
 const nativeHash = native.hash
 const nativeHashWith = native.hashWith
 const nativeHmac = native.hmac
@@ -25,26 +26,14 @@ const LAZY_LIMIT = 8 * 1024
 const finalized = () =>
   coded(Error, 'ERR_HASH_FINALIZED', 'Digest already called: call reset() before update() or digest() again')
 
-/** A private copy of `data` as a Buffer (the caller may reuse its buffer after `update`). */
-function copyBytes(data, name) {
-  if (typeof data === 'string') return Buffer.from(data, 'utf8')
-  let view
-  if (data instanceof Uint8Array) view = data // Buffers included: no view to make
-  else if (ArrayBuffer.isView(data)) view = new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
-  else if (data instanceof ArrayBuffer) view = new Uint8Array(data)
-  else throw invalidArgType(name, BYTES, data)
-  const out = Buffer.allocUnsafe(view.length)
-  out.set(view)
-  return out
-}
-
 // Below this many bytes an async hash is computed on the calling thread (at most tens of µs
 // even for the slowest hash here): the hop to the thread pool and back costs more than that.
 const INLINE_LIMIT = 16 * 1024
 
 function isSmall(data) {
   if (typeof data === 'string') return data.length * 3 < INLINE_LIMIT
-  return (ArrayBuffer.isView(data) || data instanceof ArrayBuffer) && data.byteLength < INLINE_LIMIT
+  const b = asBuffer(data)
+  return b !== undefined && b.length < INLINE_LIMIT
 }
 
 /**
@@ -69,7 +58,7 @@ class Hasher {
   update(data) {
     if (this.#done) throw finalized()
     if (this.#state === null) {
-      const n = typeof data === 'string' ? data.length * 3 : data != null ? data.byteLength : undefined
+      const n = typeof data === 'string' ? data.length * 3 : isBytes(data) ? asBuffer(data).length : undefined
       if (n === undefined || this.#size + n < LAZY_LIMIT) {
         const bytes = copyBytes(data, 'data')
         this.#chunks.push(bytes)
@@ -139,12 +128,24 @@ class Hasher {
   }
 }
 
+/**
+ * Finishes a hash or HMAC function: its name, sizes and the explicit names of its forms
+ * (`X.sync`, `X.batchSync`, `X.fileAsync`; `X.async`, `X.batchAsync`, `X.file` and `X.fileSync`
+ * are made with the function).
+ */
 function describeAlgorithm(fn, info, name) {
   Object.defineProperty(fn, 'name', { value: name })
+  fn.sync = function sync(data, options) {
+    return fn(data, options)
+  }
+  fn.batchSync = fn.batch
+  fn.fileAsync = fn.file
   fn.outputLength = info.outputLength
   fn.blockLength = info.blockLength
   return Object.freeze(fn)
 }
+
+const NO_PARAMS = Object.freeze({})
 
 /** `sha.X(data, options?)` and `sha.X.create(options?)` for one algorithm. */
 function makeHash(info) {
@@ -155,35 +156,41 @@ function makeHash(info) {
   const allowedAsync = new Set([...allowed, 'signal'])
   const parameterised = info.options.length > 0
 
-  // Reads the family's options; returns [format, outputLength, key, salt, personalization, context].
+  /**
+   * Reads the family's options: `format`, `length` (the digest's) and `params`, the hash's own
+   * options as the native calls take them (`outputLength` only when given).
+   */
   const read = (options, accepted = allowed) => {
     const o = checkOptions(options, accepted, name)
     const format = checkFormat(o.outputFormat)
-    if (!parameterised) return [format, outputLength]
+    if (!parameterised) return { format, length: outputLength, params: NO_PARAMS }
     const len = checkInt(o.outputLength, 'options.outputLength', 1, maxOutputLength)
-    return [format, len ?? outputLength, o.key, o.salt, o.personalization, o.context, len]
+    const params = { key: o.key, salt: o.salt, personalization: o.personalization, context: o.context, outputLength: len }
+    return { format, length: len ?? outputLength, params }
   }
+  const plain = (p) => p.key == null && p.salt == null && p.personalization == null && p.context == null
+  /** The native parameterised one-shot: `data` into `out` (hex when undefined). */
+  const withParams = (data, out, p, caller) =>
+    nativeHashWith(id, data, out, p.key, p.salt, p.personalization, p.context, p.outputLength, caller)
 
   const digest = parameterised
     ? function (data, options) {
         if (options === undefined) return nativeHash(id, data)
-        const [format, len, key, salt, pers, ctx, explicitLen] = read(options, allowedOnce)
+        const { format, length, params } = read(options, allowedOnce)
         const output = options === null ? undefined : options.output
         if (output != null) {
-          const view = outputTarget(output, format, len)
-          nativeHashWith(id, data, view, key, salt, pers, ctx, explicitLen, true)
+          const view = outputTarget(output, format, length)
+          withParams(data, view, params, true)
           return view
         }
-        if (format === undefined || format === 'hex') {
-          return nativeHashWith(id, data, undefined, key, salt, pers, ctx, explicitLen)
-        }
-        const out = Buffer.allocUnsafe(len)
-        nativeHashWith(id, data, out, key, salt, pers, ctx, explicitLen)
+        if (format === undefined || format === 'hex') return withParams(data, undefined, params)
+        const out = Buffer.allocUnsafe(length)
+        withParams(data, out, params)
         return format === 'buffer' ? out : encode(out, format)
       }
     : function (data, options) {
         if (options === undefined) return nativeHash(id, data)
-        const format = read(options, allowedOnce)[0]
+        const { format } = read(options, allowedOnce)
         const output = options === null ? undefined : options.output
         if (output != null) {
           const view = outputTarget(output, format, outputLength)
@@ -205,34 +212,30 @@ function makeHash(info) {
     once: (data, out) => (out === undefined ? nativeHash(id, data) : nativeHash(id, data, out)),
   })
   digest.create = (options) => {
-    const [format, len, key, salt, pers, ctx, explicitLen] = read(options)
-    if (key == null && salt == null && pers == null && ctx == null && explicitLen == null) {
-      return new Hasher(plainSpec, format, null)
-    }
+    const { format, length, params: p } = read(options)
+    if (plain(p) && p.outputLength == null) return new Hasher(plainSpec, format, null)
     const spec = {
       algorithm: name,
-      outputLength: len,
-      open: () => hasherNew(id, key, salt, pers, ctx, explicitLen),
-      once: (data, out) => nativeHashWith(id, data, out, key, salt, pers, ctx, explicitLen),
+      outputLength: length,
+      open: () => hasherNew(id, p.key, p.salt, p.personalization, p.context, p.outputLength),
+      once: (data, out) => withParams(data, out, p),
     }
     // Byte options (keys, salts) are checked and copied by the native state, so open it now.
-    const eager = key != null || salt != null || pers != null || ctx != null
-    return new Hasher(spec, format, eager ? spec.open() : null)
+    return new Hasher(spec, format, plain(p) ? null : spec.open())
   }
 
   // For large inputs: the native side copies the bytes at call time (into a reused buffer) and
   // hashes the copy on the libuv pool, so the digest is of the bytes as they were when the call
   // was made (as node:crypto and WebCrypto). Inputs under INLINE_LIMIT are hashed right here.
   digest.async = (data, options) =>
-    runAsync(options && options.signal, async (token) => {
+    runAsync(signalOf(options), async (token) => {
       refuseAsyncOutput(options)
-      const [format, len, key, salt, pers, ctx, explicitLen] = read(options, allowedAsync)
+      const { format, length, params } = read(options, allowedAsync)
       if (isSmall(data)) {
-        const out = Buffer.allocUnsafe(len)
-        nativeHashWith(id, data, out, key, salt, pers, ctx, explicitLen)
+        const out = Buffer.allocUnsafe(length)
+        withParams(data, out, params)
         return encode(out, format)
       }
-      const params = { key, salt, personalization: pers, context: ctx, outputLength: explicitLen }
       return encode(await hashAsync(id, data, params, token), format)
     })
   addStreaming(digest, {
@@ -240,18 +243,16 @@ function makeHash(info) {
     hmac: false,
     accepted: allowed,
     read: (options, accepted) => {
-      const [format, , key, salt, personalization, context, outputLength] = read(options, accepted)
-      return [format, { key, salt, personalization, context, outputLength }]
+      const { format, params } = read(options, accepted)
+      return [format, params]
     },
   })
-  // `read` gives [format, outputLength, key, salt, personalization, context, explicit outputLength].
   addBatch(digest, {
     accepted: allowed,
     read,
-    call: ([, , key, salt, pers, ctx, len]) => (first, hex, items) =>
-      hashBatch(id, first, hex, false, key, salt, pers, ctx, len, ...items),
-    async: (inputs, [, , key, salt, personalization, context, outputLength], token) =>
-      hashBatchAsync(id, inputs, { key, salt, personalization, context, outputLength }, false, token),
+    call: ({ params: p }) => (first, hex, items) =>
+      hashBatch(id, first, hex, false, p.key, p.salt, p.personalization, p.context, p.outputLength, ...items),
+    async: (inputs, { params }, token) => hashBatchAsync(id, inputs, params, false, token),
   })
   return describeAlgorithm(digest, info, name)
 }
@@ -301,7 +302,7 @@ function makeHmac(info) {
     return new Hasher(spec, format)
   }
   mac.async = (data, options) =>
-    runAsync(options && options.signal, async (token) => {
+    runAsync(signalOf(options), async (token) => {
       refuseAsyncOutput(options)
       const format = readHmacOptions(options, name, HMAC_ASYNC_OPTIONS)
       if (isSmall(data)) {
@@ -319,10 +320,10 @@ function makeHmac(info) {
   })
   addBatch(mac, {
     accepted: HMAC_OPTIONS,
-    read: (options, accepted) => [readHmacOptions(options, name, accepted), outputLength, options.key],
-    call: ([, , key]) => (first, hex, items) =>
+    read: (options, accepted) => ({ format: readHmacOptions(options, name, accepted), length: outputLength, key: options.key }),
+    call: ({ key }) => (first, hex, items) =>
       hashBatch(id, first, hex, true, key, undefined, undefined, undefined, undefined, ...items),
-    async: (inputs, [, , key], token) => hashBatchAsync(id, inputs, { key }, true, token),
+    async: (inputs, { key }, token) => hashBatchAsync(id, inputs, { key }, true, token),
   })
   return describeAlgorithm(mac, info, name)
 }
@@ -332,12 +333,7 @@ const hmac = {}
 for (const info of ALGORITHMS) {
   sha[info.name] = makeHash(info)
   // HMAC is defined over block hashes; SHAKE and BLAKE3 (blockLength 0) have none.
-  if (info.blockLength > 0) hmac[info.name] = makeHmac(info)
+  if (hasHmac(info)) hmac[info.name] = makeHmac(info)
 }
 
-module.exports = {
-  sha: Object.freeze(sha),
-  hmac: Object.freeze(hmac),
-  Hasher,
-  ALGORITHMS,
-}
+module.exports = { sha: Object.freeze(sha), hmac: Object.freeze(hmac) }

@@ -1,37 +1,24 @@
 'use strict'
 // crypto.kdf: password hashing (Argon2, bcrypt) and key derivation (PBKDF2, scrypt, HKDF).
-// Every algorithm has a synchronous form (blocks the calling thread) and an async form (a
-// Promise; the work runs on the libuv thread pool, see src/task.rs and ./abort.js).
+// Every algorithm has a synchronous form (`…Sync`, blocks the calling thread) and an async form
+// (`…Async`, a Promise; the work runs on the libuv thread pool, see src/task.rs and
+// ./abort.js). The plain names are those of the original cryptographer.js: `argon2` and
+// `argon2.verify` return Promises, `pbkdf2`, `scrypt`, `hkdf` and `bcrypt.*` return values.
 const native = require('./native')
-const { ALGORITHMS } = require('./hash')
+const { readHash: readAnyHash, hasHmac } = require('./algorithms')
 const { checkOptions, checkInt } = require('./options')
 const { checkFormat, encode } = require('./output')
 const { BYTES, invalidArgType, invalidArgValue } = require('./errors')
-const { AbortError, runAsync } = require('./abort')
+const { AbortError, runAsync, signalOf } = require('./abort')
+const { explicit } = require('./forms')
 
 const U32 = 2 ** 32 - 1
 const MAX_KEY = 2 ** 30
 
 // ---- shared option readers ---------------------------------------------------------------
 
-/** Hash names PBKDF2/HKDF accept: every hash of crypto.sha with HMAC (fixed output). */
-const HASHES = new Map()
-for (const info of ALGORITHMS) {
-  if (info.blockLength > 0) HASHES.set(info.name, info)
-}
-const HASH_ALIASES = { 'sha-1': 'sha1', 'sha-224': 'sha224', 'sha-256': 'sha256', 'sha-384': 'sha384',
-  'sha-512': 'sha512', 'sha512-224': 'sha512_224', 'sha512/224': 'sha512_224', 'sha512-256': 'sha512_256',
-  'sha512/256': 'sha512_256', 'sha3-224': 'sha3_224', 'sha3-256': 'sha3_256', 'sha3-384': 'sha3_384',
-  'sha3-512': 'sha3_512', rmd160: 'ripemd160', 'ripemd-160': 'ripemd160' }
-
-function readHash(value, name = 'options.hash') {
-  if (value === undefined) return HASHES.get('sha256')
-  if (typeof value !== 'string') throw invalidArgType(name, 'of type string', value)
-  const lower = value.toLowerCase()
-  const info = HASHES.get(HASH_ALIASES[lower] || lower)
-  if (!info) throw invalidArgValue(name, `a fixed-output hash (${[...HASHES.keys()].join(', ')})`, value)
-  return info
-}
+/** The HMAC hash of PBKDF2 and HKDF: any hash of crypto.sha with a fixed output. */
+const readHash = (value) => readAnyHash(value, { accept: hasHmac, what: 'a fixed-output hash' })
 
 function requireBytes(value, name) {
   if (value === undefined || value === null) throw invalidArgType(name, BYTES, value)
@@ -56,7 +43,7 @@ function rawKdf(name, optionNames, readArgs, nativeSync, nativeAsync) {
     return encode(nativeSync(...readArgs(input, o)), checkFormat(o.outputFormat))
   }
   const async = (input, options) =>
-    runAsync(options && options.signal, async (token) => {
+    runAsync(signalOf(options), async (token) => {
       const o = checkOptions(options, allowedAsync, name)
       const format = checkFormat(o.outputFormat)
       return encode(await nativeAsync(...readArgs(input, o), token), format)
@@ -147,7 +134,25 @@ const VARIANT_NAMES = ['argon2d', 'argon2i', 'argon2id']
 const ARGON2_OPTIONS = new Set(['salt', 'timeCost', 'memoryCost', 'parallelism', 'keyLength', 'variant',
   'version', 'secret', 'associatedData', 'outputFormat'])
 const ARGON2_ASYNC_OPTIONS = new Set([...ARGON2_OPTIONS, 'signal'])
-const ARGON2_DEFAULTS = Object.freeze({ timeCost: 3, memoryCost: 65536, parallelism: 4, keyLength: 32, variant: 'id' })
+
+/**
+ * The library's one Argon2 parameter set: `kdf.argon2`, the password policy (`password.hash`)
+ * and the passphrase key of the streaming and sealed formats all use it. Argon2id, 64 MiB,
+ * 3 passes, 4 lanes: RFC 9106's second recommended option, 3.4 times OWASP's memory, and what
+ * `kdf.argon2` has always used, so a call with a given salt keeps deriving the same bytes. A busy
+ * server may choose 1 lane (the policy's `parallelism`): lanes add no work for an attacker, and
+ * p = 4 costs more CPU for the same memory and passes (docs/password.md has the measurements).
+ * 16-byte salt, 32-byte tag. Parameters are stored in every PHC string and header, so hashes and
+ * files made with other parameters verify and open whatever this says.
+ */
+const ARGON2_DEFAULTS = Object.freeze({
+  variant: 'argon2id',
+  memoryCost: 65536,
+  timeCost: 3,
+  parallelism: 4,
+  saltLength: 16,
+  keyLength: 32,
+})
 
 function readVariant(v, name = 'options.variant') {
   if (v === undefined) return VARIANTS.id
@@ -162,16 +167,17 @@ function readVersion(v, name = 'options.version') {
   return v
 }
 
-/** The numeric Argon2 options, defaulted and range-checked. */
+/** The numeric Argon2 options, defaulted (ARGON2_DEFAULTS) and range-checked. */
 function argon2Params(o) {
-  const parallelism = intOr(o.parallelism, 'options.parallelism', 1, 0xffffff, ARGON2_DEFAULTS.parallelism)
+  const d = ARGON2_DEFAULTS
+  const parallelism = intOr(o.parallelism, 'options.parallelism', 1, 0xffffff, d.parallelism)
   return {
     variant: readVariant(o.variant),
     version: readVersion(o.version),
-    timeCost: intOr(o.timeCost, 'options.timeCost', 1, U32, ARGON2_DEFAULTS.timeCost),
-    memoryCost: intOr(o.memoryCost, 'options.memoryCost', 8 * parallelism, U32, ARGON2_DEFAULTS.memoryCost),
+    timeCost: intOr(o.timeCost, 'options.timeCost', 1, U32, d.timeCost),
+    memoryCost: intOr(o.memoryCost, 'options.memoryCost', 8 * parallelism, U32, d.memoryCost),
     parallelism,
-    keyLength: intOr(o.keyLength, 'options.keyLength', 4, MAX_KEY, ARGON2_DEFAULTS.keyLength),
+    keyLength: intOr(o.keyLength, 'options.keyLength', 4, MAX_KEY, d.keyLength),
   }
 }
 
@@ -188,11 +194,11 @@ function argon2Args(password, options, allowed) {
 const argon2Out = (result, format) => (format === undefined || format === 'phc' ? result : encode(result, format))
 
 /**
- * Argon2 (RFC 9106) on the libuv pool. Defaults: Argon2id, timeCost 3, memoryCost 65536 KiB,
- * parallelism 4, 32-byte tag, random 16-byte salt; returns the PHC string.
+ * Argon2 (RFC 9106) on the libuv pool: ARGON2_DEFAULTS, a random 16-byte salt; returns the PHC
+ * string (or the raw tag in `outputFormat`).
  */
 function argon2(password, options) {
-  return runAsync(options && options.signal, async (token) => {
+  return runAsync(signalOf(options), async (token) => {
     const [pw, salt, secret, ad, params, format] = argon2Args(password, options, ARGON2_ASYNC_OPTIONS)
     return argon2Out(await native.argon2HashAsync(pw, salt, secret, ad, params, token), format)
   })
@@ -204,9 +210,18 @@ function argon2Sync(password, options) {
   return argon2Out(native.argon2Hash(pw, salt, secret, ad, params), format)
 }
 
-function phcString(hash) {
-  if (typeof hash !== 'string') throw invalidArgType('hash', 'of type string', hash)
-  return hash
+/**
+ * The stored hash argument of a verify call: a string. Since verify takes the password first
+ * (as every verify of the library), a PHC string given first is named in the error.
+ */
+function storedHash(hash, password, prefix, call) {
+  if (typeof hash === 'string') {
+    if (!hash.startsWith(prefix) && typeof password === 'string' && password.startsWith(prefix)) {
+      throw invalidArgValue('hash', `the stored hash as the second argument: the order is ${call}(password, hash)`, hash)
+    }
+    return hash
+  }
+  throw invalidArgType('hash', 'of type string', hash)
 }
 
 // Ceilings on the parameters of a stored (untrusted) hash string, checked natively before any
@@ -224,25 +239,26 @@ function argon2Limits(o) {
 
 const VERIFY_OPTIONS = new Set(['secret', ...LIMIT_OPTIONS])
 const VERIFY_ASYNC_OPTIONS = new Set([...VERIFY_OPTIONS, 'signal'])
+const phc = (hash, password) => storedHash(hash, password, '$argon2', 'argon2.verify')
 
 /**
  * Checks a password against a PHC string; Promise<boolean>. Malformed strings reject with a
  * TypeError; parameters above the ceilings (`maxMemoryCost`, `maxTimeCost`, `maxParallelism`)
  * with a RangeError (ERR_OUT_OF_RANGE), before any work. `signal` stops a long hash between passes.
  */
-argon2.verify = function verify(hash, password, options) {
-  return runAsync(options && options.signal, (token) => {
+argon2.verify = function verify(password, hash, options) {
+  return runAsync(signalOf(options), (token) => {
     const o = checkOptions(options, VERIFY_ASYNC_OPTIONS, 'argon2.verify')
     const pw = requireBytes(password, 'password')
-    return native.argon2VerifyAsync(phcString(hash), pw, o.secret ?? undefined, argon2Limits(o), token)
+    return native.argon2VerifyAsync(phc(hash, password), pw, o.secret ?? undefined, argon2Limits(o), token)
   })
 }
 
 /** Synchronous `argon2.verify` (same errors and ceilings). */
-argon2.verifySync = function verifySync(hash, password, options) {
+argon2.verifySync = function verifySync(password, hash, options) {
   const o = checkOptions(options, VERIFY_OPTIONS, 'argon2.verifySync')
   const pw = requireBytes(password, 'password')
-  return native.argon2Verify(phcString(hash), pw, o.secret ?? undefined, argon2Limits(o))
+  return native.argon2Verify(phc(hash, password), pw, o.secret ?? undefined, argon2Limits(o))
 }
 
 const REHASH_OPTIONS = new Set(['timeCost', 'memoryCost', 'parallelism', 'keyLength', 'variant', 'version',
@@ -250,23 +266,32 @@ const REHASH_OPTIONS = new Set(['timeCost', 'memoryCost', 'parallelism', 'keyLen
 const PARSE_OPTIONS = new Set(LIMIT_OPTIONS)
 
 /**
- * True when `hash` was not made with the given (or default) variant, version, memoryCost,
- * timeCost, parallelism and keyLength, or has a salt shorter than the 16 bytes `argon2` draws:
- * rehash the password at the next successful login.
+ * Whether a stored Argon2 hash (`info`, as `argon2.parse` gives it) is weaker than `want`
+ * (`{ variant, version, memoryCost, timeCost, keyLength, saltLength }`): another variant, an
+ * older version, less memory or less memory × passes (so one may trade for the other, as in
+ * OWASP's tables), a shorter tag or salt. Lanes are not compared: they add no work for an
+ * attacker. The one rule of `kdf.argon2.needsRehash` and `password.needsRehash`.
+ */
+function argon2Weaker(info, want) {
+  return (
+    info.variant !== want.variant ||
+    info.version < want.version ||
+    info.memoryCost < want.memoryCost ||
+    info.memoryCost * info.timeCost < want.memoryCost * want.timeCost ||
+    info.keyLength < want.keyLength ||
+    info.saltLength < want.saltLength
+  )
+}
+
+/**
+ * True when `hash` is weaker than the given (or default) parameters by `argon2Weaker`: rehash
+ * the password at the next successful login.
  */
 argon2.needsRehash = function needsRehash(hash, options) {
   const o = checkOptions(options, REHASH_OPTIONS, 'argon2.needsRehash')
   const p = argon2Params(o)
-  const got = native.argon2Parse(phcString(hash), argon2Limits(o))
-  return (
-    got.variant !== VARIANT_NAMES[p.variant] ||
-    got.version !== p.version ||
-    got.memoryCost !== p.memoryCost ||
-    got.timeCost !== p.timeCost ||
-    got.parallelism !== p.parallelism ||
-    got.keyLength !== p.keyLength ||
-    got.saltLength < 16
-  )
+  const info = native.argon2Parse(storedHash(hash), argon2Limits(o))
+  return argon2Weaker(info, { ...p, variant: VARIANT_NAMES[p.variant], saltLength: ARGON2_DEFAULTS.saltLength })
 }
 
 /**
@@ -274,8 +299,9 @@ argon2.needsRehash = function needsRehash(hash, options) {
  * saltLength, keyLength); the same ceilings as `verify`.
  */
 argon2.parse = (hash, options) =>
-  native.argon2Parse(phcString(hash), argon2Limits(checkOptions(options, PARSE_OPTIONS, 'argon2.parse')))
+  native.argon2Parse(storedHash(hash), argon2Limits(checkOptions(options, PARSE_OPTIONS, 'argon2.parse')))
 argon2.defaults = ARGON2_DEFAULTS
+explicit(argon2, { async: ['verify'] })
 
 // ---- bcrypt ---------------------------------------------------------------------------------
 
@@ -293,11 +319,8 @@ function bcryptArgs(password, options, allowed) {
 const BCRYPT_VERIFY_OPTIONS = new Set(['maxRounds'])
 const BCRYPT_VERIFY_ASYNC_OPTIONS = new Set(['maxRounds', 'signal'])
 const maxRounds = (o) => checkInt(o.maxRounds, 'options.maxRounds', 4, 31)
-
-function bcryptString(hash) {
-  if (typeof hash !== 'string') throw invalidArgType('hash', 'of type string', hash)
-  return hash
-}
+/** The shape of a bcrypt string: `$2a$`, `$2b$` or `$2y$`, the cost (group 1), 53 characters of salt and hash. */
+const BCRYPT_STRING = /^\$2[aby]\$([0-9]{2})\$[./A-Za-z0-9]{53}$/
 
 const bcrypt = {
   /** bcrypt hash (`$2b$`), synchronous. Default 10 rounds; > 72-byte passwords throw unless `truncate`. */
@@ -307,7 +330,7 @@ const bcrypt = {
   },
   /** `hash` on the libuv pool. */
   hashAsync(password, options) {
-    return runAsync(options && typeof options === 'object' ? options.signal : undefined, (token) => {
+    return runAsync(signalOf(options), (token) => {
       const [pw, rounds, salt, truncate] = bcryptArgs(password, options, BCRYPT_ASYNC_OPTIONS)
       return native.bcryptHashAsync(pw, rounds, salt, truncate, token)
     })
@@ -318,34 +341,43 @@ const bcrypt = {
    */
   verify(password, hash, options) {
     const o = checkOptions(options, BCRYPT_VERIFY_OPTIONS, 'bcrypt.verify')
-    return native.bcryptVerify(requireBytes(password, 'password'), bcryptString(hash), maxRounds(o))
+    return native.bcryptVerify(requireBytes(password, 'password'), storedHash(hash, password, '$2', 'bcrypt.verify'), maxRounds(o))
   },
   /** `verify` on the libuv pool. */
   verifyAsync(password, hash, options) {
-    return runAsync(options && options.signal, (token) => {
+    return runAsync(signalOf(options), (token) => {
       const o = checkOptions(options, BCRYPT_VERIFY_ASYNC_OPTIONS, 'bcrypt.verifyAsync')
-      return native.bcryptVerifyAsync(requireBytes(password, 'password'), bcryptString(hash), maxRounds(o), token)
+      const stored = storedHash(hash, password, '$2', 'bcrypt.verifyAsync')
+      return native.bcryptVerifyAsync(requireBytes(password, 'password'), stored, maxRounds(o), token)
     })
   },
   /** The cost of a bcrypt hash (TypeError when malformed). */
   rounds(hash) {
-    const s = bcryptString(hash)
-    if (!/^\$2[aby]\$\d\d\$[./A-Za-z0-9]{53}$/.test(s)) {
-      throw invalidArgValue('hash', 'a bcrypt hash ($2a$, $2b$ or $2y$)', s)
-    }
-    return Number(s.slice(4, 6))
+    const m = BCRYPT_STRING.exec(storedHash(hash))
+    if (m === null) throw invalidArgValue('hash', 'a bcrypt hash ($2a$, $2b$ or $2y$)', hash)
+    return Number(m[1])
   },
 }
+explicit(bcrypt, { sync: ['hash', 'verify'] })
 
-module.exports = Object.freeze({
-  argon2: Object.freeze(argon2),
-  argon2Sync,
-  bcrypt: Object.freeze(bcrypt),
-  pbkdf2,
-  pbkdf2Async,
-  scrypt,
-  scryptAsync,
-  hkdf,
-  hkdfAsync,
-  AbortError,
-})
+const kdf = Object.freeze(
+  explicit(
+    {
+      argon2: Object.freeze(argon2),
+      argon2Sync,
+      /** `argon2`, by its explicit name. */
+      argon2Async: (password, options) => argon2(password, options),
+      bcrypt: Object.freeze(bcrypt),
+      pbkdf2,
+      pbkdf2Async,
+      scrypt,
+      scryptAsync,
+      hkdf,
+      hkdfAsync,
+      AbortError,
+    },
+    { sync: ['pbkdf2', 'scrypt', 'hkdf'] },
+  ),
+)
+
+module.exports = { kdf, argon2Weaker, ARGON2_DEFAULTS, BCRYPT_STRING }

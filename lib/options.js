@@ -36,4 +36,4 @@ function checkInt(value, name, min, max) {
   return value
 }
 
-module.exports = { checkOptions, checkInt, EMPTY }
+module.exports = { checkOptions, checkInt }

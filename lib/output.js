@@ -82,4 +82,4 @@ function refuseAsyncOutput(options) {
   }
 }
 
-module.exports = { FORMATS, checkFormat, checkDecryptFormat, decryptOutput, encode, outputTarget, refuseAsyncOutput }
+module.exports = { checkFormat, checkDecryptFormat, decryptOutput, encode, outputTarget, refuseAsyncOutput }

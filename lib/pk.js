@@ -1,68 +1,77 @@
 'use strict'
 // crypto.dsa.{ed25519, ecdsa} and crypto.cipher.{x25519, ecdh}: argument shaping over the native
-// public-key entry points (src/pk/). Keys go through the key layer (./keys.js) unless they are
+// public-key entry points (src/pk/). Keys go through the key layer (./keys) unless they are
 // already in the native form (raw bytes of the right length), which is passed as it is.
-// Names and argument orders are those of the original cryptographer.js (docs: README.md).
+// Every operation has a Sync and an Async form (./forms.js); the plain names and argument
+// orders are those of the original cryptographer.js (ed25519.sign(privateKey, message),
+// ecdsa.sign(message, { privateKey })), and the library's `sign(message, privateKey, options)`
+// / `sign(message, { privateKey, ...options })` forms are taken where they can be told apart.
 const native = require('./native')
-const { ALGORITHMS: HASH_LIST } = require('./hash')
-const { asBuffer, parseKey, preparedKey, encodeKey, readCurve, NATIVE, FORMATS } = require('./keys')
+const { readHash } = require('./algorithms')
+const { asBuffer, split } = require('./bytes')
+const { parseKey, preparedKey, encodeKey, readCurve, NATIVE, FORMATS } = require('./keys')
 const { checkOptions } = require('./options')
+const { runAsync, signalOf } = require('./abort')
+const { carries, explicit, keyed } = require('./forms')
 const { invalidArgType, invalidArgValue } = require('./errors')
 
 const ED25519 = NATIVE.get('ed25519')
 const X25519 = NATIVE.get('x25519')
+const SIGNAL = new Set(['signal'])
+const withSignal = (set) => new Set([...set, 'signal'])
 
 // ---- keys -----------------------------------------------------------------------------------
 
-/** Raw bytes of exactly one of `lengths`, which native code takes as they are. */
-function rawOf(v, lengths) {
-  return (Buffer.isBuffer(v) || v instanceof Uint8Array) && lengths.includes(v.length) ? v : undefined
-}
-
-/** The native form of a key input for `want` = { alg, curve, private }. */
+/** The native form of a key input for `want` = { alg, curve, private }: raw bytes of the right length as they are, else parsed. */
 function keyBytes(input, want, name) {
   const size = want.curve ? want.curve.size : 32
-  const raw = rawOf(input, want.private ? [size] : want.curve ? [1 + size, 1 + 2 * size] : [32])
-  return raw || parseKey(input, want, name).key
+  const lengths = want.private ? [size] : want.curve ? [1 + size, 1 + 2 * size] : [32]
+  const raw = asBuffer(input)
+  return raw !== undefined && lengths.includes(raw.length) ? raw : parseKey(input, want, name).key
 }
 
-/** A private Ed25519/X25519 key for native code, expanded once per kept key (keys.js `preparedKey`). */
+/** A private Ed25519/X25519 key for native code, expanded once per kept key (keys `preparedKey`). */
 const privateKeyFor = (input, alg, name) =>
   preparedKey(input, { alg, private: true }, name, (key) => native.pkPrepare(NATIVE.get(alg).id, key))
 
 const GENERATE_OPTIONS = new Set(['format'])
 
-/** A new key pair in `options.format` ('raw' by default: see keys.js for the forms). */
-function generate(alg, curve, options, what) {
-  const o = checkOptions(options, GENERATE_OPTIONS, what)
-  const format = o.format === undefined ? 'raw' : o.format
-  if (!FORMATS.includes(format)) throw invalidArgValue('options.format', `one of ${FORMATS.map((f) => `'${f}'`).join(', ')}`, format)
-  const [d, q] = native.pkGenerate(curve ? curve.id : NATIVE.get(alg).id)
+/** A key pair `[d, q]` in `options.format` ('raw' by default: see ./keys for the forms). */
+function keypairOut(alg, curve, [d, q], format) {
   return {
     privateKey: encodeKey({ alg, curve, private: true, key: d, pub: q }, format),
     publicKey: encodeKey({ alg, curve, private: false, key: q }, format),
   }
 }
 
-// ---- hashes for signatures --------------------------------------------------------------------
-
-// Every hash of crypto.sha at its fixed output length (SHAKE128/256: 256/512 bits, RFC 8692).
-const HASHES = new Map(HASH_LIST.map((h) => [h.name, h]))
-
-function readHash(value, what = 'options.hash', dflt = 'sha256') {
-  if (value === undefined) return HASHES.get(dflt)
-  const direct = HASHES.get(value)
-  if (direct) return direct
-  if (typeof value !== 'string') throw invalidArgType(what, 'of type string', value)
-  const name = value
-    .toLowerCase()
-    .replace(/^sha-(\d)/, 'sha$1')
-    .replace(/^sha3-/, 'sha3_')
-    .replace(/^sha512[-/](224|256)$/, 'sha512_$1')
-  const h = HASHES.get(name)
-  if (!h) throw invalidArgValue(what, `a hash of crypto.sha (${[...HASHES.keys()].join(', ')})`, value)
-  return h
+function readFormat(o) {
+  const format = o.format === undefined ? 'raw' : o.format
+  if (!FORMATS.includes(format)) throw invalidArgValue('options.format', `one of ${FORMATS.map((f) => `'${f}'`).join(', ')}`, format)
+  return format
 }
+
+/** `generateKeypair` and `generateKeypairAsync` of `alg` (EC: of the curve, the first argument). */
+function generators(alg, withCurve, what) {
+  const args = (a) => (withCurve ? [readCurve(a[0] === undefined ? 'p256' : a[0]), a[1]] : [undefined, a[0]])
+  const id = (curve) => (curve ? curve.id : NATIVE.get(alg).id)
+  return {
+    generateKeypair(...a) {
+      const [curve, options] = args(a)
+      const format = readFormat(checkOptions(options, GENERATE_OPTIONS, `${what}.generateKeypair`))
+      return keypairOut(alg, curve, native.pkGenerate(id(curve)), format)
+    },
+    generateKeypairAsync(...a) {
+      const options = a[withCurve ? 1 : 0]
+      return runAsync(signalOf(options), async (token) => {
+        const [curve] = args(a)
+        const format = readFormat(checkOptions(options, withSignal(GENERATE_OPTIONS), `${what}.generateKeypairAsync`))
+        return keypairOut(alg, curve, split(await native.pkGenerateAsync(id(curve), token)), format)
+      })
+    },
+  }
+}
+
+// ---- hashes for signatures --------------------------------------------------------------------
 
 // Hashes with practical collisions. A signature over a collision-broken hash also signs the
 // colliding message: MD4 and MD5 are refused for signing and verifying, SHA-1 (chosen-prefix
@@ -87,28 +96,70 @@ function refuseWeakHash(hash, o, signing) {
   )
 }
 
+/**
+ * The sync and async forms of one operation: `read(args, allowed, what)` checks the arguments
+ * and returns the native call's (after the algorithm id: `[id, ...rest]`); `run` and `runAsync`
+ * are the native entry points.
+ */
+function operation(what, allowed, read, run, runNative) {
+  const allowedAsync = withSignal(allowed)
+  const sync = (...args) => run(...read(args, allowed, what))
+  const async = (...args) =>
+    runAsync(signalOf(read.options(args)), (token) => runNative(...read(args, allowedAsync, `${what}Async`), token))
+  return [sync, async]
+}
+
 // ---- Ed25519 ----------------------------------------------------------------------------------
 
-const ed25519 = Object.freeze({
-  /** { privateKey: 32-byte seed, publicKey: 32 bytes } (or `options.format`). */
-  generateKeypair(options) {
-    return generate('ed25519', undefined, options, 'dsa.ed25519.generateKeypair')
-  },
-  /** The 64-byte RFC 8032 signature of `message`. */
-  sign(privateKey, message) {
-    return native.pkSign(ED25519.id, privateKeyFor(privateKey, 'ed25519', 'privateKey'), message, 0, 0)
-  },
-  /** Strict RFC 8032 verification: false for any invalid signature. */
-  verify(publicKey, message, signature) {
-    const key = keyBytes(publicKey, { alg: 'ed25519', private: false }, 'publicKey')
-    return native.pkVerify(ED25519.id, key, message, signature, 0, 0)
-  },
-})
+// signSync/signAsync(message, privateKey, options?) or (message, { privateKey, ...options }), as
+// every signature of the library; verify(message, publicKey, signature, options?) or
+// (message, { publicKey, signature, ...options }).
+const edSignArgs = (a) => [a[0], ...keyed(a.slice(1), ['privateKey'], 'sign')]
+const edVerifyArgs = (a) => [a[0], ...keyed(a.slice(1), ['publicKey', 'signature'], 'verify')]
+const edSign = (args, allowed, what) => {
+  const [message, key, options] = edSignArgs(args)
+  checkOptions(options, allowed, what)
+  return [ED25519.id, privateKeyFor(key, 'ed25519', 'privateKey'), message, 0, 0]
+}
+edSign.options = (args) => edSignArgs(args)[2]
+const edVerify = (args, allowed, what) => {
+  const [message, key, signature, options] = edVerifyArgs(args)
+  checkOptions(options, allowed, what)
+  return [ED25519.id, keyBytes(key, { alg: 'ed25519', private: false }, 'publicKey'), message, signature, 0, 0]
+}
+edVerify.options = (args) => edVerifyArgs(args)[3]
+
+const [edSignSync, edSignAsync] = operation('dsa.ed25519.sign', new Set(), edSign, native.pkSign, native.pkSignAsync)
+const [edVerifySync, edVerifyAsync] = operation('dsa.ed25519.verify', new Set(), edVerify, native.pkVerify, native.pkVerifyAsync)
+
+const ed25519 = Object.freeze(
+  explicit(
+    {
+      ...generators('ed25519', false, 'dsa.ed25519'),
+      /**
+       * The 64-byte RFC 8032 signature of `message`. The plain name keeps the original library's
+       * order, `sign(privateKey, message)`; `sign(message, { privateKey })` is read too.
+       */
+      sign: (...a) => (carries(a[1], 'privateKey') ? edSignSync(...a) : edSignSync(a[1], a[0], a[2])),
+      signSync: edSignSync,
+      signAsync: edSignAsync,
+      /**
+       * Strict RFC 8032 verification: false for any invalid signature. The plain name keeps the
+       * original order, `verify(publicKey, message, signature)`; `verify(message, { publicKey,
+       * signature })` is read too.
+       */
+      verify: (...a) => (carries(a[1], 'publicKey') ? edVerifySync(...a) : edVerifySync(a[1], a[0], a[2], a[3])),
+      verifySync: edVerifySync,
+      verifyAsync: edVerifyAsync,
+    },
+    { sync: ['generateKeypair'] },
+  ),
+)
 
 // ---- ECDSA ------------------------------------------------------------------------------------
 
-const SIGN_OPTIONS = new Set(['curve', 'privateKey', 'hash', 'format', 'lowS', 'allowWeakHash'])
-const VERIFY_OPTIONS = new Set(['curve', 'publicKey', 'signature', 'hash', 'format', 'lowS', 'allowWeakHash'])
+const SIGN_OPTIONS = new Set(['curve', 'hash', 'format', 'lowS', 'allowWeakHash'])
+const VERIFY_OPTIONS = SIGN_OPTIONS
 const SIG_FORMATS = { der: 0, 'ieee-p1363': 1 }
 const LOW_S = 2
 // Curves whose verification refuses s > n/2 unless `lowS: false` (Bitcoin's and Ethereum's rule
@@ -148,62 +199,89 @@ function ecdsaFlags(o, curve, signing) {
   return f | (lowS ? LOW_S : 0)
 }
 
-function readOptions(options, allowed, what) {
-  if (options === undefined || options === null || typeof options !== 'object') {
-    throw invalidArgType('options', 'of type object', options)
-  }
-  return checkOptions(options, allowed, what)
+// sign(message, privateKey, options?) or sign(message, { privateKey, ...options }) (the original form).
+const ecSignArgs = (a) => [a[0], ...keyed(a.slice(1), ['privateKey'], 'sign')]
+const ecVerifyArgs = (a) => [a[0], ...keyed(a.slice(1), ['publicKey', 'signature'], 'verify')]
+const ecSign = (args, allowed, what) => {
+  const [message, privateKey, options] = ecSignArgs(args)
+  const o = checkOptions(options, allowed, what)
+  const hash = readHash(o.hash)
+  refuseWeakHash(hash, o, true)
+  const { curve, key } = ecKey(o.curve, privateKey, true, 'privateKey')
+  return [curve.id, key, message, hash.id, ecdsaFlags(o, curve, true)]
 }
+ecSign.options = (args) => ecSignArgs(args)[2]
+const ecVerify = (args, allowed, what) => {
+  const [message, publicKey, signature, options] = ecVerifyArgs(args)
+  const o = checkOptions(options, allowed, what)
+  const hash = readHash(o.hash)
+  refuseWeakHash(hash, o, false)
+  const { curve, key } = ecKey(o.curve, publicKey, false, 'publicKey')
+  return [curve.id, key, message, signature, hash.id, ecdsaFlags(o, curve, false)]
+}
+ecVerify.options = (args) => ecVerifyArgs(args)[3]
 
-const ecdsa = Object.freeze({
-  /** { privateKey: scalar, publicKey: uncompressed SEC1 point } (or `options.format`). */
-  generateKeypair(curve = 'p256', options) {
-    return generate('ec', readCurve(curve), options, 'dsa.ecdsa.generateKeypair')
-  },
-  /** A deterministic (RFC 6979) signature with s <= n/2 (unless `lowS: false`), DER by default. */
-  sign(message, options) {
-    const o = readOptions(options, SIGN_OPTIONS, 'dsa.ecdsa.sign')
-    const hash = readHash(o.hash)
-    refuseWeakHash(hash, o, true)
-    const { curve, key } = ecKey(o.curve, o.privateKey, true, 'options.privateKey')
-    return native.pkSign(curve.id, key, message, hash.id, ecdsaFlags(o, curve, true))
-  },
-  /** False for any invalid signature; s > n/2 is invalid on secp256k1 (unless `lowS: false`) or with `lowS: true`. */
-  verify(message, options) {
-    const o = readOptions(options, VERIFY_OPTIONS, 'dsa.ecdsa.verify')
-    const hash = readHash(o.hash)
-    refuseWeakHash(hash, o, false)
-    const { curve, key } = ecKey(o.curve, o.publicKey, false, 'options.publicKey')
-    return native.pkVerify(curve.id, key, message, o.signature, hash.id, ecdsaFlags(o, curve, false))
-  },
-})
+const [ecSignSync, ecSignAsync] = operation('dsa.ecdsa.sign', SIGN_OPTIONS, ecSign, native.pkSign, native.pkSignAsync)
+const [ecVerifySync, ecVerifyAsync] = operation('dsa.ecdsa.verify', VERIFY_OPTIONS, ecVerify, native.pkVerify, native.pkVerifyAsync)
+
+const ecdsa = Object.freeze(
+  explicit(
+    {
+      ...generators('ec', true, 'dsa.ecdsa'),
+      /** A deterministic (RFC 6979) signature with s <= n/2 (unless `lowS: false`), DER by default. */
+      sign: ecSignSync,
+      signAsync: ecSignAsync,
+      /** False for any invalid signature; s > n/2 is invalid on secp256k1 (unless `lowS: false`) or with `lowS: true`. */
+      verify: ecVerifySync,
+      verifyAsync: ecVerifyAsync,
+    },
+    { sync: ['generateKeypair', 'sign', 'verify'] },
+  ),
+)
 
 // ---- key agreement ----------------------------------------------------------------------------
 
-const x25519 = Object.freeze({
-  /** { privateKey: 32 bytes, publicKey: 32 bytes } (or `options.format`). */
-  generateKeypair(options) {
-    return generate('x25519', undefined, options, 'cipher.x25519.generateKeypair')
-  },
-  /** The 32-byte shared secret; a low-order peer key (all-zero secret) throws. */
-  deriveSharedSecret(privateKey, peerPublicKey) {
-    const d = privateKeyFor(privateKey, 'x25519', 'privateKey')
-    const q = keyBytes(peerPublicKey, { alg: 'x25519', private: false }, 'peerPublicKey')
-    return native.pkDerive(X25519.id, d, q)
-  },
-})
+// x25519.deriveSharedSecret(privateKey, peerPublicKey, options?)
+const xDerive = (args, allowed, what) => {
+  checkOptions(args[2], allowed, what)
+  const d = privateKeyFor(args[0], 'x25519', 'privateKey')
+  return [X25519.id, d, keyBytes(args[1], { alg: 'x25519', private: false }, 'peerPublicKey')]
+}
+xDerive.options = (args) => args[2]
+// ecdh.deriveSharedSecret(curve, privateKey, peerPublicKey, options?), as the original library.
+const ecDerive = (args, allowed, what) => {
+  checkOptions(args[3], allowed, what)
+  const c = readCurve(args[0])
+  const d = keyBytes(args[1], { alg: 'ec', curve: c, private: true }, 'privateKey')
+  return [c.id, d, keyBytes(args[2], { alg: 'ec', curve: c, private: false }, 'peerPublicKey')]
+}
+ecDerive.options = (args) => args[3]
 
-const ecdh = Object.freeze({
-  generateKeypair(curve = 'p256', options) {
-    return generate('ec', readCurve(curve), options, 'cipher.ecdh.generateKeypair')
-  },
-  /** The shared x-coordinate; a peer point off the curve throws. */
-  deriveSharedSecret(curve, privateKey, peerPublicKey) {
-    const c = readCurve(curve)
-    const d = keyBytes(privateKey, { alg: 'ec', curve: c, private: true }, 'privateKey')
-    const q = keyBytes(peerPublicKey, { alg: 'ec', curve: c, private: false }, 'peerPublicKey')
-    return native.pkDerive(c.id, d, q)
-  },
-})
+const [xDeriveSync, xDeriveAsync] = operation('cipher.x25519.deriveSharedSecret', new Set(), xDerive, native.pkDerive, native.pkDeriveAsync)
+const [ecDeriveSync, ecDeriveAsync] = operation('cipher.ecdh.deriveSharedSecret', new Set(), ecDerive, native.pkDerive, native.pkDeriveAsync)
 
-module.exports = { dsa: Object.freeze({ ed25519, ecdsa }), x25519, ecdh, readHash, refuseWeakHash, readOptions }
+const x25519 = Object.freeze(
+  explicit(
+    {
+      ...generators('x25519', false, 'cipher.x25519'),
+      /** The 32-byte shared secret; a low-order peer key (all-zero secret) throws. */
+      deriveSharedSecret: xDeriveSync,
+      deriveSharedSecretAsync: xDeriveAsync,
+    },
+    { sync: ['generateKeypair', 'deriveSharedSecret'] },
+  ),
+)
+
+const ecdh = Object.freeze(
+  explicit(
+    {
+      ...generators('ec', true, 'cipher.ecdh'),
+      /** The shared x-coordinate; a peer point off the curve throws. */
+      deriveSharedSecret: ecDeriveSync,
+      deriveSharedSecretAsync: ecDeriveAsync,
+    },
+    { sync: ['generateKeypair', 'deriveSharedSecret'] },
+  ),
+)
+
+module.exports = { dsa: Object.freeze({ ed25519, ecdsa }), x25519, ecdh, refuseWeakHash, SIGNAL }

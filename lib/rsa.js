@@ -1,15 +1,19 @@
 'use strict'
 // crypto.dsa.rsa (PSS, PKCS#1 v1.5, key generation) and crypto.cipher.rsa_oaep: argument shaping
 // over the native RSA entry points (src/pk/rsa.rs, AWS-LC). Keys go through the key layer
-// (./keys.js): DER PKCS#8 / SPKI / PKCS#1, PEM, JWK, KeyObject; the parsed key keeps its native
+// (./keys): DER PKCS#8 / SPKI / PKCS#1, PEM, JWK, KeyObject; the parsed key keeps its native
 // handle, so a KeyObject or a byte key passed again (both cached by the key layer) is parsed and
 // checked once.
-// Names and argument orders are those of the original cryptographer.js (README.md).
+// Names and argument orders are those of the original cryptographer.js (data, then key, then
+// signature, then options), and each call also takes its key in the options object
+// (`signPSS(message, { privateKey, hash })`, ./forms.js).
 const native = require('./native')
+const { readHash } = require('./algorithms')
 const { parseKey, encodeKey, publicOf, FORMATS } = require('./keys')
 const { checkOptions } = require('./options')
-const { runAsync } = require('./abort')
-const { readHash, refuseWeakHash } = require('./pk')
+const { runAsync, signalOf } = require('./abort')
+const { explicit, keyed } = require('./forms')
+const { refuseWeakHash } = require('./pk')
 const { invalidArgType, invalidArgValue, outOfRange } = require('./errors')
 
 // Operation ids of src/pk/rsa.rs (`KINDS`).
@@ -31,12 +35,10 @@ function options(o, allowed, what) {
 // The hashes RSA takes: SHA-1, SHA-2, SHA-3 (AWS-LC's digests; src/pk/rsa.rs refuses the others
 // too). Read here first so that MD4 and MD5 get this error, not the weak-hash one.
 const RSA_HASH = /^sha(1|224|256|384|512|512_224|512_256|3_224|3_256|3_384|3_512)$/
+const rsaHashes = (h) => RSA_HASH.test(h.name)
 
-function rsaHash(value, what, dflt) {
-  const hash = readHash(value, what, dflt)
-  if (!RSA_HASH.test(hash.name)) throw invalidArgValue(what, 'a SHA-1, SHA-2 or SHA-3 hash', value)
-  return hash
-}
+const rsaHash = (value, name, fallback = 'sha256') =>
+  readHash(value, { name, fallback, accept: rsaHashes, what: 'a SHA-1, SHA-2 or SHA-3 hash' })
 
 /**
  * [hash id, MGF1 hash id] of options (`mgf1Hash` defaults to `hash`, `hash` to SHA-256); for
@@ -63,23 +65,29 @@ function label(v) {
 }
 
 /**
- * One operation's sync and async forms: the options object is argument `arity` (after the fixed
- * ones); `args(o, ...arguments)` gives [key handle, data, extra, hash, mgf1, salt]. The async
+ * One operation's sync and async forms. Its arguments are the data, then `positional` (the key,
+ * a signature), then options, or the data and one options object carrying them (./forms.js);
+ * `args(o, data, ...positional)` gives [key handle, data, extra, hash, mgf1, salt]. The async
  * form also takes `signal` and copies its inputs before the pool runs it.
  */
-function operation(kind, names, what, args, arity) {
+function operation(kind, names, what, args, positional) {
   const allowed = new Set(names)
   const allowedAsync = new Set([...names, 'signal'])
-  const call = (o, a) => {
-    const [key, data, extra, hash, mgf1Hash, saltLength] = args(o, ...a)
-    return [key, data, extra, { kind, hash, mgf1Hash, saltLength }]
+  const read = (a) => {
+    const values = keyed(a.slice(1), positional, what.slice(what.lastIndexOf('.') + 1))
+    return [a[0], values.slice(0, -1), values[values.length - 1]]
   }
-  const sync = (...a) => native.rsa(...call(options(a[arity], allowed, what), a))
+  const call = (o, data, values) => {
+    const [key, input, extra, hash, mgf1Hash, saltLength] = args(o, data, ...values)
+    return [key, input, extra, { kind, hash, mgf1Hash, saltLength }]
+  }
+  const sync = (...a) => {
+    const [data, values, o] = read(a)
+    return native.rsa(...call(options(o, allowed, what), data, values))
+  }
   const async = (...a) => {
-    const o = a[arity]
-    return runAsync(o !== null && typeof o === 'object' ? o.signal : undefined, (token) =>
-      native.rsaAsync(...call(options(o, allowedAsync, `${what}Async`), a), token),
-    )
+    const [data, values, o] = read(a)
+    return runAsync(signalOf(o), (token) => native.rsaAsync(...call(options(o, allowedAsync, `${what}Async`), data, values), token))
   }
   return [sync, async]
 }
@@ -97,18 +105,20 @@ const verifyArgs = (pss) => (o, message, publicKey, signature) => {
   return [handle(publicKey, false, 'publicKey'), message, signature, h, m, pss ? saltLength(o.saltLength, true) : 0]
 }
 
-const [signPSS, signPSSAsync] = operation(OP.signPSS, PSS, 'dsa.rsa.signPSS', signArgs(true), 2)
-const [verifyPSS, verifyPSSAsync] = operation(OP.verifyPSS, PSS, 'dsa.rsa.verifyPSS', verifyArgs(true), 3)
-const [signPKCS1v15, signPKCS1v15Async] = operation(OP.signPKCS1v15, PKCS1, 'dsa.rsa.signPKCS1v15', signArgs(false), 2)
-const [verifyPKCS1v15, verifyPKCS1v15Async] = operation(OP.verifyPKCS1v15, PKCS1, 'dsa.rsa.verifyPKCS1v15', verifyArgs(false), 3)
+const SIGN = ['privateKey']
+const VERIFY = ['publicKey', 'signature']
+const [signPSS, signPSSAsync] = operation(OP.signPSS, PSS, 'dsa.rsa.signPSS', signArgs(true), SIGN)
+const [verifyPSS, verifyPSSAsync] = operation(OP.verifyPSS, PSS, 'dsa.rsa.verifyPSS', verifyArgs(true), VERIFY)
+const [signPKCS1v15, signPKCS1v15Async] = operation(OP.signPKCS1v15, PKCS1, 'dsa.rsa.signPKCS1v15', signArgs(false), SIGN)
+const [verifyPKCS1v15, verifyPKCS1v15Async] = operation(OP.verifyPKCS1v15, PKCS1, 'dsa.rsa.verifyPKCS1v15', verifyArgs(false), VERIFY)
 
 const OAEP = ['hash', 'mgf1Hash', 'label']
 const oaepArgs = (isPrivate, keyName) => (o, data, key) => {
   const [h, m] = hashes(o)
   return [handle(key, isPrivate, keyName), data, label(o.label), h, m, 0]
 }
-const [encrypt, encryptAsync] = operation(OP.encrypt, OAEP, 'cipher.rsa_oaep.encrypt', oaepArgs(false, 'publicKey'), 2)
-const [decrypt, decryptAsync] = operation(OP.decrypt, OAEP, 'cipher.rsa_oaep.decrypt', oaepArgs(true, 'privateKey'), 2)
+const [encrypt, encryptAsync] = operation(OP.encrypt, OAEP, 'cipher.rsa_oaep.encrypt', oaepArgs(false, 'publicKey'), ['publicKey'])
+const [decrypt, decryptAsync] = operation(OP.decrypt, OAEP, 'cipher.rsa_oaep.decrypt', oaepArgs(true, 'privateKey'), ['privateKey'])
 
 // ---- key generation ---------------------------------------------------------------------------
 
@@ -146,25 +156,30 @@ function generateKeypair(o) {
 }
 
 function generateKeypairAsync(o) {
-  return runAsync(o && typeof o === 'object' ? o.signal : undefined, async (token) => {
+  return runAsync(signalOf(o), async (token) => {
     const [bits, e, format, type] = generateArgs(options(o, new Set([...GENERATE, 'signal']), 'dsa.rsa.generateKeypairAsync'))
     return keypair(await native.rsaGenerateAsync(bits, e, token), format, type)
   })
 }
 
-const rsa = Object.freeze({
-  generateKeypair,
-  generateKeypairAsync,
-  signPSS,
-  signPSSAsync,
-  verifyPSS,
-  verifyPSSAsync,
-  signPKCS1v15,
-  signPKCS1v15Async,
-  verifyPKCS1v15,
-  verifyPKCS1v15Async,
-})
+const rsa = Object.freeze(
+  explicit(
+    {
+      generateKeypair,
+      generateKeypairAsync,
+      signPSS,
+      signPSSAsync,
+      verifyPSS,
+      verifyPSSAsync,
+      signPKCS1v15,
+      signPKCS1v15Async,
+      verifyPKCS1v15,
+      verifyPKCS1v15Async,
+    },
+    { sync: ['generateKeypair', 'signPSS', 'verifyPSS', 'signPKCS1v15', 'verifyPKCS1v15'] },
+  ),
+)
 
-const rsa_oaep = Object.freeze({ encrypt, encryptAsync, decrypt, decryptAsync })
+const rsa_oaep = Object.freeze(explicit({ encrypt, encryptAsync, decrypt, decryptAsync }, { sync: ['encrypt', 'decrypt'] }))
 
 module.exports = { rsa, rsa_oaep }

@@ -17,8 +17,8 @@ const native = require('./native')
 const { checkOptions, checkInt } = require('./options')
 const { checkDecryptFormat, decryptOutput } = require('./output')
 const { BYTES, coded, invalidArgType, invalidArgValue } = require('./errors')
-const { runAsync } = require('./abort')
-const { isBytes } = require('./hash-stream')
+const { runAsync, signalOf } = require('./abort')
+const { isBytes } = require('./bytes')
 
 const ALGORITHMS = native.streamAlgorithms()
 const U32 = 2 ** 32 - 1
@@ -81,7 +81,6 @@ function passphraseOptions(options) {
   return options
 }
 
-const signalOf = (options) => (options !== null && typeof options === 'object' ? options.signal ?? undefined : undefined)
 
 /** One synchronous call: `data` sealed or opened under `secret` (a passphrase or a key handle). */
 function runSync(alg, decrypt, secret, data, options, what, where) {

@@ -21,10 +21,10 @@
 //!   come from `task.rs`) and its `#[napi]` entry points, plus its wrapper in `lib/kdf.js`;
 //! - a public-key algorithm: one row in `pk::ALGS` (`pk/mod.rs`), an arm in its `with_curve!`
 //!   for an elliptic curve (the generic ECDSA/ECDH of `pk/ec.rs` then covers it), and its OIDs /
-//!   JWK names in the key layer (`lib/keys.js`, the one parser of every key form);
+//!   JWK names in the key layer (`lib/keys/`, the one parser of every key form);
 //! - a KEM: a type implementing `pk::kem::Kem` and its name in the one `kems!` line
 //!   (`pk/kem.rs`: ML-KEM over AWS-LC, X-Wing over ML-KEM-768 and X25519); `lib/kem.js` reads the
-//!   list through `kemAlgorithms()`, and `lib/keys.js` has one row of OIDs per KEM;
+//!   list through `kemAlgorithms()`, and `lib/keys/` has one row of OIDs per KEM;
 //! - batch calls (many inputs, one crossing; the async form split across the libuv pool): one
 //!   loop over any per-item work in `batch.rs`; the hash and HMAC entry points are in
 //!   `hash/batch.rs`, the cipher ones in `cipher/batch.rs`;

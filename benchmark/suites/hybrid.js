@@ -44,11 +44,11 @@ const SUITES = {
     unkems: (priv, cts) => [{ name: 'X-Wing decapsulate', fn: () => kem.xwing.decapsulate(cts[0], priv[0]) }],
     signers: (priv, m) => [
       { name: 'Ed25519 sign', fn: () => dsa.ed25519.sign(priv[1], m) },
-      { name: 'ML-DSA-65 sign', fn: () => dsa.mldsa65.sign(priv[2], m, { context: SIG_LABEL }) },
+      { name: 'ML-DSA-65 sign', fn: () => dsa.mldsa65.sign(m, priv[2], { context: SIG_LABEL }) },
     ],
     verifiers: (pub, m, sigs) => [
       { name: 'Ed25519 verify', fn: () => dsa.ed25519.verify(pub[1], m, sigs[0]) },
-      { name: 'ML-DSA-65 verify', fn: () => dsa.mldsa65.verify(pub[2], m, sigs[1], { context: SIG_LABEL }) },
+      { name: 'ML-DSA-65 verify', fn: () => dsa.mldsa65.verify(m, pub[2], sigs[1], { context: SIG_LABEL }) },
     ],
   },
   'rsa4096-mlkem1024': {
@@ -70,11 +70,11 @@ const SUITES = {
     },
     signers: (priv, m) => [
       { name: 'RSA-PSS-4096 sign', fn: () => dsa.rsa.signPSS(m, priv[2], { hash: 'sha512', saltLength: 64 }) },
-      { name: 'ML-DSA-87 sign', fn: () => dsa.mldsa87.sign(priv[3], m, { context: SIG_LABEL }) },
+      { name: 'ML-DSA-87 sign', fn: () => dsa.mldsa87.sign(m, priv[3], { context: SIG_LABEL }) },
     ],
     verifiers: (pub, m, sigs) => [
       { name: 'RSA-PSS-4096 verify', fn: () => dsa.rsa.verifyPSS(m, pub[2], sigs[0], { hash: 'sha512', saltLength: 64 }) },
-      { name: 'ML-DSA-87 verify', fn: () => dsa.mldsa87.verify(pub[3], m, sigs[1], { context: SIG_LABEL }) },
+      { name: 'ML-DSA-87 verify', fn: () => dsa.mldsa87.verify(m, pub[3], sigs[1], { context: SIG_LABEL }) },
     ],
   },
 }
@@ -235,16 +235,16 @@ async function suiteRows(h, suite) {
   const msg = nodeCrypto.randomBytes(1024)
   const sig = hybrid.sign(msg, privateKey)
   const theirSig = c.sign(msg)
-  const pqSig = spec.mldsa.sign(priv[priv.length - 1], msg)
+  const pqSig = spec.mldsa.sign(msg, priv[priv.length - 1])
   const sigTable = `${prefix}: sign and verify 1 KB`
   await h.compare({ table: sigTable, row: 'sign' }, [
-    { name: 'cryptographer.js', fn: () => hybrid.sign(msg, privateKey), out: (s) => String(hybrid.verify(msg, s, publicKey)) },
-    { name: `cryptographer.js, ${spec.dsaName} only`, ours: true, fn: () => spec.mldsa.sign(priv[priv.length - 1], msg), out: (s) => String(spec.mldsa.verify(pub[pub.length - 1], msg, s)) },
+    { name: 'cryptographer.js', fn: () => hybrid.sign(msg, privateKey), out: (s) => String(hybrid.verify(msg, publicKey, s)) },
+    { name: `cryptographer.js, ${spec.dsaName} only`, ours: true, fn: () => spec.mldsa.sign(msg, priv[priv.length - 1]), out: (s) => String(spec.mldsa.verify(msg, pub[pub.length - 1], s)) },
     { name: c.sigName, fn: () => c.sign(msg), out: (s) => String(c.verify(msg, s)) },
   ])
   await h.compare({ table: sigTable, row: 'verify' }, [
-    { name: 'cryptographer.js', fn: () => hybrid.verify(msg, sig, publicKey), out: String },
-    { name: `cryptographer.js, ${spec.dsaName} only`, ours: true, fn: () => spec.mldsa.verify(pub[pub.length - 1], msg, pqSig), out: String },
+    { name: 'cryptographer.js', fn: () => hybrid.verify(msg, publicKey, sig), out: String },
+    { name: `cryptographer.js, ${spec.dsaName} only`, ours: true, fn: () => spec.mldsa.verify(msg, pub[pub.length - 1], pqSig), out: String },
     { name: c.sigName, fn: () => c.verify(msg, theirSig), out: String },
   ])
 
@@ -269,7 +269,7 @@ async function suiteRows(h, suite) {
     ['encrypt', 'hybrid.encrypt', () => hybrid.encrypt(data, publicKey), [...spec.kems(pub), combiner, { name: 'AES-256-GCM seal', fn: () => cipher.aes.encrypt(data, { key: payloadKey, iv: ZERO_NONCE, mode: 'gcm', aad }) }]],
     ['decrypt', 'hybrid.decrypt', () => hybrid.decrypt(env, privateKey), [...spec.unkems(priv, cts, pub), combiner, { name: 'AES-256-GCM open', fn: () => cipher.aes.decrypt(sealed, { key: payloadKey, iv: ZERO_NONCE, mode: 'gcm', aad }) }]],
     ['sign', 'hybrid.sign', () => hybrid.sign(data, privateKey), [digest, ...spec.signers(priv, signed)]],
-    ['verify', 'hybrid.verify', () => hybrid.verify(data, hybridSig, publicKey), [digest, ...spec.verifiers(pub, signed, sigs)]],
+    ['verify', 'hybrid.verify', () => hybrid.verify(data, publicKey, hybridSig), [digest, ...spec.verifiers(pub, signed, sigs)]],
   ]
   for (const [op, what, whole, parts] of plan) {
     const r = await steps(h, stepTable, op, whole, parts)

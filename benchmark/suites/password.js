@@ -28,7 +28,7 @@ async function formats(c) {
   const rows = []
   // Argon2id, PHC and Django.
   const phc = await kdf.argon2(PASSWORD, { ...c.argon2, variant: 'id', salt: SALT })
-  const argon2 = { direct: () => kdf.argon2.verify(phc, PASSWORD), directSync: () => kdf.argon2.verifySync(phc, PASSWORD) }
+  const argon2 = { direct: () => kdf.argon2.verify(PASSWORD, phc), directSync: () => kdf.argon2.verifySync(PASSWORD, phc) }
   rows.push({ name: 'Argon2id PHC $argon2id$', stored: phc, ...argon2 })
   rows.push({ name: 'Django argon2$argon2id$', stored: `argon2${phc}`, ...argon2 })
   // bcrypt $2b$, $2y$ (the same hash under PHP's prefix), Django bcrypt_sha256 (bcrypt over the

@@ -19,7 +19,7 @@ const MESSAGES = 1000
  * Each figure is the median of the rounds.
  */
 async function passphraseTable(h) {
-  const title = `Seed 002: ${MESSAGES.toLocaleString('en')} messages of 64 B under one passphrase, Argon2id 64 MiB t = 3 (median of rounds)`
+  const title = `Sealed messages: ${MESSAGES.toLocaleString('en')} messages of 64 B under one passphrase, Argon2id 64 MiB t = 3 (median of rounds)`
   if (h.filter && !h.filter.test(title)) return
   const rounds = h.quick ? 3 : 5
   const sample = h.quick ? 3 : 8

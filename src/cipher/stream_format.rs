@@ -149,11 +149,12 @@ impl Cost {
   }
 }
 
-/// The library's password policy (`lib/password.js`): Argon2id 64 MiB, t = 3, p = 1.
+/// The library's one Argon2 parameter set (`kdf.argon2.defaults` in `lib/kdf.js`): Argon2id
+/// 64 MiB, t = 3, p = 4, RFC 9106's second recommended option.
 pub const DEFAULT_COST: Cost = Cost {
   m: 64 << 10,
   t: 3,
-  p: 1,
+  p: 4,
 };
 
 /// Where a stream's input key material comes from.

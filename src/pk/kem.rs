@@ -17,10 +17,12 @@
 //! modulus check. X-Wing's expanded key never leaves native code (its draft forbids transmitting
 //! it), so X-Wing takes only its seed.
 //!
-//! Every call is synchronous: the slowest (X-Wing encapsulation) takes about 150 µs, under the
-//! public-key family's millisecond rule for async forms (docs/backends.md, "ML-KEM and X-Wing").
+//! Every call has a synchronous entry point and an async one (`kem*Async`: a [`KemJob`] over
+//! copies of its inputs, on the libuv pool).
 
-use napi::bindgen_prelude::{Buffer, Unknown};
+use std::sync::Arc;
+
+use napi::bindgen_prelude::{AsyncTask, Buffer, Unknown};
 use napi::{Env, Result};
 use napi_derive::napi;
 use zeroize::Zeroizing;
@@ -30,6 +32,7 @@ use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
 use crate::hash::core::HashCore;
 use crate::hash::keccak::Keccak;
 use crate::js::{self, Cx, Kept, Tag, Value};
+use crate::task::{Cancel, CancelToken, Job, Output, Work};
 
 /// A shared secret (32 bytes for every KEM here), wiped when dropped.
 pub type Secret = Zeroizing<[u8; 32]>;
@@ -408,36 +411,45 @@ fn read_opt<'e>(env: &'e Env, v: &Unknown<'e>, name: &str) -> Result<Option<js::
   Cx::from(env).opt_bytes(Value::from(v), name).or_throw(env)
 }
 
-/// `kemGenerate(alg, seed?, expanded)`: `[privateKey, publicKey]` from `seed` (random when
-/// undefined); the private key is the seed, or with `expanded` the expanded key (ML-KEM).
-#[napi]
-pub fn kem_generate(env: &Env, alg: u32, seed: Unknown, expanded: bool) -> Result<Vec<Buffer>> {
-  let alg = KemAlg::from_id(alg).or_throw(env)?;
-  let seed = read_opt(env, &seed, "seed")?;
+/// (private key, public key) from `seed` (random when `None`); the private key is the seed, or
+/// with `expanded` the expanded key (ML-KEM).
+fn generate(
+  alg: KemAlg,
+  seed: Option<&[u8]>,
+  expanded: bool,
+) -> CryptoResult<(Zeroizing<Vec<u8>>, Vec<u8>)> {
   with_kem!(alg, |K| {
     let seed = match seed {
-      Some(s) if s.as_slice().len() != K::SEED_LEN => Err(CryptoError::invalid_value(
+      Some(s) if s.len() != K::SEED_LEN => Err(CryptoError::invalid_value(
         "options.seed",
         format!("{} bytes", K::SEED_LEN),
-        format!("{} bytes", s.as_slice().len()),
+        format!("{} bytes", s.len()),
       )),
-      Some(s) => Ok(Zeroizing::new(s.as_slice().to_vec())),
+      Some(s) => Ok(Zeroizing::new(s.to_vec())),
       None => K::generate_seed(),
-    }
-    .or_throw(env)?;
+    }?;
     if expanded && K::EXPANDED_LEN == 0 {
       // X-Wing's expanded key never leaves native code (its draft forbids transmitting it).
       return Err(CryptoError::invalid_value(
         "privateKeyFormat",
         "'seed'",
         "'expanded'",
-      ))
-      .or_throw(env);
+      ));
     }
-    let (public, private) = K::keygen(&seed).or_throw(env)?;
-    let private = if expanded { &private[..] } else { &seed[..] };
-    Ok(vec![Buffer::from(private), Buffer::from(public)])
+    let (public, private) = K::keygen(&seed)?;
+    Ok((if expanded { private } else { seed }, public))
   })
+}
+
+/// `kemGenerate(alg, seed?, expanded)`: `[privateKey, publicKey]` from `seed` (random when
+/// undefined); the private key is the seed, or with `expanded` the expanded key (ML-KEM).
+#[napi]
+pub fn kem_generate(env: &Env, alg: u32, seed: Unknown, expanded: bool) -> Result<Vec<Buffer>> {
+  let alg = KemAlg::from_id(alg).or_throw(env)?;
+  let seed = read_opt(env, &seed, "seed")?;
+  let (private, public) =
+    generate(alg, seed.as_ref().map(|s| s.as_slice()), expanded).or_throw(env)?;
+  Ok(vec![Buffer::from(&private[..]), Buffer::from(public)])
 }
 
 /// `kemEncapsulate(alg, publicKey)`: `[ciphertext, sharedSecret]`, with randomness from the OS.
@@ -449,11 +461,12 @@ pub fn kem_encapsulate(env: &Env, alg: u32, public: Unknown) -> Result<Vec<Buffe
   Ok(vec![Buffer::from(ct), Buffer::from(&ss[..])])
 }
 
-/// A private key expanded once (`kemPrepare`): `lib/keys.js` keeps one per KeyObject or byte key
-/// passed again, so decapsulating with a seed does not repeat key generation on every call.
+/// A private key expanded once (`kemPrepare`): `lib/keys/` keeps one per KeyObject or byte key
+/// passed again, so decapsulating with a seed does not repeat key generation on every call. The
+/// expanded key is shared with the async jobs that use it (wiped when the last one drops it).
 pub struct KemPrepared {
   alg: KemAlg,
-  expanded: Zeroizing<Vec<u8>>,
+  expanded: Arc<Zeroizing<Vec<u8>>>,
 }
 
 impl Kept for KemPrepared {
@@ -468,8 +481,34 @@ impl Kept for KemPrepared {
 pub fn kem_prepare<'js>(cx: Cx<'js>, args: js::Args<'js>) -> CryptoResult<Value<'js>> {
   let alg = KemAlg::from_id(cx.id(args[0]))?;
   let key = cx.bytes(args[1], "privateKey")?;
-  let expanded = with_kem!(alg, |K| K::expand(key.as_slice()))?;
+  let expanded = Arc::new(with_kem!(alg, |K| K::expand(key.as_slice()))?);
   cx.keep(KemPrepared { alg, expanded })
+}
+
+/// A decapsulation key: expanded once by `kemPrepare`, or the bytes given (seed or expanded key).
+enum KemKey<B> {
+  Prepared(Arc<Zeroizing<Vec<u8>>>),
+  Given(B),
+}
+
+/// The key argument of a decapsulation: a prepared key (of `alg`), or bytes.
+fn read_key<'e>(env: &'e Env, alg: KemAlg, v: &Unknown<'e>) -> Result<KemKey<js::Bytes<'e>>> {
+  match Cx::from(env).kept::<KemPrepared>(Value::from(v)) {
+    Some(p) if p.alg != alg => Err(CryptoError::new(
+      Code::InvalidKeyType,
+      "The prepared key is for another algorithm",
+    ))
+    .or_throw(env),
+    Some(p) => Ok(KemKey::Prepared(Arc::clone(&p.expanded))),
+    None => Ok(KemKey::Given(read(env, v, "privateKey")?)),
+  }
+}
+
+fn decapsulate<B: AsRef<[u8]>>(alg: KemAlg, key: &KemKey<B>, ct: &[u8]) -> CryptoResult<Secret> {
+  match key {
+    KemKey::Prepared(e) => with_kem!(alg, |K| K::decapsulate_expanded(e, ct)),
+    KemKey::Given(b) => with_kem!(alg, |K| K::decapsulate(b.as_ref(), ct)),
+  }
 }
 
 /// `kemDecapsulate(alg, ciphertext, privateKey)`: the shared secret; the private key as bytes
@@ -478,18 +517,113 @@ pub fn kem_prepare<'js>(cx: Cx<'js>, args: js::Args<'js>) -> CryptoResult<Value<
 pub fn kem_decapsulate(env: &Env, alg: u32, ct: Unknown, private: Unknown) -> Result<Buffer> {
   let alg = KemAlg::from_id(alg).or_throw(env)?;
   let ct = read(env, &ct, "ciphertext")?;
-  let ss = match Cx::from(env).kept::<KemPrepared>(Value::from(&private)) {
-    Some(p) if p.alg != alg => Err(CryptoError::new(
-      Code::InvalidKeyType,
-      "The prepared key is for another algorithm",
-    )),
-    Some(p) => with_kem!(alg, |K| K::decapsulate_expanded(&p.expanded, ct.as_slice())),
-    None => {
-      let private = read(env, &private, "privateKey")?;
-      with_kem!(alg, |K| K::decapsulate(private.as_slice(), ct.as_slice()))
-    }
+  let key = read_key(env, alg, &private)?;
+  let key = match &key {
+    KemKey::Prepared(e) => KemKey::Prepared(Arc::clone(e)),
+    KemKey::Given(b) => KemKey::Given(b.as_slice()),
   };
-  ss.map(|ss| Buffer::from(&ss[..])).or_throw(env)
+  decapsulate(alg, &key, ct.as_slice())
+    .map(|ss| Buffer::from(&ss[..]))
+    .or_throw(env)
+}
+
+// ---- async forms ----------------------------------------------------------------------------
+
+/// One KEM operation over inputs copied at call time, for the libuv pool.
+pub struct KemJob {
+  alg: KemAlg,
+  op: KemOp,
+}
+
+enum KemOp {
+  Generate {
+    seed: Option<Zeroizing<Vec<u8>>>,
+    expanded: bool,
+  },
+  Encapsulate {
+    public: Vec<u8>,
+  },
+  Decapsulate {
+    ct: Vec<u8>,
+    key: KemKey<Zeroizing<Vec<u8>>>,
+  },
+}
+
+impl Job for KemJob {
+  fn run(&mut self, _cancel: &Cancel) -> CryptoResult<Output> {
+    let alg = self.alg;
+    match &self.op {
+      KemOp::Generate { seed, expanded } => {
+        let (private, public) = generate(alg, seed.as_ref().map(|s| s.as_slice()), *expanded)?;
+        Ok(super::pair(&private, &public))
+      }
+      KemOp::Encapsulate { public } => {
+        let (ct, ss) = with_kem!(alg, |K| K::encapsulate(public))?;
+        Ok(super::pair(&ct, &ss[..]))
+      }
+      KemOp::Decapsulate { ct, key } => {
+        decapsulate(alg, key, ct).map(|ss| Output::Bytes(Zeroizing::new(ss.to_vec())))
+      }
+    }
+  }
+}
+
+fn kem_job(env: &Env, alg: u32, op: impl FnOnce(KemAlg) -> Result<KemOp>) -> Result<KemJob> {
+  let alg = KemAlg::from_id(alg).or_throw(env)?;
+  Ok(KemJob { alg, op: op(alg)? })
+}
+
+/// `kemGenerateAsync(alg, seed?, expanded, token?)`: `kemGenerate` on the libuv pool, as
+/// `[privateKey ‖ publicKey, lengths]`.
+#[napi]
+pub fn kem_generate_async(
+  env: &Env,
+  alg: u32,
+  seed: Unknown,
+  expanded: bool,
+  token: Option<&CancelToken>,
+) -> Result<AsyncTask<Work<KemJob>>> {
+  let job = kem_job(env, alg, |_| {
+    let seed = read_opt(env, &seed, "seed")?.map(|s| s.into_owned());
+    Ok(KemOp::Generate { seed, expanded })
+  })?;
+  Ok(Work::new(job, token))
+}
+
+/// `kemEncapsulateAsync(alg, publicKey, token?)`: `kemEncapsulate` on the libuv pool, as
+/// `[ciphertext ‖ sharedSecret, lengths]`.
+#[napi]
+pub fn kem_encapsulate_async(
+  env: &Env,
+  alg: u32,
+  public: Unknown,
+  token: Option<&CancelToken>,
+) -> Result<AsyncTask<Work<KemJob>>> {
+  let job = kem_job(env, alg, |_| {
+    let public = read(env, &public, "publicKey")?.as_slice().to_vec();
+    Ok(KemOp::Encapsulate { public })
+  })?;
+  Ok(Work::new(job, token))
+}
+
+/// `kemDecapsulateAsync(alg, ciphertext, privateKey, token?)`: `kemDecapsulate` on the libuv pool.
+#[napi]
+pub fn kem_decapsulate_async(
+  env: &Env,
+  alg: u32,
+  ct: Unknown,
+  private: Unknown,
+  token: Option<&CancelToken>,
+) -> Result<AsyncTask<Work<KemJob>>> {
+  let job = kem_job(env, alg, |alg| {
+    let ct = read(env, &ct, "ciphertext")?.as_slice().to_vec();
+    let key = match read_key(env, alg, &private)? {
+      KemKey::Prepared(e) => KemKey::Prepared(e),
+      KemKey::Given(b) => KemKey::Given(b.into_owned()),
+    };
+    Ok(KemOp::Decapsulate { ct, key })
+  })?;
+  Ok(Work::new(job, token))
 }
 
 /// `kemPublic(alg, privateKey)`: the public key of a private key (seed or checked expanded key).

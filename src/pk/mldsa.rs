@@ -349,7 +349,53 @@ pub fn mldsa_keys(env: &Env, set: u32, key: Option<Unknown>) -> Result<MlDsaKeys
   })
 }
 
-/// A private key expanded and checked once (`mldsaPrepare`): `lib/keys.js` keeps one per
+/// Key generation (or the forms of a given private key) over inputs copied at call time.
+pub struct MlDsaKeysJob {
+  set: &'static Set,
+  key: Option<Zeroizing<Vec<u8>>>,
+}
+
+impl Job for MlDsaKeysJob {
+  fn run(&mut self, _cancel: &Cancel) -> CryptoResult<Output> {
+    let keys = match &self.key {
+      Some(k) => (self.set.keys)(k)?,
+      None => {
+        let mut seed = Zeroizing::new([0u8; SEED_LEN]);
+        crate::random::fill(&mut *seed)?;
+        (self.set.keys)(&*seed)?
+      }
+    };
+    let seed = keys.seed.as_ref().map_or(&[][..], |s| s.as_slice());
+    let parts = [seed, keys.expanded.as_slice(), keys.public.as_slice()];
+    Ok(Output::Items(
+      parts.concat(),
+      parts.iter().map(|p| p.len() as u32).collect(),
+    ))
+  }
+}
+
+/// `mldsaKeysAsync(set, privateKey?, token?)`: `mldsaKeys` on the libuv pool, as
+/// `[seed ‖ expanded ‖ publicKey, lengths]` (a seed of length 0: none).
+#[napi]
+pub fn mldsa_keys_async(
+  env: &Env,
+  set: u32,
+  key: Option<Unknown>,
+  token: Option<&CancelToken>,
+) -> Result<AsyncTask<Work<MlDsaKeysJob>>> {
+  let set = Set::by_id(set).or_throw(env)?;
+  let key = match key {
+    Some(k) => Some(
+      js::read_arg(env, &k, "privateKey")
+        .or_throw(env)?
+        .into_owned(),
+    ),
+    None => None,
+  };
+  Ok(Work::new(MlDsaKeysJob { set, key }, token))
+}
+
+/// A private key expanded and checked once (`mldsaPrepare`): `lib/keys/` keeps one per
 /// KeyObject or byte key passed again, so signing with a seed does not repeat key generation and
 /// an expanded key is checked whole once. The expanded key stays native (wiped when the last
 /// user drops it: the handle's finalizer or a queued async sign).

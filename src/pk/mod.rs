@@ -1,6 +1,6 @@
 //! Public-key cryptography: Ed25519, X25519, ECDSA and ECDH (P-256, P-384, P-521, secp256k1).
 //!
-//! Native code sees keys only in one canonical form per algorithm, which `lib/keys.js` (the one
+//! Native code sees keys only in one canonical form per algorithm, which `lib/keys/` (the one
 //! key parser: raw, SEC1, DER PKCS#8/SPKI/SEC1, PEM, JWK, KeyObject) hands it:
 //! - Ed25519 / X25519: the 32-byte seed or private scalar, the 32-byte public key;
 //! - EC: the private scalar (exactly the order's bytes), the SEC1 public point (compressed or
@@ -9,9 +9,9 @@
 //! The algorithm list is [`ALGS`] (one row each; `pkAlgorithms()` gives it to JavaScript). The
 //! entry points dispatch on it: `curve25519.rs` for the Edwards/Montgomery pair, `ec.rs` for the
 //! short-Weierstrass curves (generic over the curve, one backend per curve named in the row's
-//! `with_curve!` arm), `rfc6979.rs` for deterministic ECDSA nonces. Every call is synchronous:
-//! the slowest (P-521 signing) takes about a millisecond, less than the copies and promise an
-//! async form would add for the others (docs/backends.md).
+//! `with_curve!` arm), `rfc6979.rs` for deterministic ECDSA nonces. Every operation has a
+//! synchronous entry point and an async one (`pk*Async`: a [`PkJob`] over copies of its inputs,
+//! on the libuv pool), as every other family has.
 
 pub mod curve25519;
 pub mod ec;
@@ -20,8 +20,10 @@ pub mod mldsa;
 pub mod rfc6979;
 pub mod rsa;
 
+use std::sync::Arc;
+
 use elliptic_curve::ff::PrimeField;
-use napi::bindgen_prelude::{Buffer, Unknown};
+use napi::bindgen_prelude::{AsyncTask, Buffer, Unknown};
 use napi::{Env, Result};
 use napi_derive::napi;
 use zeroize::Zeroizing;
@@ -30,6 +32,7 @@ use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
 use crate::hash::core::{oneshot, HashCore, Params};
 use crate::hash::list::{Alg, Family, State};
 use crate::js::{self, Cx, Kept, Tag, Value};
+use crate::task::{Cancel, CancelToken, Job, Output, Work};
 
 /// The algorithms, by id (the JS layer passes ids from `pkAlgorithms()`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -209,10 +212,33 @@ pub fn parse_der_signature(sig: &[u8]) -> Option<(&[u8], &[u8])> {
 /// A private key given to an entry point: its bytes, or a key expanded once by `pkPrepare`.
 enum Private<'a> {
   Bytes(&'a [u8]),
-  Prepared(&'a Prepared),
+  Prepared(&'a Arc<Prepared>),
 }
 
-/// A private key expanded once: `lib/keys.js` keeps one per `KeyObject` it has parsed, so a
+/// A private key a queued job owns: a copy of the bytes made at call time, or a share of a
+/// prepared key (its handle may be collected while the job waits).
+enum OwnedPrivate {
+  Bytes(Zeroizing<Vec<u8>>),
+  Prepared(Arc<Prepared>),
+}
+
+impl OwnedPrivate {
+  fn of(key: Private) -> Self {
+    match key {
+      Private::Bytes(b) => OwnedPrivate::Bytes(Zeroizing::new(b.to_vec())),
+      Private::Prepared(p) => OwnedPrivate::Prepared(Arc::clone(p)),
+    }
+  }
+
+  fn get(&self) -> Private<'_> {
+    match self {
+      OwnedPrivate::Bytes(b) => Private::Bytes(b),
+      OwnedPrivate::Prepared(p) => Private::Prepared(p),
+    }
+  }
+}
+
+/// A private key expanded once: `lib/keys/` keeps one per `KeyObject` it has parsed, so a
 /// KeyObject, like node's, does not repeat the expansion (Ed25519: the public key and the
 /// SHA-512 of the seed; X25519: AWS-LC's import computes the public key) on every call.
 pub enum Prepared {
@@ -220,7 +246,10 @@ pub enum Prepared {
   X25519(aws_lc_rs::agreement::PrivateKey),
 }
 
-impl Kept for Prepared {
+/// The handle `pkPrepare` returns: shared with the async jobs that use it.
+pub struct PreparedKey(Arc<Prepared>);
+
+impl Kept for PreparedKey {
   const TAG: Tag = Tag {
     lower: 0x6372_7970_746f_706b,
     upper: 0x7072_6570_6172_6564,
@@ -238,7 +267,7 @@ impl Private<'_> {
   ) -> CryptoResult<R> {
     match self {
       Private::Bytes(b) => f(&expand(b)?),
-      Private::Prepared(p) => f(pick(p).ok_or_else(|| {
+      Private::Prepared(p) => f(pick(p.as_ref()).ok_or_else(|| {
         CryptoError::new(
           Code::InvalidKeyType,
           "The prepared key is for another algorithm",
@@ -378,8 +407,8 @@ fn read_private<'e>(
   v: &Unknown<'e>,
   slot: &'e mut Option<js::Bytes<'e>>,
 ) -> Result<Private<'e>> {
-  if let Some(p) = Cx::from(env).kept::<Prepared>(Value::from(v)) {
-    return Ok(Private::Prepared(p));
+  if let Some(p) = Cx::from(env).kept::<PreparedKey>(Value::from(v)) {
+    return Ok(Private::Prepared(&p.0));
   }
   Ok(Private::Bytes(
     slot.insert(read(env, v, "privateKey")?).as_slice(),
@@ -395,7 +424,7 @@ pub fn pk_prepare<'js>(cx: Cx<'js>, args: js::Args<'js>) -> CryptoResult<Value<'
     PkAlg::X25519 => Prepared::X25519(curve25519::x_private(key.as_slice())?),
     _ => return Err(unsupported(alg, "as prepared keys")),
   };
-  cx.keep(prepared)
+  cx.keep(PreparedKey(Arc::new(prepared)))
 }
 
 /// `pkSign(alg, privateKey, message, hash, flags)`: a signature (ECDSA: DER, or r‖s with
@@ -462,6 +491,153 @@ pub fn pk_generate(env: &Env, alg: u32) -> Result<Vec<Buffer>> {
   let d = generate(alg).or_throw(env)?;
   let q = public_of(alg, &d).or_throw(env)?;
   Ok(vec![Buffer::from(d.as_slice()), Buffer::from(q)])
+}
+
+// ---- async forms ----------------------------------------------------------------------------
+
+/// One public-key operation over inputs copied at call time, for the libuv pool.
+pub struct PkJob {
+  alg: PkAlg,
+  op: PkOp,
+}
+
+enum PkOp {
+  Sign {
+    key: OwnedPrivate,
+    msg: Zeroizing<Vec<u8>>,
+    hash: u32,
+    flags: u32,
+  },
+  Verify {
+    key: Vec<u8>,
+    msg: Zeroizing<Vec<u8>>,
+    sig: Vec<u8>,
+    hash: u32,
+    flags: u32,
+  },
+  Derive {
+    key: OwnedPrivate,
+    public: Vec<u8>,
+  },
+  Generate,
+}
+
+impl Job for PkJob {
+  fn run(&mut self, _cancel: &Cancel) -> CryptoResult<Output> {
+    let alg = self.alg;
+    match &self.op {
+      PkOp::Sign {
+        key,
+        msg,
+        hash,
+        flags,
+      } => sign(alg, &key.get(), msg, *hash, *flags).map(Output::Buffer),
+      PkOp::Verify {
+        key,
+        msg,
+        sig,
+        hash,
+        flags,
+      } => verify(alg, key, msg, sig, *hash, *flags).map(Output::Bool),
+      PkOp::Derive { key, public } => derive(alg, &key.get(), public).map(Output::Bytes),
+      PkOp::Generate => {
+        let d = generate(alg)?;
+        let q = public_of(alg, &d)?;
+        Ok(pair(&d, &q))
+      }
+    }
+  }
+}
+
+/// Two byte strings as one job output (`[Buffer, Uint32Array]`: both, back to back, and their
+/// lengths), which the JS layer splits.
+pub fn pair(a: &[u8], b: &[u8]) -> Output {
+  Output::Items([a, b].concat(), vec![a.len() as u32, b.len() as u32])
+}
+
+fn pk_job(env: &Env, alg: u32, op: impl FnOnce(PkAlg) -> Result<PkOp>) -> Result<PkJob> {
+  let alg = PkAlg::from_id(alg).or_throw(env)?;
+  Ok(PkJob { alg, op: op(alg)? })
+}
+
+/// `pkSignAsync(alg, privateKey, message, hash, flags, token?)`: `pkSign` on the libuv pool.
+#[napi]
+pub fn pk_sign_async(
+  env: &Env,
+  alg: u32,
+  key: Unknown,
+  msg: Unknown,
+  hash: u32,
+  flags: u32,
+  token: Option<&CancelToken>,
+) -> Result<AsyncTask<Work<PkJob>>> {
+  let job = pk_job(env, alg, |_| {
+    let mut slot = None;
+    let key = OwnedPrivate::of(read_private(env, &key, &mut slot)?);
+    let msg = read(env, &msg, "message")?.into_owned();
+    Ok(PkOp::Sign {
+      key,
+      msg,
+      hash,
+      flags,
+    })
+  })?;
+  Ok(Work::new(job, token))
+}
+
+/// `pkVerifyAsync(alg, publicKey, message, signature, hash, flags, token?)`: `pkVerify` on the
+/// libuv pool.
+#[napi]
+#[allow(clippy::too_many_arguments)]
+pub fn pk_verify_async(
+  env: &Env,
+  alg: u32,
+  key: Unknown,
+  msg: Unknown,
+  sig: Unknown,
+  hash: u32,
+  flags: u32,
+  token: Option<&CancelToken>,
+) -> Result<AsyncTask<Work<PkJob>>> {
+  let job = pk_job(env, alg, |_| {
+    Ok(PkOp::Verify {
+      key: read(env, &key, "publicKey")?.as_slice().to_vec(),
+      msg: read(env, &msg, "message")?.into_owned(),
+      sig: read(env, &sig, "signature")?.as_slice().to_vec(),
+      hash,
+      flags,
+    })
+  })?;
+  Ok(Work::new(job, token))
+}
+
+/// `pkDeriveAsync(alg, privateKey, peerPublicKey, token?)`: `pkDerive` on the libuv pool.
+#[napi]
+pub fn pk_derive_async(
+  env: &Env,
+  alg: u32,
+  private: Unknown,
+  public: Unknown,
+  token: Option<&CancelToken>,
+) -> Result<AsyncTask<Work<PkJob>>> {
+  let job = pk_job(env, alg, |_| {
+    let mut slot = None;
+    let key = OwnedPrivate::of(read_private(env, &private, &mut slot)?);
+    let public = read(env, &public, "publicKey")?.as_slice().to_vec();
+    Ok(PkOp::Derive { key, public })
+  })?;
+  Ok(Work::new(job, token))
+}
+
+/// `pkGenerateAsync(alg, token?)`: `[privateKey ‖ publicKey, lengths]` on the libuv pool.
+#[napi]
+pub fn pk_generate_async(
+  env: &Env,
+  alg: u32,
+  token: Option<&CancelToken>,
+) -> Result<AsyncTask<Work<PkJob>>> {
+  let job = pk_job(env, alg, |_| Ok(PkOp::Generate))?;
+  Ok(Work::new(job, token))
 }
 
 /// `pkPublic(alg, privateKey)`: the public key of a private key.

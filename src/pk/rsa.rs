@@ -2,7 +2,7 @@
 //! (constant-time, blinded private-key operations) through the small FFI layer `awslc.rs`.
 //!
 //! Keys reach native code as PKCS#1 DER (RSAPrivateKey / RSAPublicKey), the one form the key
-//! layer (`lib/keys.js`) produces from every other; [`RsaKey`] holds the parsed, checked AWS-LC
+//! layer (`lib/keys/`) produces from every other; [`RsaKey`] holds the parsed, checked AWS-LC
 //! key so that a key used many times (a KeyObject, a handle the JS layer caches) is parsed once.
 //!
 //! Bounds, checked before any work:

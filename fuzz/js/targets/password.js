@@ -15,7 +15,7 @@ const CODES = ['ERR_INVALID_ARG_VALUE', 'ERR_OUT_OF_RANGE']
 const b64len = (s) => Buffer.from(s.replace(/\./g, '+'), 'base64').length
 const num = (s) => (/^[1-9][0-9]*$/.test(s) ? Number(s) : NaN)
 
-/** The parameters of the passlib and Django strings, read independently of lib/password.js. */
+/** The parameters of the passlib and Django strings, read independently of lib/password/. */
 function independent(text) {
   let m
   if ((m = /^\$scrypt\$([^$]*)\$([^$]*)\$([^$]*)$/.exec(text))) {
