@@ -235,9 +235,15 @@ export declare function cpuPaths(): CpuPaths
 
 /** The path each backend took on this CPU (see `cpuPaths()` in index.d.ts for the values). */
 export interface CpuPaths {
-  /** SHA-1 (RustCrypto `sha1`): `'sha-ni'` or `'soft'`. */
+  /**
+   * SHA-1 (RustCrypto `sha1`): `'sha-ni'` (x86-64), `'sha1'` (the ARMv8 SHA-1 instructions) or
+   * `'soft'`.
+   */
   sha1: string
-  /** SHA-256 and SHA-224 (RustCrypto `sha2`): `'sha-ni'` or `'soft'`. */
+  /**
+   * SHA-256 and SHA-224 (RustCrypto `sha2`): `'sha-ni'`, `'sha2'` (ARMv8 SHA-256 instructions)
+   * or `'soft'`.
+   */
   sha256: string
   /** SHA-256 batch hashing (ours, several messages interleaved): `'sha-ni'` or `'one-by-one'`. */
   sha256Batch: string
@@ -245,7 +251,7 @@ export interface CpuPaths {
    * SHA-384, SHA-512, SHA-512/224 and SHA-512/256 (one block function for hashing, HMAC,
    * PBKDF2, batches and streams): `'avx2-bmi2'` (ours, `arch::Sha512Avx2`: the message schedule
    * of two blocks in AVX2 registers, scalar rounds with BMI2 `rorx`), else RustCrypto `sha2`'s
-   * compression, `'avx2'` or `'soft'`.
+   * compression, `'avx2'`, `'sha512'` (ARMv8.2 SHA-512 instructions) or `'soft'`.
    */
   sha512: string
   /** MD5 (ours, `hash/md.rs`; scalar: MD5 is one serial chain): `'soft'`. */
@@ -253,9 +259,10 @@ export interface CpuPaths {
   /**
    * Every Keccak hash (SHA-3, SHAKE, Keccak-256: our sponge, `hash/keccak.rs`): `'bmi2-asm'`
    * (our x86-64 assembly with BMI1/BMI2, where it measured faster than AWS-LC's in this process;
-   * asking measures it), else AWS-LC's Keccak-f[1600], fixed when AWS-LC is compiled:
-   * `'aws-lc-asm'` (s2n-bignum assembly: x86-64 Linux and macOS), `'aws-lc-c'` (x86-64 Windows),
-   * `'unprobed'` elsewhere.
+   * asking measures it), else AWS-LC's Keccak-f[1600] as AWS-LC picks it: `'aws-lc-asm'`
+   * (s2n-bignum's scalar assembly: x86-64 Linux and macOS; on aarch64 for Neoverse N1, V1, V2
+   * and V3), `'aws-lc-sha3'` (s2n-bignum's Neon assembly with the ARMv8.2 SHA-3 instructions),
+   * `'aws-lc-armv8'` (the scalar ARMv8 assembly), `'aws-lc-c'`, or `'unprobed'` elsewhere.
    */
   sha3: string
   /**
@@ -265,30 +272,36 @@ export interface CpuPaths {
   blake2b: string
   /** BLAKE2s: the same choice, between `blake2s_simd` and ours. */
   blake2s: string
-  /** BLAKE3: `'avx512'`, `'avx2'`, `'sse41'`, `'sse2'` or `'portable'`. */
+  /** BLAKE3: `'avx512'`, `'avx2'`, `'sse41'`, `'sse2'`, `'neon'` or `'portable'`. */
   blake3: string
   /**
    * AES in every mode but 96-bit-IV GCM (RustCrypto `aes`): `'vaes512'`, `'vaes256'`,
-   * `'aes-ni'` or `'soft'`.
+   * `'aes-ni'`, `'aes'` (the ARMv8 AES instructions) or `'soft'`.
    */
   aes: string
   /**
-   * AES-GCM with a 96-bit IV and a 16-byte tag (ring; other IV and tag lengths: `aes` + `ghash`): `'vaes-avx2'`, `'aes-ni-avx-movbe'`, `'aes-ni-clmul'`,
-   * `'vpaes-ssse3'` or `'nohw'`.
+   * AES-GCM with a 96-bit IV and a 16-byte tag (ring; other IV and tag lengths: `aes` +
+   * `ghash`): `'vaes-avx2'`, `'aes-ni-avx-movbe'`, `'aes-ni-clmul'`, `'vpaes-ssse3'`,
+   * `'aes+pmull'` (ARMv8 AES and PMULL), `'vpaes-neon'` or `'nohw'`.
    */
   aesGcm: string
-  /** GHASH of GCM with other IV lengths (`polyval`): `'clmul'` or `'soft'`. */
+  /** GHASH of GCM with other IV lengths (`polyval`): `'clmul'`, `'pmull'` or `'soft'`. */
   ghash: string
   /**
    * ChaCha20-Poly1305 and XChaCha20-Poly1305 (ring's ChaCha20; Poly1305 is its portable code):
-   * `'avx2'`, `'ssse3'` or `'nohw'`.
+   * `'avx2'`, `'ssse3'`, `'neon'` (inputs over 192 bytes; shorter ones take the scalar code) or
+   * `'nohw'`.
    */
   chacha20: string
-  /** scrypt's Salsa20/8 core (ours): `'avx512vl'` or `'sse2'`. */
+  /** scrypt's Salsa20/8 core (ours): `'avx512vl'`, `'sse2'` (x86-64) or `'portable'`. */
   scrypt: string
   /** bcrypt's Blowfish round index (ours): `'bextr'` (AMD with BMI1) or `'shift'`. */
   bcrypt: string
-  /** Argon2 block function (`argon2-rust`): `'avx512'`, `'avx2'`, `'sse2'` or `'portable'`. */
+  /**
+   * Argon2 block function (`argon2-rust`'s own choice; on aarch64 Linux it times its Neon fill
+   * against the scalar one once per process): `'avx512'`, `'avx2'`, `'sse2'`, `'neon'` or
+   * `'scalar'`.
+   */
   argon2: string
 }
 

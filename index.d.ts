@@ -275,46 +275,44 @@ export declare function timingSafeEqual(a: Input, b: Input): boolean
 
 /**
  * The code path each backend took on this CPU at run time (feature detection), so that a fall
- * back to portable code shows: e.g. `{ sha256: 'sha-ni', aes: 'vaes256', aesGcm: 'vaes-avx2' }`.
- * The crates' own tests are restated from their sources (src/cpu.rs); non-x86 CPUs read
- * `'portable'` (or the row's fallback name).
- */
-/**
- * The code path each backend took on this CPU. The crates' own choices are restated for x86-64;
- * on other architectures their rows read 'unprobed' (ours are always read directly).
+ * back to portable code shows: e.g. `{ sha256: 'sha-ni', aes: 'vaes256', aesGcm: 'vaes-avx2' }` on
+ * a recent x86-64 CPU, `{ sha256: 'sha2', aes: 'aes', aesGcm: 'aes+pmull' }` on an arm64 CPU with
+ * the crypto extensions. The crates' own tests are restated from their sources (src/cpu.rs) for
+ * x86-64 and arm64; on other architectures their rows read 'unprobed' (ours are always read
+ * directly).
  */
 export interface CpuPaths {
-  /** RustCrypto sha1: 'sha-ni' | 'soft'. */
+  /** RustCrypto sha1: 'sha-ni' | 'sha1' (ARMv8 SHA-1 instructions) | 'soft'. */
   sha1: string
-  /** SHA-224/256 (RustCrypto sha2): 'sha-ni' | 'soft'. */
+  /** SHA-224/256 (RustCrypto sha2): 'sha-ni' | 'sha2' (ARMv8 SHA-256 instructions) | 'soft'. */
   sha256: string
   /** SHA-256 batch hashing (ours): 'sha-ni' | 'one-by-one'. */
   sha256Batch: string
-  /** SHA-384/512/512-224/512-256 (hashing, HMAC, PBKDF2, batches, streams): 'avx2-bmi2' (ours: AVX2 message schedule, BMI2 rounds) | else RustCrypto sha2's 'avx2' | 'soft'. */
+  /** SHA-384/512/512-224/512-256 (hashing, HMAC, PBKDF2, batches, streams): 'avx2-bmi2' (ours: AVX2 message schedule, BMI2 rounds) | else RustCrypto sha2's 'avx2' | 'sha512' (ARMv8.2 SHA-512 instructions) | 'soft'. */
   sha512: string
   /** MD5 (no SIMD path): 'soft'. */
   md5: string
-  /** Every Keccak hash (SHA-3, SHAKE, Keccak-256: our sponge): 'bmi2-asm' (our x86-64 BMI1/BMI2 assembly, where it measured faster than AWS-LC's permutation in this process) | else AWS-LC's Keccak-f[1600]: 'aws-lc-asm' (x86-64 Linux, macOS) | 'aws-lc-c' (x86-64 Windows) | 'unprobed'. */
+  /** Every Keccak hash (SHA-3, SHAKE, Keccak-256: our sponge): 'bmi2-asm' (our x86-64 BMI1/BMI2 assembly, where it measured faster than AWS-LC's permutation in this process) | else AWS-LC's Keccak-f[1600]: 'aws-lc-asm' (s2n-bignum scalar assembly: x86-64 Linux and macOS, arm64 Neoverse N1/V1/V2/V3) | 'aws-lc-sha3' (arm64 with the SHA-3 instructions) | 'aws-lc-armv8' (other arm64) | 'aws-lc-c' (x86-64 Windows) | 'unprobed'. */
   sha3: string
   /** BLAKE2b: 'simd' (blake2b_simd) | 'scalar' (ours), whichever measured faster in this process on its first BLAKE2b hash (40-80 µs, once); 'scalar' off x86-64. */
   blake2b: string
   /** BLAKE2s: the same choice between blake2s_simd and ours. */
   blake2s: string
-  /** BLAKE3: 'avx512' | 'avx2' | 'sse41' | 'sse2' | 'portable'. */
+  /** BLAKE3: 'avx512' | 'avx2' | 'sse41' | 'sse2' | 'neon' | 'portable'. */
   blake3: string
-  /** AES in every mode but 96-bit-IV GCM (RustCrypto aes): 'vaes512' | 'vaes256' | 'aes-ni' | 'soft'. */
+  /** AES in every mode but 96-bit-IV GCM (RustCrypto aes): 'vaes512' | 'vaes256' | 'aes-ni' | 'aes' (ARMv8 AES instructions) | 'soft'. */
   aes: string
-  /** AES-GCM with a 96-bit IV and 16-byte tag (ring; else aes + ghash): 'vaes-avx2' | 'aes-ni-avx-movbe' | 'aes-ni-clmul' | 'vpaes-ssse3' | 'nohw'. */
+  /** AES-GCM with a 96-bit IV and 16-byte tag (ring; else aes + ghash): 'vaes-avx2' | 'aes-ni-avx-movbe' | 'aes-ni-clmul' | 'vpaes-ssse3' | 'aes+pmull' (ARMv8 AES and PMULL) | 'vpaes-neon' | 'nohw'. */
   aesGcm: string
-  /** GHASH of GCM with other IV lengths (polyval): 'clmul' | 'soft'. */
+  /** GHASH of GCM with other IV lengths (polyval): 'clmul' | 'pmull' | 'soft'. */
   ghash: string
-  /** ChaCha20 of (X)ChaCha20-Poly1305 (ring): 'avx2' | 'ssse3' | 'nohw'. */
+  /** ChaCha20 of (X)ChaCha20-Poly1305 (ring): 'avx2' | 'ssse3' | 'neon' (inputs over 192 bytes) | 'nohw'. */
   chacha20: string
-  /** scrypt's Salsa20/8 core (ours): 'avx512vl' | 'sse2'. */
+  /** scrypt's Salsa20/8 core (ours): 'avx512vl' | 'sse2' (x86-64) | 'portable'. */
   scrypt: string
   /** bcrypt's Blowfish index (ours): 'bextr' | 'shift'. */
   bcrypt: string
-  /** Argon2 block function (argon2-rust): 'avx512' | 'avx2' | 'sse2' | 'portable'. */
+  /** Argon2 block function (argon2-rust's own choice; on arm64 Linux it times Neon against scalar once per process): 'avx512' | 'avx2' | 'sse2' | 'neon' | 'scalar'. */
   argon2: string
 }
 

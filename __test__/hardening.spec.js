@@ -8,6 +8,7 @@ const nodeCrypto = require('node:crypto')
 const { execFileSync, spawnSync } = require('node:child_process')
 const { performance } = require('node:perf_hooks')
 const c = require('..')
+const { scaled } = require('./helpers/time')
 
 const ROOT = path.join(__dirname, '..')
 // 53 characters of bcrypt's alphabet in canonical base64 (the salt's last character 'e' has its
@@ -15,7 +16,7 @@ const ROOT = path.join(__dirname, '..')
 const BCRYPT_BODY = 'a'.repeat(21) + 'e' + 'a'.repeat(31)
 
 /** Runs `body` (an async function's source) in a child; returns what it printed as JSON. */
-function inChild(t, body, { timeout = 120_000, flags = ['--expose-gc'] } = {}) {
+function inChild(t, body, { timeout = scaled(120_000), flags = ['--expose-gc'] } = {}) {
   const src = `const c = require(${JSON.stringify(ROOT)});
 const nodeCrypto = require('node:crypto');
 (async () => { const out = await (async () => { ${body} })(); process.stdout.write(JSON.stringify(out)) })()

@@ -12,6 +12,7 @@ const { kdf } = crypto
 const { argon2, argon2Sync, bcrypt } = kdf
 const vectors = require('./helpers/vectors')
 const { isError, rejects } = require('./helpers/assert')
+const { scaled } = require('./helpers/time')
 
 const json = (name) => vectors.json(`kdf/${name}`)
 const { hex } = vectors
@@ -29,7 +30,7 @@ function peer(name, probe) {
     return null
   }
   if (probe) {
-    const r = spawnSync(process.execPath, ['-e', probe], { cwd: __dirname, timeout: 60000, encoding: 'utf8' })
+    const r = spawnSync(process.execPath, ['-e', probe], { cwd: __dirname, timeout: scaled(60000), encoding: 'utf8' })
     if (r.status !== 0) {
       const why = (r.stderr || '').split('\n').filter(Boolean).slice(-1)[0] || `signal ${r.signal}`
       console.warn(`[kdf-passwords] SKIP ${name} interop: the npm package "${name}" does not load here (${why})`)

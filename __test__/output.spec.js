@@ -4,7 +4,7 @@
 // vector and differential specs cover), random sizes, views at offsets in larger buffers of every
 // ArrayBufferView kind; refusals (too small, overlapping each input, wrong types and formats,
 // async and batch forms); a failed decryption leaving the output zeroed; the index.d.ts types;
-// cpuPaths() against /proc/cpuinfo.
+// cpuPaths() against the CPU's features (/proc/cpuinfo on x86-64, AT_HWCAP on arm64).
 const test = require('ava')
 const fs = require('node:fs')
 const os = require('node:os')
@@ -420,8 +420,9 @@ test('cpuPaths() lists every backend with a string path, consistent with /proc/c
   })
   t.deepEqual(checker.getPropertiesOfType(declared).map((p) => p.name).sort(), Object.keys(paths).sort())
   for (const [k, v] of Object.entries(paths)) t.true(typeof v === 'string' && v.length > 0, k)
+  if (process.platform === 'linux' && process.arch === 'arm64') return arm64Paths(t, paths)
   if (process.arch !== 'x64' || !fs.existsSync('/proc/cpuinfo')) {
-    t.log('not x86-64 Linux: the paths were not checked against the CPU flags')
+    t.log('not x86-64 or arm64 Linux: the paths were not checked against the CPU features')
     return
   }
   const info = fs.readFileSync('/proc/cpuinfo', 'utf8')
@@ -441,3 +442,40 @@ test('cpuPaths() lists every backend with a string path, consistent with /proc/c
   t.is(paths.bcrypt === 'bextr', (vendor === 'AuthenticAMD' || vendor === 'HygonGenuine') && flags.has('bmi1'))
   t.is(paths.sha512 === 'avx2-bmi2', ['avx2', 'bmi1', 'bmi2'].every((f) => flags.has(f)))
 })
+
+// AT_HWCAP bits (Linux arch/arm64/include/uapi/asm/hwcap.h).
+const HWCAP = { aes: 3, pmull: 4, sha1: 5, sha2: 6, sha3: 17, sha512: 21 }
+// MIDR_EL1 part numbers of the Arm cores AWS-LC gives its Neoverse Keccak (N1, V1, V2, V3).
+const NEOVERSE_PARTS = [0xd0c, 0xd40, 0xd4f, 0xd84]
+
+/**
+ * arm64 Linux: the paths against AT_HWCAP as the kernel (or qemu-user) gives it in
+ * /proc/self/auxv, less the bits scripts/test-arm64.mjs hides from getauxval in its run without
+ * crypto extensions (CRYPTOGRAPHER_TEST_HWCAP_CLEAR).
+ */
+function arm64Paths(t, paths) {
+  const auxv = fs.readFileSync('/proc/self/auxv')
+  let hwcap = 0n
+  for (let i = 0; i + 16 <= auxv.length; i += 16) if (auxv.readBigUInt64LE(i) === 16n) hwcap = auxv.readBigUInt64LE(i + 8)
+  t.not(hwcap, 0n, 'AT_HWCAP in /proc/self/auxv')
+  hwcap &= ~BigInt(process.env.CRYPTOGRAPHER_TEST_HWCAP_CLEAR || 0)
+  const has = (...names) => names.every((n) => (hwcap >> BigInt(HWCAP[n])) & 1n)
+  t.log(`AT_HWCAP 0x${hwcap.toString(16)}: ${Object.keys(HWCAP).filter((n) => has(n)).join(' ') || 'no crypto extensions'}`)
+  t.is(paths.aes, has('aes', 'pmull') ? 'aes' : 'soft')
+  t.is(paths.ghash, has('aes', 'pmull') ? 'pmull' : 'soft')
+  t.is(paths.aesGcm, has('aes', 'pmull') ? 'aes+pmull' : 'vpaes-neon')
+  // RustCrypto's tests: SHA-1 and SHA-256 on the SHA2 bit, SHA-512 on SHA3 and SHA512.
+  t.is(paths.sha1, has('sha2') ? 'sha1' : 'soft')
+  t.is(paths.sha256, has('sha2') ? 'sha2' : 'soft')
+  t.is(paths.sha512, has('sha3', 'sha512') ? 'sha512' : 'soft')
+  // AWS-LC tells a Neoverse core by its MIDR_EL1: sysfs has it on Linux; under qemu-user (whose
+  // /sys is the host's) the emulated model is QEMU_CPU.
+  const midrFile = '/sys/devices/system/cpu/cpu0/regs/identification/midr_el1'
+  const midr = fs.existsSync(midrFile) ? Number.parseInt(fs.readFileSync(midrFile, 'utf8'), 16) : null
+  const neoverse = midr !== null ? (midr >>> 24) === 0x41 && NEOVERSE_PARTS.includes((midr >>> 4) & 0xfff) : /^neoverse-/.test(process.env.QEMU_CPU || '')
+  t.is(paths.sha3, neoverse ? 'aws-lc-asm' : has('sha3') ? 'aws-lc-sha3' : 'aws-lc-armv8')
+  // Neon is in every aarch64 CPU; the own x86-64 code paths are absent. argon2-rust times its
+  // Neon fill against its scalar one on Linux (Neon loses on some cores) and keeps the faster.
+  t.like(paths, { blake3: 'neon', chacha20: 'neon', scrypt: 'portable', bcrypt: 'shift', sha256Batch: 'one-by-one', blake2b: 'scalar', blake2s: 'scalar', md5: 'soft' })
+  t.true(['neon', 'scalar'].includes(paths.argon2), paths.argon2)
+}

@@ -16,6 +16,7 @@ const fc = require('fast-check')
 const assert = require('node:assert/strict')
 const nodeCrypto = require('node:crypto')
 const { nodeEncrypt, nodeDecrypt, nodeHas } = require('./helpers/node-reference')
+const { scaled } = require('./helpers/time')
 const independentStream = require('./helpers/stream-format')
 const { spawnSync } = require('node:child_process')
 const { keccak_256 } = require('@noble/hashes/sha3')
@@ -859,7 +860,7 @@ property(
  * fails in a child process: a broken prebuild could crash this one.
  */
 function nativePeer(name, probe, unchecked) {
-  const r = spawnSync(process.execPath, ['-e', probe], { cwd: __dirname, timeout: 60000 })
+  const r = spawnSync(process.execPath, ['-e', probe], { cwd: __dirname, timeout: scaled(60000) })
   if (r.status !== 0) {
     console.warn(`[properties] the npm package "${name}" does not load here: ${unchecked}`)
     return null

@@ -14,12 +14,13 @@
 //
 // Zig and cargo-zigbuild come from PyPI (scripts/zig-requirements.txt, pinned by version and
 // SHA-256, installed with --require-hashes): when `cargo-zigbuild` is not on PATH, they are
-// installed once into a virtualenv under target/zig-venv.
+// installed once into a virtualenv under target/zig-venv (scripts/zig.mjs).
 // The generated binding.js / binding.d.ts are rewritten like `npm run build` does.
 import { execFileSync, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { zigEnv } from './zig.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
@@ -28,33 +29,11 @@ const hostTriple = /host: (\S+)/.exec(execFileSync('rustc', ['-vV'], { encoding:
 const triple = targetAt === -1 ? hostTriple : args[targetAt + 1]
 const rest = targetAt === -1 ? args : args.filter((_, i) => i !== targetAt && i !== targetAt + 1)
 const GLIBC_FLOOR = '2.17'
-const isWin = process.platform === 'win32'
 
-const ok = (cmd, argv, env = process.env) => spawnSync(cmd, argv, { stdio: 'ignore', env }).status === 0
 function run(cmd, argv, env = process.env) {
   console.log(`$ ${cmd} ${argv.join(' ')}`)
   const r = spawnSync(cmd, argv, { stdio: 'inherit', cwd: root, env })
   if (r.status !== 0) process.exit(r.status || 1)
-}
-
-// PATH with zig and cargo-zigbuild on it (from PATH, else a pinned virtualenv under target/).
-function zigEnv() {
-  const haveZig = (env) => ok('cargo-zigbuild', ['--version'], env) && (ok('zig', ['version'], env) || ok('python3', ['-m', 'ziglang', 'version'], env))
-  if (haveZig(process.env)) return process.env
-  const venv = path.join(root, 'target', 'zig-venv')
-  const bin = path.join(venv, isWin ? 'Scripts' : 'bin')
-  const env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH}` }
-  if (!haveZig(env)) {
-    console.log(`installing zig + cargo-zigbuild from PyPI into ${path.relative(root, venv)}`)
-    run(isWin ? 'python' : 'python3', ['-m', 'venv', venv])
-    // Every file is checked against the SHA-256 listed in the requirements file; no sdist builds.
-    run(path.join(bin, 'pip'), [
-      'install', '--quiet', '--require-hashes', '--only-binary=:all:',
-      '-r', path.join(root, 'scripts', 'zig-requirements.txt'),
-    ])
-  }
-  if (!haveZig(env)) throw new Error('zig/cargo-zigbuild still not runnable after installing them')
-  return env
 }
 
 // The napi name of a triple's architecture, and the file napi writes for `target` ([] if absent).

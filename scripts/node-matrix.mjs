@@ -16,7 +16,7 @@
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { builtAddon, ensureRuntime, root, runTee, sha256 } from './node-runtimes.mjs'
+import { avaSummary, builtAddon, ensureRuntime, root, runAva, sha256 } from './node-runtimes.mjs'
 
 const argv = process.argv.slice(2)
 const dashdash = argv.indexOf('--')
@@ -25,8 +25,6 @@ const own = dashdash === -1 ? argv : argv.slice(0, dashdash)
 const update = own.includes('--update')
 const majors = own.filter((a) => /^\d+$/.test(a)).map(Number)
 if (majors.length === 0) majors.push(20, 22, 24, 26)
-
-const runAva = (node, env) => runTee(node, [path.join(root, 'node_modules', 'ava', 'entrypoints', 'cli.mjs'), ...avaArgs], env)
 
 const addon = builtAddon()
 const addonHash = sha256(addon)
@@ -45,13 +43,10 @@ for (const major of majors) {
   console.log(`\n=== Node ${version} (${node}); loads ${loaded}`)
   // Put this runtime first on PATH so anything the tests spawn as `node` is the same runtime.
   const env = { ...process.env, PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH}` }
-  const r = await runAva(node, env)
-  const passed = (r.out.match(/(\d+) tests? passed/) || [])[1] || '0'
-  const failed = (r.out.match(/(\d+) tests? failed/) || [])[1] || '0'
+  const r = await runAva(node, avaArgs, env)
+  const { passed, failed, failures } = avaSummary(r.out)
   const unchanged = sha256(addon) === addonHash
   const ok = r.code === 0 && !r.signal && loaded === fs.realpathSync(addon) && unchanged
-  // ava marks failed tests, uncaught exceptions and timeouts with ✘ (and "Timed out" lines).
-  const failures = r.out.split('\n').filter((l) => /✘|Timed out|Uncaught exception|Unhandled rejection/.test(l)).map((l) => l.trim())
   rows.push({ version, ok, passed, failed, failures, seconds: ((Date.now() - started) / 1000).toFixed(1), why: r.signal ? `signal ${r.signal}` : !unchanged ? 'addon changed' : loaded !== fs.realpathSync(addon) ? `loaded ${loaded}` : r.code ? `exit ${r.code}` : '' })
 }
 

