@@ -1,7 +1,9 @@
 'use strict'
 // Loads the native addon through the loader @napi-rs/cli generates (../binding.js): a local
 // build (`./cryptographer.<platform>.node`) first, then the `@cryptographer/native-<platform>`
-// package, or only the file named by NAPI_RS_NATIVE_LIBRARY_PATH when that is set. When nothing
+// package, or only the file named by NAPI_RS_NATIVE_LIBRARY_PATH when that is set. When no native
+// binary loads (or NAPI_RS_FORCE_WASI is set), the WebAssembly build: a local
+// `./cryptographer.wasi.cjs`, then the `@cryptographer/native-wasm32-wasi` package. When nothing
 // loads, this throws a single error that names the platform it looked for, every attempt that
 // failed and the fix. __test__/loader.spec.js runs this file with simulated platforms.
 
@@ -9,8 +11,9 @@ const PACKAGE = 'cryptographer.js'
 // The platform packages are `${BINARY_PACKAGE}-<platform>` (package.json "napi.packageName").
 const BINARY_PACKAGE = '@cryptographer/native'
 
-// The targets we publish a prebuilt binary for, by the platform-arch-abi name napi-rs gives
-// them (package.json "napi.targets"; __test__/loader.spec.js checks that the two lists agree).
+// The targets we publish a prebuilt native binary for, by the platform-arch-abi name napi-rs
+// gives them (package.json "napi.targets" less the WebAssembly build; __test__/loader.spec.js
+// checks that the two lists agree).
 const PREBUILT = [
   'linux-x64-gnu',
   'linux-arm64-gnu',
@@ -64,12 +67,37 @@ function attemptsOf(err) {
   return attempts
 }
 
+// The environment variables binding.js reads (Deno asks for a permission for each).
+const ENV = ['NAPI_RS_NATIVE_LIBRARY_PATH', 'NAPI_RS_ENFORCE_VERSION_CHECK', 'NAPI_RS_FORCE_WASI', 'NAPI_RS_WASI_FLAVOR']
+
+// A variable of the environment, or undefined when the runtime does not let us read it (Deno
+// without --allow-env throws NotCapable), so that the explanation itself never fails.
+function envVar(name) {
+  try {
+    return process.env[name]
+  } catch {
+    return undefined
+  }
+}
+
 function explain(err) {
   const c = libc()
   const target = targetName(c)
-  const override = process.env.NAPI_RS_NATIVE_LIBRARY_PATH
+  const override = envVar('NAPI_RS_NATIVE_LIBRARY_PATH')
+  const wasiOnly = envVar('NAPI_RS_FORCE_WASI') === 'error'
   const fix = []
-  if (override) {
+  if (typeof Deno !== 'undefined') {
+    fix.push(
+      `Deno: run with --allow-ffi --allow-env=${ENV.join(',')}` +
+        `${process.platform === 'linux' ? ' --allow-read=/usr/bin/ldd' : ''} (or -A), with the packages in a local node_modules;`,
+    )
+  }
+  if (wasiOnly) {
+    fix.push(
+      'NAPI_RS_FORCE_WASI is set to "error", so only the WebAssembly build is tried: install ' +
+        `"${BINARY_PACKAGE}-wasm32-wasi" (\`npm install ${PACKAGE} --cpu=wasm32\`), or unset it.`,
+    )
+  } else if (override) {
     fix.push(
       `NAPI_RS_NATIVE_LIBRARY_PATH is set to "${override}", so that is the only file tried: ` +
         `point it at a ${PACKAGE} .node file built for ${target}, or unset it.`,
@@ -83,7 +111,11 @@ function explain(err) {
       'in Electron, unpack "**/*.node" from the asar archive (asarUnpack);',
     )
   } else {
-    fix.push(`no prebuilt binary is published for ${target} (prebuilt: ${PREBUILT.join(', ')});`)
+    fix.push(
+      `no prebuilt binary is published for ${target} (prebuilt: ${PREBUILT.join(', ')});`,
+      `install the WebAssembly build instead (slower, Node >= 20.19): \`npm install ${PACKAGE} --cpu=wasm32\` ` +
+        `installs "${BINARY_PACKAGE}-wasm32-wasi", which this loader then takes (pnpm, Yarn: add wasm32 to supportedArchitectures.cpu);`,
+    )
   }
   fix.push(
     'or build it from source (a clone and Rust: `npm ci && npm run build`) and set ' +
@@ -108,6 +140,19 @@ try {
   binding = require('../binding.js')
 } catch (err) {
   throw explain(err)
+}
+// binding.js falls back to the WebAssembly build when the file NAPI_RS_NATIVE_LIBRARY_PATH names
+// does not load; that variable means "only this file", so that fallback is an error here (unless
+// the WebAssembly build was asked for, or is the file named).
+const override = envVar('NAPI_RS_NATIVE_LIBRARY_PATH')
+if (override && binding.__napiBindingTarget === 'wasm32-wasi' && !envVar('NAPI_RS_FORCE_WASI') && !/\.c?js$/.test(override)) {
+  let cause
+  try {
+    require(override)
+  } catch (err) {
+    cause = err
+  }
+  throw explain(cause)
 }
 
 module.exports = binding

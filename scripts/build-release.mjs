@@ -8,6 +8,9 @@
 // scripts/check-musl.mjs fails the build if the file needs anything but musl's libc. macOS targets
 // build natively on a Mac; elsewhere with zig too (`-x`), then scripts/check-macho.mjs checks the
 // Mach-O file (docs/platforms.md). Windows targets build natively with `napi build --release`.
+// The WebAssembly build (`--target wasm32-wasip1-threads`, `npm run build:wasm`) compiles AWS-LC's
+// and ring's C with `zig cc` for wasm32-wasi (zig ships wasi-libc with its pthreads), so no
+// wasi-sdk is needed.
 //
 // Zig and cargo-zigbuild come from PyPI (scripts/zig-requirements.txt, pinned by version and
 // SHA-256, installed with --require-hashes): when `cargo-zigbuild` is not on PATH, they are
@@ -41,11 +44,39 @@ function builtFile(target) {
   return fs.existsSync(file) ? [file] : []
 }
 
+// `zig cc` as the C compiler and archiver of the wasm32-wasip1-threads target: two wrapper
+// scripts under target/wasi-cc/ (cc-rs and CMake each take a single program). The wrapper drops
+// the `--target=wasm32-wasip1-threads` cc-rs adds (zig knows the target as wasm32-wasi-musl) and
+// turns on what the Rust target has: atomics and bulk memory (shared memory), mutable globals,
+// sign extension.
+function wasiEnv() {
+  const env = zigEnv()
+  const python = env === process.env ? 'python3' : path.join(root, 'target', 'zig-venv', isWin ? 'Scripts' : 'bin', 'python3')
+  const zig = ok('zig', ['version'], env)
+    ? 'zig'
+    : execFileSync(python, ['-c', 'import os, ziglang; print(os.path.join(os.path.dirname(ziglang.__file__), "zig"))'], { encoding: 'utf8', env }).trim()
+  const dir = path.join(root, 'target', 'wasi-cc')
+  fs.mkdirSync(dir, { recursive: true })
+  const cc = path.join(dir, 'cc')
+  const ar = path.join(dir, 'ar')
+  fs.writeFileSync(
+    cc,
+    `#!/bin/sh\nfor a in "$@"; do\n  case "$a" in --target=*) ;; *) set -- "$@" "$a" ;; esac\n  shift\ndone\n` +
+      `exec ${JSON.stringify(zig)} cc -target wasm32-wasi-musl -mcpu=generic+atomics+bulk_memory+mutable_globals+sign_ext -pthread "$@"\n`,
+    { mode: 0o755 },
+  )
+  fs.writeFileSync(ar, `#!/bin/sh\nexec ${JSON.stringify(zig)} ar "$@"\n`, { mode: 0o755 })
+  return { ...env, CC_wasm32_wasip1_threads: cc, AR_wasm32_wasip1_threads: ar }
+}
+
 const napi = path.join(root, 'node_modules', '@napi-rs', 'cli', 'dist', 'cli.js')
 const common = ['build', '--platform', '--release', '--js', 'binding.js', '--dts', 'binding.d.ts', '--no-const-enum', ...rest]
 if (triple.endsWith('-linux-gnu')) {
   run(process.execPath, [napi, ...common, '-x', '--target', `${triple}.${GLIBC_FLOOR}`], zigEnv())
   run(process.execPath, [path.join(root, 'scripts', 'check-glibc.mjs'), '--max', GLIBC_FLOOR, ...builtFile(`linux-${arch(triple)}-gnu`)])
+} else if (triple === 'wasm32-wasip1-threads') {
+  if (isWin) throw new Error('the WebAssembly build runs on Linux or macOS (a POSIX shell wraps zig cc)')
+  run(process.execPath, [napi, ...common, '--target', triple], wasiEnv())
 } else if (triple.endsWith('-linux-musl')) {
   run(process.execPath, [napi, ...common, '-x', '--target', triple], zigEnv())
   run(process.execPath, [path.join(root, 'scripts', 'check-musl.mjs'), ...builtFile(`linux-${arch(triple)}-musl`)])

@@ -80,7 +80,7 @@ function findBinaries(dir, depth = 0) {
     const file = path.join(dir, entry.name)
     if (entry.isDirectory() && depth < 3 && entry.name !== 'node_modules' && entry.name !== 'target' && entry.name !== 'npm') {
       found.push(...findBinaries(file, depth + 1))
-    } else if (entry.isFile() && entry.name.startsWith(`${pkg.napi.binaryName}.`) && entry.name.endsWith('.node')) {
+    } else if (entry.isFile() && entry.name.startsWith(`${pkg.napi.binaryName}.`) && /\.node$|\.wasm32-wasi\.wasm$/.test(entry.name)) {
       found.push(file)
     }
   }
@@ -91,7 +91,15 @@ function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cryptographer-dry-run-'))
   try {
     const all = pkg.napi.targets.map((triple) => parseTriple(triple))
-    const binaryOf = (t) => `${pkg.napi.binaryName}.${t.platformArchABI}.node`
+    const isWasi = (t) => t.platform === 'wasi'
+    const binaryOf = (t) => `${pkg.napi.binaryName}.${t.platformArchABI}.${isWasi(t) ? 'wasm' : 'node'}`
+    // The WebAssembly package also ships what napi build writes beside the .wasm: its loader
+    // (main), types, browser entry and thread workers, which `napi artifacts` copies in.
+    const loaderOf = (t) => (isWasi(t) ? `${pkg.napi.binaryName}.wasi.cjs` : binaryOf(t))
+    const shippedOf = (t) =>
+      isWasi(t)
+        ? [binaryOf(t), loaderOf(t), `${pkg.napi.binaryName}.wasi.d.cts`, `${pkg.napi.binaryName}.wasi-browser.js`, 'wasi-worker.mjs', 'wasi-worker-browser.mjs']
+        : [binaryOf(t)]
     const nameOf = (t) => `${pkg.napi.packageName}-${t.platformArchABI}`
 
     // --- root manifest -------------------------------------------------------------------------
@@ -132,7 +140,9 @@ function main() {
     if (present.length === 0) throw new Error('no binary found: run `npm run build` first, or pass --artifacts DIR')
     const stagedArtifacts = path.join(stage, 'artifacts')
     fs.mkdirSync(stagedArtifacts)
-    for (const t of present) fs.copyFileSync(byName.get(binaryOf(t)), path.join(stagedArtifacts, binaryOf(t)))
+    for (const t of present) {
+      for (const f of shippedOf(t)) fs.copyFileSync(path.join(path.dirname(byName.get(binaryOf(t))), f), path.join(stagedArtifacts, f))
+    }
     const stagedPkg = readJson(path.join(stage, 'package.json'))
     stagedPkg.napi.targets = pkg.napi.targets.filter((_, i) => present.includes(all[i]))
     fs.writeFileSync(path.join(stage, 'package.json'), JSON.stringify(stagedPkg, null, 2) + '\n')
@@ -145,9 +155,10 @@ function main() {
       const problems = []
       if (m.name !== nameOf(t)) problems.push(`name ${m.name}`)
       if (m.version !== pkg.version) problems.push(`version ${m.version} (root ${pkg.version}: run \`napi version\`)`)
-      if (m.main !== binaryOf(t)) problems.push(`main ${m.main}`)
-      if (!same([...(m.files || [])].sort(), [binaryOf(t), 'LICENSE', NOTICES].sort())) problems.push(`files ${JSON.stringify(m.files)}`)
-      if (!same(m.os, [t.platform])) problems.push(`os ${JSON.stringify(m.os)}`)
+      if (m.main !== loaderOf(t)) problems.push(`main ${m.main}`)
+      if (!same([...(m.files || [])].sort(), [...shippedOf(t), 'LICENSE', NOTICES].sort())) problems.push(`files ${JSON.stringify(m.files)}`)
+      // WebAssembly runs on every OS: that package names a cpu (wasm32, opted into) and no os.
+      if (!same(m.os, isWasi(t) ? undefined : [t.platform])) problems.push(`os ${JSON.stringify(m.os)}`)
       if (!same(m.cpu, [t.arch])) problems.push(`cpu ${JSON.stringify(m.cpu)}`)
       const libc = t.abi === 'gnu' ? ['glibc'] : t.abi === 'musl' ? ['musl'] : undefined
       if (!same(m.libc, libc)) problems.push(`libc ${JSON.stringify(m.libc)}`)
@@ -161,7 +172,7 @@ function main() {
     }
     try {
       run(process.execPath, [napiCli, 'artifacts', '--cwd', stage, '--output-dir', 'artifacts'])
-      check(present.every((t) => fs.existsSync(path.join(stage, 'npm', t.platformArchABI, binaryOf(t)))), 'napi artifacts: each binary copied into npm/<target>/')
+      check(present.every((t) => shippedOf(t).every((f) => fs.existsSync(path.join(stage, 'npm', t.platformArchABI, f)))), 'napi artifacts: each binary (and the WebAssembly loader) copied into npm/<target>/')
     } catch (err) {
       check(false, 'napi artifacts', String(err.stderr || err.message))
     }
@@ -187,8 +198,8 @@ function main() {
       const tgz = packTo(path.join(stage, 'npm', t.platformArchABI))
       platformTgz.set(t.platformArchABI, tgz)
       check(
-        same(tgz.files, ['LICENSE', NOTICES, 'README.md', binaryOf(t), 'package.json'].sort()),
-        `${path.basename(tgz.file)}: package.json, README.md, LICENSE, ${NOTICES}, ${binaryOf(t)} (${tgz.size} bytes)`,
+        same(tgz.files, ['LICENSE', NOTICES, 'README.md', ...shippedOf(t), 'package.json'].sort()),
+        `${path.basename(tgz.file)}: package.json, README.md, LICENSE, ${NOTICES}, ${shippedOf(t).join(', ')} (${tgz.size} bytes)`,
         tgz.files.join(', '),
       )
     }
@@ -199,7 +210,7 @@ function main() {
     const rootTgz = packTo(stage)
     const packedRoot = JSON.parse(run('tar', ['-xzOf', rootTgz.file, 'package/package.json']))
     check(same(packedRoot.optionalDependencies, optionalDependencies), `${path.basename(rootTgz.file)}: optionalDependencies name all ${all.length} @cryptographer/native-* packages at ${pkg.version}`)
-    check(!rootTgz.files.some((f) => f.endsWith('.node') || f.startsWith('npm/') || f.startsWith('artifacts/')), `${path.basename(rootTgz.file)}: no binaries, npm/ or artifacts/ (${rootTgz.files.length} files, ${rootTgz.size} bytes)`, rootTgz.files.join(', '))
+    check(!rootTgz.files.some((f) => /\.node$|\.wasm$|wasi/.test(f) || f.startsWith('npm/') || f.startsWith('artifacts/')), `${path.basename(rootTgz.file)}: no binaries, WebAssembly loader, npm/ or artifacts/ (${rootTgz.files.length} files, ${rootTgz.size} bytes)`, rootTgz.files.join(', '))
     if (outDir) {
       fs.mkdirSync(outDir, { recursive: true })
       for (const f of fs.readdirSync(tarballs)) fs.copyFileSync(path.join(tarballs, f), path.join(outDir, f))

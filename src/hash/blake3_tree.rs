@@ -16,6 +16,10 @@
 //! read buffer of `READ_LEN` per thread). The libuv thread that runs the job blocks in
 //! `install` meanwhile; the rayon threads do the work. Cancellation is checked before every
 //! read; the first error (or abort) stops every leaf at its next read.
+//!
+//! Unix and Windows only: std has no stable positional read on WASI, where [`hash`] always returns
+//! `None` and files are read sequentially.
+#![cfg_attr(not(any(unix, windows)), allow(dead_code, unused_imports))]
 
 use std::fs::File;
 use std::io;
@@ -100,6 +104,11 @@ fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
 #[cfg(windows)]
 fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
   std::os::windows::fs::FileExt::seek_read(file, buf, offset)
+}
+
+#[cfg(not(any(unix, windows)))]
+fn read_at(_: &File, _: &mut [u8], _: u64) -> io::Result<usize> {
+  Err(io::ErrorKind::Unsupported.into())
 }
 
 /// The digest (`out_len` bytes) of the first `len` bytes of `file`, hashed as a tree; `None`

@@ -100,10 +100,65 @@ impl AsRef<[u8]> for Bytes<'_> {
 }
 
 /// An output buffer JavaScript passed in (any ArrayBufferView), not yet writable.
+///
+/// In the WebAssembly build (emnapi) `data` is not the JS buffer's memory but a copy of it in the
+/// module's linear memory, made by `napi_get_buffer_info`: what was written there is copied back
+/// into the JS buffer when the `Out` drops, at the end of the call.
 pub struct Out<'js> {
   data: *mut u8,
   len: usize,
+  #[cfg(target_family = "wasm")]
+  sync: WasmSync,
   _call: PhantomData<&'js mut [u8]>,
+}
+
+/// What the copy back into a JS output buffer needs (see [`Out`]).
+#[cfg(target_family = "wasm")]
+struct WasmSync {
+  env: sys::napi_env,
+  view: sys::napi_value,
+  written: bool,
+}
+
+#[cfg(target_family = "wasm")]
+extern "C" {
+  /// emnapi (`emnapi.h`): copies `length` bytes from `byte_offset` of the view between its JS
+  /// memory and the linear-memory copy emnapi made of it (`js_to_wasm` false: into JS).
+  fn emnapi_sync_memory(
+    env: sys::napi_env,
+    js_to_wasm: bool,
+    arraybuffer_or_view: *mut sys::napi_value,
+    byte_offset: usize,
+    length: usize,
+  ) -> sys::napi_status;
+}
+
+#[cfg(target_family = "wasm")]
+impl Drop for Out<'_> {
+  fn drop(&mut self) {
+    let WasmSync {
+      env,
+      mut view,
+      written,
+    } = self.sync;
+    if !written || self.data.is_null() || self.len == 0 {
+      return;
+    }
+    // SAFETY: `env` and `view` are the live environment and output view of the call `'js`,
+    // which has not returned (an `Out` does not outlive it); `len` is the view's length as
+    // emnapi gave it. No slice of the copy is borrowed any more: they borrow `self`.
+    let status = unsafe { emnapi_sync_memory(env, false, &mut view, 0, self.len) };
+    if check(status).is_err() {
+      // SAFETY: as above; the call then throws instead of returning an unwritten buffer.
+      unsafe {
+        sys::napi_throw_error(
+          env,
+          c"ERR_CRYPTO_OPERATION_FAILED".as_ptr(),
+          c"the result could not be copied into the output buffer".as_ptr(),
+        );
+      }
+    }
+  }
 }
 
 impl<'js> Out<'js> {
@@ -158,6 +213,10 @@ impl<'js> Out<'js> {
     if self.data.is_null() || self.len == 0 {
       return &mut [];
     }
+    #[cfg(target_family = "wasm")]
+    {
+      self.sync.written = true;
+    }
     // SAFETY: `data`/`len` come from N-API for a live view that stays alive and in place until
     // the call returns; callers replace every overlapping input by a copy first (or refuse
     // it), and the `&mut self` borrow keeps this the only mutable slice of it.
@@ -191,9 +250,13 @@ impl<'js> Cx<'js> {
     let mut data: *mut c_void = ptr::null_mut();
     let mut len = 0usize;
     // Node's `napi_get_buffer_info` accepts every ArrayBufferView (Buffer, any TypedArray,
-    // DataView) and returns the view's own byte range: one call for the common case.
+    // DataView) and returns the view's own byte range: one call for the common case. emnapi (the
+    // WebAssembly build) gives a TypedArray's element count there, not its byte length, so that
+    // build reads every view through `buffer_like`.
     // SAFETY: `self.env` is live for 'js and `v` a live handle of this call.
-    if check(unsafe { sys::napi_get_buffer_info(self.env, v.raw, &mut data, &mut len) }).is_ok() {
+    if !cfg!(target_family = "wasm")
+      && check(unsafe { sys::napi_get_buffer_info(self.env, v.raw, &mut data, &mut len) }).is_ok()
+    {
       return Ok(Bytes::view(data, len));
     }
     match self.type_of(v) {
@@ -238,31 +301,42 @@ impl<'js> Cx<'js> {
   }
 
   /// An ArrayBuffer, a DataView or a TypedArray, for runtimes whose `napi_get_buffer_info`
-  /// only takes Node Buffers (Node itself answers in [`Cx::bytes`]).
+  /// only takes Node Buffers, or miscounts other views (Node itself answers in [`Cx::bytes`]).
   fn buffer_like(self, v: Value<'js>, name: &str) -> CryptoResult<Bytes<'js>> {
+    let (env, raw) = (self.env, v.raw);
+    let mut data: *mut c_void = ptr::null_mut();
+    let mut len = 0usize;
+    // SAFETY: `env` is live for 'js and `raw` a live handle of this call.
+    if self.is(|y| unsafe { sys::napi_is_arraybuffer(env, raw, y) }) {
+      // SAFETY: `raw` is an ArrayBuffer of this call.
+      check(unsafe { sys::napi_get_arraybuffer_info(env, raw, &mut data, &mut len) })?;
+      return Ok(Bytes::view(data, len));
+    }
+    let (data, len) = self.view_bytes(v, name)?;
+    Ok(Bytes::view(data, len))
+  }
+
+  fn is(self, predicate: impl Fn(&mut bool) -> sys::napi_status) -> bool {
+    let mut yes = false;
+    check(predicate(&mut yes)).is_ok() && yes
+  }
+
+  /// The bytes of a DataView or a TypedArray (its own range, in bytes).
+  fn view_bytes(self, v: Value<'js>, name: &str) -> CryptoResult<(*mut c_void, usize)> {
     let (env, raw) = (self.env, v.raw);
     let mut data: *mut c_void = ptr::null_mut();
     let mut len = 0usize;
     let mut ab = ptr::null_mut();
     let mut offset = 0usize;
-    let is = |predicate: &dyn Fn(&mut bool) -> sys::napi_status| {
-      let mut yes = false;
-      check(predicate(&mut yes)).is_ok() && yes
-    };
-    // SAFETY (the three predicates): `env` is live for 'js and `raw` a live handle of this call.
-    if is(&|y| unsafe { sys::napi_is_arraybuffer(env, raw, y) }) {
-      // SAFETY: `raw` is an ArrayBuffer of this call.
-      check(unsafe { sys::napi_get_arraybuffer_info(env, raw, &mut data, &mut len) })?;
-      return Ok(Bytes::view(data, len));
-    }
-    if is(&|y| unsafe { sys::napi_is_dataview(env, raw, y) }) {
+    // SAFETY (both predicates): `env` is live for 'js and `raw` a live handle of this call.
+    if self.is(|y| unsafe { sys::napi_is_dataview(env, raw, y) }) {
       // SAFETY: `raw` is a DataView of this call.
       check(unsafe {
         sys::napi_get_dataview_info(env, raw, &mut len, &mut data, &mut ab, &mut offset)
       })?;
-      return Ok(Bytes::view(data, len));
+      return Ok((data, len));
     }
-    if is(&|y| unsafe { sys::napi_is_typedarray(env, raw, y) }) {
+    if self.is(|y| unsafe { sys::napi_is_typedarray(env, raw, y) }) {
       let mut kind = 0;
       // SAFETY: `raw` is a TypedArray of this call.
       check(unsafe {
@@ -285,7 +359,7 @@ impl<'js> Cx<'js> {
             format!("a TypedArray of unknown kind {kind}"),
           )
         })?;
-      return Ok(Bytes::view(data, bytes));
+      return Ok((data, bytes));
     }
     Err(CryptoError::arg_type(name, EXPECTED, self.describe(v)))
   }
@@ -294,17 +368,30 @@ impl<'js> Cx<'js> {
   pub fn out(self, v: Value<'js>) -> CryptoResult<Out<'js>> {
     let mut data: *mut c_void = ptr::null_mut();
     let mut len = 0usize;
-    // SAFETY: `self.env` is live for 'js and `v` a live handle of this call.
-    if check(unsafe { sys::napi_get_buffer_info(self.env, v.raw, &mut data, &mut len) }).is_err() {
-      return Err(CryptoError::arg_type(
+    let refused = || {
+      CryptoError::arg_type(
         "out",
         "an instance of Buffer or Uint8Array",
         self.describe(v),
-      ));
+      )
+    };
+    if cfg!(target_family = "wasm") {
+      // emnapi miscounts views in `napi_get_buffer_info` (see `Cx::bytes`).
+      (data, len) = self.view_bytes(v, "out").map_err(|_| refused())?;
+    } else {
+      // SAFETY: `self.env` is live for 'js and `v` a live handle of this call.
+      let status = unsafe { sys::napi_get_buffer_info(self.env, v.raw, &mut data, &mut len) };
+      check(status).map_err(|_| refused())?;
     }
     Ok(Out {
       data: data.cast(),
       len,
+      #[cfg(target_family = "wasm")]
+      sync: WasmSync {
+        env: self.env,
+        view: v.raw,
+        written: false,
+      },
       _call: PhantomData,
     })
   }

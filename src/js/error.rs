@@ -70,8 +70,17 @@ impl CryptoError {
   /// Wraps the finished JS error object in a `napi::Error`, for napi-rs functions and tasks.
   pub fn into_napi(self, env: &Env) -> napi::Error {
     match Cx::from(env).error(&self) {
-      // SAFETY: `err` is a live error object made with `env` during this call.
-      Ok(err) => napi::Error::from(unsafe { Unknown::from_raw_unchecked(env.raw(), err.raw) }),
+      Ok(err) => {
+        // SAFETY: `err` is a live error object made with `env` during this call.
+        let err = unsafe { Unknown::from_raw_unchecked(env.raw(), err.raw) };
+        // napi-rs's `From<Unknown>` keeps only the message on wasm (the error would reach
+        // JavaScript as an `Error` with code 'GenericFailure'); this conversion keeps a reference
+        // to the object there too.
+        #[cfg(target_family = "wasm")]
+        return napi::Error::from_unknown_without_coercion(err);
+        #[cfg(not(target_family = "wasm"))]
+        napi::Error::from(err)
+      }
       Err(_) => napi::Error::from_reason(format!("{}: {}", self.code.as_str(), self.message)),
     }
   }
