@@ -822,7 +822,11 @@ pub fn aws_lc_armcap() -> AwsLcArmcap {
   // completed (and published its writes) before `CRYPTO_library_init` returns; nothing in this
   // crate calls `armv8_disable_dit`/`armv8_enable_dit`, its only later writers.
   let armcap = unsafe { AWS_LC_ARMCAP };
-  AwsLcArmcap { has_asm, neoverse: armcap & (1 << 7) != 0, sha3: armcap & (1 << 11) != 0 }
+  AwsLcArmcap {
+    has_asm,
+    neoverse: armcap & (1 << 7) != 0,
+    sha3: armcap & (1 << 11) != 0,
+  }
 }
 
 /// The Keccak absorbing loop in x86-64 assembly using BMI1's `andn` (χ in one instruction) and
