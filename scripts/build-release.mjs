@@ -20,7 +20,7 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { zigEnv } from './zig.mjs'
+import { zigCommand, zigEnv } from './zig.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
@@ -51,10 +51,7 @@ function builtFile(target) {
 // sign extension.
 function wasiEnv() {
   const env = zigEnv()
-  const python = env === process.env ? 'python3' : path.join(root, 'target', 'zig-venv', isWin ? 'Scripts' : 'bin', 'python3')
-  const zig = ok('zig', ['version'], env)
-    ? 'zig'
-    : execFileSync(python, ['-c', 'import os, ziglang; print(os.path.join(os.path.dirname(ziglang.__file__), "zig"))'], { encoding: 'utf8', env }).trim()
+  const zig = zigCommand(env).map((a) => JSON.stringify(a)).join(' ')
   const dir = path.join(root, 'target', 'wasi-cc')
   fs.mkdirSync(dir, { recursive: true })
   const cc = path.join(dir, 'cc')
@@ -62,10 +59,10 @@ function wasiEnv() {
   fs.writeFileSync(
     cc,
     `#!/bin/sh\nfor a in "$@"; do\n  case "$a" in --target=*) ;; *) set -- "$@" "$a" ;; esac\n  shift\ndone\n` +
-      `exec ${JSON.stringify(zig)} cc -target wasm32-wasi-musl -mcpu=generic+atomics+bulk_memory+mutable_globals+sign_ext -pthread "$@"\n`,
+      `exec ${zig} cc -target wasm32-wasi-musl -mcpu=generic+atomics+bulk_memory+mutable_globals+sign_ext -pthread "$@"\n`,
     { mode: 0o755 },
   )
-  fs.writeFileSync(ar, `#!/bin/sh\nexec ${JSON.stringify(zig)} ar "$@"\n`, { mode: 0o755 })
+  fs.writeFileSync(ar, `#!/bin/sh\nexec ${zig} ar "$@"\n`, { mode: 0o755 })
   return { ...env, CC_wasm32_wasip1_threads: cc, AR_wasm32_wasip1_threads: ar }
 }
 
@@ -75,7 +72,7 @@ if (triple.endsWith('-linux-gnu')) {
   run(process.execPath, [napi, ...common, '-x', '--target', `${triple}.${GLIBC_FLOOR}`], zigEnv())
   run(process.execPath, [path.join(root, 'scripts', 'check-glibc.mjs'), '--max', GLIBC_FLOOR, ...builtFile(`linux-${arch(triple)}-gnu`)])
 } else if (triple === 'wasm32-wasip1-threads') {
-  if (isWin) throw new Error('the WebAssembly build runs on Linux or macOS (a POSIX shell wraps zig cc)')
+  if (process.platform === 'win32') throw new Error('the WebAssembly build runs on Linux or macOS (a POSIX shell wraps zig cc)')
   run(process.execPath, [napi, ...common, '--target', triple], wasiEnv())
 } else if (triple.endsWith('-linux-musl')) {
   run(process.execPath, [napi, ...common, '-x', '--target', triple], zigEnv())
