@@ -37,7 +37,8 @@ test('a hung test run: the watchdog reports every process and thread, with nativ
   process.kill(-run.pid, 'SIGKILL')
   t.regex(err, /\[test watchdog\] no output for \d+ s: what each process of the test run is doing/)
   t.regex(err, /process \d+: .*ava\/lib\/worker\/base\.js/)
-  t.regex(err, /thread \d+ node: S waiting in futex/)
+  // The main thread's name: 'node' (Node 20, 22), 'MainThread' (24), 'node-MainThread' (26).
+  t.regex(err, /thread \d+ (node|(node-)?MainThread): S waiting in futex/)
   if (gdb) t.regex(err, done, 'the blocked main thread\'s native stack')
   else t.log('gdb is not installed: native stacks not checked')
 })
