@@ -122,12 +122,30 @@ impl Drop for Gencb {
   }
 }
 
+/// A `BIGNUM`, wiped and freed on drop (it may hold a secret scalar).
 struct Bn(NonNull<sys::BIGNUM>);
 
 impl Drop for Bn {
   fn drop(&mut self) {
-    // SAFETY: allocated by BN_new, freed once.
-    unsafe { sys::BN_free(self.0.as_ptr()) }
+    // SAFETY: allocated by BN_new or BN_bin2bn, freed once.
+    unsafe { sys::BN_clear_free(self.0.as_ptr()) }
+  }
+}
+
+impl Bn {
+  fn new() -> Option<Bn> {
+    // SAFETY: allocation only.
+    NonNull::new(unsafe { sys::BN_new() }).map(Bn)
+  }
+
+  /// The unsigned big-endian integer `bytes`.
+  fn from_be(bytes: &[u8]) -> Option<Bn> {
+    // SAFETY: `bytes` is a valid slice for the call; a null `ret` asks for a new BIGNUM.
+    NonNull::new(unsafe { sys::BN_bin2bn(bytes.as_ptr(), bytes.len(), ptr::null_mut()) }).map(Bn)
+  }
+
+  fn ptr(&self) -> *const sys::BIGNUM {
+    self.0.as_ptr()
   }
 }
 
@@ -165,8 +183,7 @@ impl Rsa {
   pub fn generate(bits: u32, e: u64, keep_going: &dyn Fn() -> bool) -> Option<Rsa> {
     // SAFETY: allocation only.
     let rsa = Rsa::from_raw(unsafe { sys::RSA_new() })?;
-    // SAFETY: allocation only.
-    let bn = Bn(NonNull::new(unsafe { sys::BN_new() })?);
+    let bn = Bn::new()?;
     // SAFETY: `bn` is a live BIGNUM.
     if !ok(unsafe { sys::BN_set_u64(bn.0.as_ptr(), e) }) {
       return None;
@@ -568,6 +585,110 @@ pub fn x25519_base(k: &[u8; 32]) -> [u8; 32] {
   // SAFETY: two 32-byte buffers, as the function reads and writes.
   unsafe { sys::X25519_public_from_private(out.as_mut_ptr(), k.as_ptr()) };
   out
+}
+
+// ---- NIST-curve scalar multiplication for `pk/ec.rs` -------------------------------------------
+//
+// aws-lc-rs's `agreement::PrivateKey::from_private_key` builds an `EC_KEY` and always computes its
+// public key (one more fixed-base multiplication) before an ECDH can run, and its ECDSA signer
+// cannot take an RFC 6979 nonce. These call `EC_POINT_mul` directly: AWS-LC's constant-time
+// multiplications (nistz256 on P-256, s2n-bignum/fiat on P-384 and P-521), nothing else.
+
+/// The NIST curves AWS-LC multiplies on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EcCurve {
+  P256,
+  P384,
+  P521,
+}
+
+impl EcCurve {
+  fn group(self) -> *const sys::EC_GROUP {
+    // SAFETY: the getters take nothing and return static groups that live for the whole process
+    // (AWS-LC never frees them).
+    unsafe {
+      match self {
+        EcCurve::P256 => sys::EC_group_p256(),
+        EcCurve::P384 => sys::EC_group_p384(),
+        EcCurve::P521 => sys::EC_group_p521(),
+      }
+    }
+  }
+}
+
+/// An `EC_POINT` of one of the static groups, wiped and freed on drop.
+struct Point(NonNull<sys::EC_POINT>);
+
+impl Drop for Point {
+  fn drop(&mut self) {
+    // SAFETY: allocated by EC_POINT_new, freed once.
+    unsafe { sys::EC_POINT_clear_free(self.0.as_ptr()) }
+  }
+}
+
+impl Point {
+  fn new(group: *const sys::EC_GROUP) -> Option<Point> {
+    // SAFETY: `group` is a static group (`EcCurve::group`).
+    NonNull::new(unsafe { sys::EC_POINT_new(group) }).map(Point)
+  }
+}
+
+/// The big-endian affine coordinates of `k·Q` (of `k·G` when `q` is `None`): x into `x`, and y
+/// into `y` when given (each the curve's field length). `k` is a big-endian scalar in [1, n−1]
+/// and `q` a SEC1 point, which AWS-LC checks to be on the curve; both multiplications run in
+/// constant time in `k`. `false` when AWS-LC refuses an input (nothing meaningful is left in the
+/// outputs then).
+pub fn ec_mul(
+  curve: EcCurve,
+  k: &[u8],
+  q: Option<&[u8]>,
+  x: &mut [u8],
+  y: Option<&mut [u8]>,
+) -> bool {
+  let group = curve.group();
+  let (Some(k), Some(r), Some(xb), Some(yb)) =
+    (Bn::from_be(k), Point::new(group), Bn::new(), Bn::new())
+  else {
+    clear_errors();
+    return false;
+  };
+  let peer = match q {
+    None => None,
+    Some(q) => {
+      let Some(p) = Point::new(group) else {
+        clear_errors();
+        return false;
+      };
+      // SAFETY: `p` is a live point of `group`; `q` is a valid slice for the call.
+      let parsed = unsafe {
+        sys::EC_POINT_oct2point(group, p.0.as_ptr(), q.as_ptr(), q.len(), ptr::null_mut())
+      };
+      if !ok(parsed) {
+        return false;
+      }
+      Some(p)
+    }
+  };
+  let (g_scalar, point, p_scalar) = match &peer {
+    None => (k.ptr(), ptr::null(), ptr::null()),
+    Some(p) => (ptr::null(), p.0.as_ptr().cast_const(), k.ptr()),
+  };
+  // SAFETY: every pointer is a live object of this call or null where EC_POINT_mul allows it
+  // (one scalar, with the point when it is the point's); a null BN_CTX makes it allocate its own.
+  ok(unsafe { sys::EC_POINT_mul(group, r.0.as_ptr(), g_scalar, point, p_scalar, ptr::null_mut()) })
+    // SAFETY: `r`, `xb` and `yb` are live; a null y asks for x only.
+    && ok(unsafe {
+      let yp = if y.is_some() { yb.0.as_ptr() } else { ptr::null_mut() };
+      sys::EC_POINT_get_affine_coordinates_GFp(group, r.0.as_ptr(), xb.0.as_ptr(), yp, ptr::null_mut())
+    })
+    && bn_into(&xb, x)
+    && y.is_none_or(|y| bn_into(&yb, y))
+}
+
+/// `n` big-endian, left-padded with zeros to all of `out`; `false` if it does not fit.
+fn bn_into(n: &Bn, out: &mut [u8]) -> bool {
+  // SAFETY: `n` is live and `out` a writable slice of `out.len()` bytes.
+  ok(unsafe { sys::BN_bn2bin_padded(out.as_mut_ptr(), out.len(), n.ptr()) })
 }
 
 // ---- ML-DSA (FIPS 204) for `pk/mldsa.rs` -------------------------------------------------------
