@@ -30,6 +30,17 @@ const isArrayBuffer = (x) =>
 /** True for every byte input: a string, a Buffer, TypedArray or DataView, an ArrayBuffer. */
 const isBytes = (x) => typeof x === 'string' || ArrayBuffer.isView(x) || isArrayBuffer(x)
 
+/**
+ * The byte length of a view or of this realm's ArrayBuffer, or undefined for anything else: what
+ * a native call that reads the value as it is (src/js/bytes.rs) will read, with no Buffer made.
+ */
+function viewLength(v) {
+  if (isTypedArray(v)) return TA_LENGTH.call(v)
+  if (ArrayBuffer.isView(v)) return DV_LENGTH.call(v)
+  if (v instanceof ArrayBuffer) return AB_BYTE_LENGTH.call(v)
+  return undefined
+}
+
 /** The bytes of a view or ArrayBuffer as a Buffer over the same memory, or undefined (strings included). */
 function asBuffer(v) {
   if (ArrayBuffer.isView(v)) {
@@ -69,4 +80,4 @@ function split([data, lengths]) {
   return out
 }
 
-module.exports = { asBuffer, bytesOf, byteLength, copyBytes, geometryOf, isBytes, split }
+module.exports = { asBuffer, bytesOf, byteLength, copyBytes, geometryOf, isBytes, split, viewLength }
