@@ -1790,8 +1790,9 @@ export interface HybridNamespace {
   signAsync(data: Input, options: { privateKey: HybridKey } & AbortOptions): Promise<Buffer>
   /**
    * True only when every component verifies; false for any other signature, key suite or data.
-   * The order `verify(data, signature, publicKey)` of earlier versions is still read (a hybrid
-   * public key is told apart from a signature by its bytes).
+   * The public key comes before the signature: a string where the signature goes (a PEM key
+   * given last) throws `ERR_INVALID_ARG_TYPE` naming the order, and a signature where the key
+   * goes is a malformed key (`ERR_INVALID_ARG_VALUE`).
    */
   verify(data: Input, publicKey: HybridKey, signature: ArrayBufferView | ArrayBuffer): boolean
   verify(data: Input, options: { publicKey: HybridKey; signature: ArrayBufferView | ArrayBuffer }): boolean
