@@ -1895,22 +1895,9 @@ export type StoredPasswordAlgorithm =
  */
 export type StoredPasswordFormat = 'phc' | 'bcrypt' | 'passlib' | 'django'
 
-/** The parameters of a stored hash, by algorithm. */
+/** The parameters of a stored hash, by algorithm (Argon2: those of {@link Argon2Info} but the variant, which `algorithm` names). */
 export type StoredPasswordParams =
-  | {
-      /** Argon2: 19 (0x13) or 16 (0x10). */
-      version: number
-      /** Argon2: memory in KiB. */
-      memoryCost: number
-      /** Argon2: passes. */
-      timeCost: number
-      /** Argon2: lanes. */
-      parallelism: number
-      /** Salt length in bytes. */
-      saltLength: number
-      /** Tag length in bytes. */
-      keyLength: number
-    }
+  | Omit<Argon2Info, 'variant'>
   | {
       /** bcrypt (and bcrypt-sha256): the cost, log2 of the rounds. */
       rounds: number
