@@ -592,7 +592,7 @@ pub fn x25519_base(k: &[u8; 32]) -> [u8; 32] {
 // aws-lc-rs's `agreement::PrivateKey::from_private_key` builds an `EC_KEY` and always computes its
 // public key (one more fixed-base multiplication) before an ECDH can run, and its ECDSA signer
 // cannot take an RFC 6979 nonce. These call `EC_POINT_mul` directly: AWS-LC's constant-time
-// multiplications (nistz256 on P-256, s2n-bignum/fiat on P-384 and P-521), nothing else.
+// fixed-base and variable-base multiplications of each curve, nothing else.
 
 /// The NIST curves AWS-LC multiplies on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
