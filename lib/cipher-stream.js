@@ -1,16 +1,16 @@
 'use strict'
 // Streaming authenticated encryption: `encryptStream`, `decryptStream`, `encryptFile` and
 // `decryptFile` on crypto.cipher.aes (AES-256-GCM) and crypto.cipher.xchacha20
-// (XChaCha20-Poly1305), from the native list (`streamAlgorithms()`, src/cipher/stream_format.rs).
+// (XChaCha20-Poly1305), from the native list (`streamAlgorithms()`, src/formats/aead_stream.rs).
 // The format (header, key derivation, STREAM segments) is docs/stream-format.md.
 //
-// - The Transforms hold a native state (src/cipher/stream_api.rs): each chunk goes in as it is,
+// - The Transforms hold a native state (src/formats/aead_stream_api.rs): each chunk goes in as it is,
 //   and what comes out is the sealed segments it completed, or the plaintext of segments whose
 //   tags verified (never a byte before its segment's tag). The state is made on the libuv pool
 //   (a passphrase's Argon2id, before the first segment); decryptStream collects the header's
 //   bytes before it makes its state.
 // - The files are read, sealed or opened and written natively on the pool
-//   (src/stream_file.rs), with the progress, abort and error machinery of X.file()
+//   (src/formats/file.rs), with the progress, abort and error machinery of X.file()
 //   (./hash-stream.js). decryptFile writes to a temporary file beside dst and renames it over
 //   dst only after the last segment verified.
 const { Transform } = require('node:stream')

@@ -14,9 +14,11 @@
 //! - a cipher mode: one row in `MODES` (`cipher/modes.rs`) and one arm in `ModeKey`
 //!   (`cipher/keys.rs`); an AEAD implements `DetachedAead` (`cipher/aead.rs`: one framing, tag
 //!   checked before release, output wiped on failure); `cipher/api.rs` and `lib/cipher.js` read
-//!   the table through `cipherModes()`; the streaming AEAD format (`cipher/stream_format.rs`,
-//!   over the STREAM segments of `cipher/stream.rs`) lists its algorithms once, and its files run
-//!   through `stream_file.rs`, a pipeline generic over the format;
+//!   the table through `cipherModes()`;
+//! - a container format: a folder or file in `formats/`, over the primitives. The library's AEAD
+//!   stream format (`formats/aead_stream.rs`, over the STREAM construction of
+//!   `formats/stream.rs`) lists its algorithms once; a format implements `formats::Format`, and
+//!   its files run through `formats/file.rs`, a pipeline generic over the format;
 //! - a KDF: one file in `kdf/` with a `task::Job` (the async form, cancellation and the sync form
 //!   come from `task.rs`) and its `#[napi]` entry points, plus its wrapper in `lib/kdf.js`;
 //! - a public-key algorithm: one row in `pk::ALGS` (`pk/mod.rs`), an arm in its `with_curve!`
@@ -54,6 +56,7 @@ mod cpu;
 mod ct;
 mod error;
 mod file_io;
+mod formats;
 #[cfg(feature = "fuzzing")]
 #[doc(hidden)]
 pub mod fuzzing;
@@ -69,7 +72,6 @@ mod pool;
 mod proptests;
 mod random;
 mod staging;
-mod stream_file;
 mod task;
 
 use napi::bindgen_prelude::Object;

@@ -384,16 +384,3 @@ impl Op<'_> {
     prefix + body + tag
   }
 }
-
-/// Refuses an empty passphrase (the crypto-js format of `api.rs`, `age/scrypt.rs` and the stream
-/// format).
-pub(crate) fn check_passphrase(passphrase: &[u8]) -> CryptoResult<()> {
-  if passphrase.is_empty() {
-    return Err(CryptoError::invalid_value(
-      "options.passphrase",
-      "a non-empty passphrase",
-      "an empty one",
-    ));
-  }
-  Ok(())
-}

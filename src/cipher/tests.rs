@@ -7,7 +7,6 @@ use cipher::KeyInit;
 use super::dispatch::run;
 use super::keys::{with_aes, AesKey, ModeKey};
 use super::modes::*;
-use super::openssl;
 use super::{aead, gcm};
 use crate::error::CryptoResult;
 
@@ -272,17 +271,6 @@ fn no_input_panics() {
       }
     }
   }
-}
-
-#[test]
-fn openssl_format_round_trip_and_header() {
-  // Interop with crypto-js (and so with EVP_BytesToKey) is tested from JS (__test__/cipher.spec.js).
-  let sealed = openssl::encrypt(b"password", b"hello").unwrap();
-  assert_eq!(&sealed[..8], b"Salted__");
-  assert_eq!(sealed.len(), 16 + 16);
-  assert_eq!(openssl::decrypt(b"password", &sealed).unwrap(), b"hello");
-  assert!(openssl::decrypt(b"password", &sealed[..20]).is_err());
-  assert!(openssl::decrypt(b"password", b"short").is_err());
 }
 
 /// The own CBC encryptor (`block_modes::CbcEncrypt`) equals the `cbc` crate for every key size

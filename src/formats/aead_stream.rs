@@ -26,8 +26,8 @@
 //! parameters under the caller's ceilings. [`Header::parse`] is a plain function over bytes.
 //!
 //! [`Spec`] is one call's request (direction, algorithm, [`Secret`], options). It is the
-//! [`StreamFormat`] the file pipeline runs (`stream_file.rs`), what the Transforms' native
-//! state is made from ([`StreamState`], through [`InitJob`]), and, whole in memory
+//! [`Format`] the file pipeline runs (`file.rs`), what the Transforms' native
+//! state is made from ([`TransformState`], through [`TransformInitJob`]), and, whole in memory
 //! ([`Spec::run_all`]), a sealed message (`seal.rs`).
 
 use std::cell::RefCell;
@@ -36,12 +36,12 @@ use argon2_rust::{Algorithm, Version};
 use zeroize::Zeroizing;
 
 use super::stream::{Opener, Sealer, SegmentAead, Segments, TAG_LEN};
+use super::{Begun, Body, Format, Sink};
 use crate::error::{Code, CryptoError, CryptoResult};
 use crate::hash::list::Alg;
 use crate::js::{Kept, Tag};
 use crate::kdf::argon2::{self, Argon2Limits, Load};
 use crate::kdf::hkdf;
-use crate::stream_file::{Begun, Body, Sink, StreamFormat};
 use crate::task::{Cancel, Job, Output};
 
 pub const MAGIC: [u8; 8] = *b"cjs.aead";
@@ -606,7 +606,7 @@ impl Spec {
   }
 }
 
-impl StreamFormat for Spec {
+impl Format for Spec {
   type Body = Codec;
 
   fn head_len(&self) -> usize {
@@ -677,9 +677,9 @@ impl Body for Codec {
 
 /// The native state behind `encryptStream()` / `decryptStream()`: output owed to the next call
 /// (the header when sealing), and the segment state machine, gone after `final` or any failure.
-pub struct StreamState(RefCell<(Vec<u8>, Option<Codec>)>);
+pub struct TransformState(RefCell<(Vec<u8>, Option<Codec>)>);
 
-impl Kept for StreamState {
+impl Kept for TransformState {
   const TAG: Tag = Tag {
     lower: 0x6372_7970_746f_7374,
     upper: 0x7265_616d_2e61_6561,
@@ -687,7 +687,7 @@ impl Kept for StreamState {
   const WHAT: &'static str = "a stream made by encryptStream() or decryptStream()";
 }
 
-impl StreamState {
+impl TransformState {
   /// The output of `input` (and what was owed); with `last`, the rest after it (the last
   /// segment). After an error, or after the last call, the state refuses everything, so nothing
   /// is ever released past a failed segment.
@@ -715,15 +715,15 @@ impl StreamState {
   }
 }
 
-/// Makes a [`StreamState`]: the key derivation (Argon2id for a passphrase: run on the pool),
+/// Makes a [`TransformState`]: the key derivation (Argon2id for a passphrase: run on the pool),
 /// and, when decrypting, the header read from `head` (at least the header, or the whole input
 /// if it is shorter), whose bytes past the header go to the opener.
-pub struct InitJob {
+pub struct TransformInitJob {
   pub spec: Option<Spec>,
   pub head: Zeroizing<Vec<u8>>,
 }
 
-impl Job for InitJob {
+impl Job for TransformInitJob {
   fn run(&mut self, cancel: &Cancel) -> CryptoResult<Output> {
     // The spec is consumed below: any waiting for memory comes first.
     let spec = self.spec.as_ref().ok_or_else(CryptoError::internal)?;
@@ -737,7 +737,7 @@ impl Job for InitJob {
       mut body,
     } = spec.begin(&self.head, cancel)?;
     body.push(&self.head[consumed..], &mut lead)?;
-    Ok(Output::Kept(Box::new(StreamState(RefCell::new((
+    Ok(Output::Kept(Box::new(TransformState(RefCell::new((
       lead,
       Some(body),
     ))))))

@@ -1,13 +1,13 @@
 //! The streaming AEAD's entry points (wrapped by `lib/cipher-stream.js`):
 //!
-//! - `streamAlgorithms()`: the format's algorithm list (`stream_format::ALGORITHMS`), which the JS
+//! - `streamAlgorithms()`: the format's algorithm list (`aead_stream::ALGORITHMS`), which the JS
 //!   layer turns into `encryptStream`/`decryptStream`/`encryptFile`/`decryptFile` on the namespaces.
 //! - `aeadStreamNewAsync(alg, decrypt, secret, passphrase, options, head?, token?)`: the native
 //!   state of a Transform (a handle), made on the pool (Argon2id for a passphrase). When
 //!   decrypting, `head` is the start of the input (the header at least).
 //! - `aeadStreamUpdate(state, chunk)` / `aeadStreamFinal(state)`: the output so far, as a Buffer.
 //! - `aeadStreamFile(alg, decrypt, secret, passphrase, src, dst, options, token?, progress?)`:
-//!   a file sealed or opened on the pool (`stream_file.rs`); resolves to the bytes written.
+//!   a file sealed or opened on the pool (`file.rs`); resolves to the bytes written.
 //!
 //! Options (one object, every field read before any is used): `aad`, `segmentSize`,
 //! `memoryCost`/`timeCost`/`parallelism` (Argon2id's cost when sealing with a passphrase),
@@ -21,15 +21,15 @@ use napi::Env;
 use napi_derive::napi;
 use zeroize::Zeroizing;
 
-use super::stream_format::{
-  max_header_len, Cost, InitJob, Secret, Spec, StreamAlg, StreamState, ALGORITHMS, DEFAULT_COST,
+use super::aead_stream::{
+  max_header_len, Cost, TransformInitJob, Secret, Spec, StreamAlg, TransformState, ALGORITHMS, DEFAULT_COST,
   DEFAULT_SEGMENT, MAX_SEGMENT, MIN_SEGMENT,
 };
+use super::file::FileJob;
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
 use crate::file_io::FileProgress;
 use crate::js::{self, Cx, Value};
 use crate::kdf::argon2::Argon2Limits;
-use crate::stream_file::FileJob;
 use crate::task::{CancelToken, Work};
 
 /// One algorithm of the streaming format, as the JS layer sees it.
@@ -85,7 +85,7 @@ pub(super) fn read_secret(
     let s = cx
       .bytes(Value::from(secret), "options.passphrase")?
       .into_owned();
-    super::modes::check_passphrase(&s)?;
+    super::check_passphrase(&s)?;
     return Ok(Secret::Passphrase(s));
   }
   let k = cx.bytes(Value::from(secret), "options.key")?.into_owned();
@@ -187,8 +187,8 @@ pub fn aead_stream_new_async<'js>(
   options: Option<Unknown<'js>>,
   head: Option<Unknown<'js>>,
   token: Option<&CancelToken>,
-) -> napi::Result<AsyncTask<Work<InitJob>>> {
-  let job = (|| -> CryptoResult<InitJob> {
+) -> napi::Result<AsyncTask<Work<TransformInitJob>>> {
+  let job = (|| -> CryptoResult<TransformInitJob> {
     let alg = algorithm(alg)?;
     let secret = read_secret(env, alg, &secret, passphrase)?;
     let spec = spec(env, alg, decrypt, secret, options.as_ref())?;
@@ -196,7 +196,7 @@ pub fn aead_stream_new_async<'js>(
       Some(h) if decrypt => js::read_arg(env, &h, "head")?.into_owned(),
       _ => Zeroizing::new(Vec::new()),
     };
-    Ok(InitJob {
+    Ok(TransformInitJob {
       spec: Some(spec),
       head,
     })
@@ -205,8 +205,8 @@ pub fn aead_stream_new_async<'js>(
   Ok(Work::new(job, token))
 }
 
-fn state<'js>(env: &'js Env, v: &Unknown<'js>) -> CryptoResult<&'js StreamState> {
-  Cx::from(env).kept_arg::<StreamState>(Value::from(v), "stream")
+fn state<'js>(env: &'js Env, v: &Unknown<'js>) -> CryptoResult<&'js TransformState> {
+  Cx::from(env).kept_arg::<TransformState>(Value::from(v), "stream")
 }
 
 /// `out` as a Buffer in V8's heap (a copy; `out` is wiped). Not an external Buffer over the

@@ -5,12 +5,19 @@
 
 use digest::Digest;
 use md5::Md5;
+use napi::bindgen_prelude::{AsyncTask, Buffer, Unknown};
+use napi::{Env, Result};
+use napi_derive::napi;
 use zeroize::Zeroizing;
 
-use super::dispatch::run;
-use super::keys::ModeKey;
-use super::modes::{decrypt_failed, Mode, Op};
-use crate::error::{CryptoError, CryptoResult};
+use crate::cipher::dispatch::run;
+use crate::cipher::keys::ModeKey;
+use crate::cipher::modes::{decrypt_failed, Mode, Op};
+use crate::error::{CryptoError, CryptoResult, OrThrow};
+use crate::js;
+use crate::task::{Cancel, CancelToken, Job, Output, Work};
+
+use super::check_passphrase;
 
 const MAGIC: &[u8; 8] = b"Salted__";
 
@@ -76,4 +83,85 @@ pub fn decrypt(pass: &[u8], data: &[u8]) -> CryptoResult<Vec<u8>> {
     }
   })?;
   Ok(out[..n].to_vec())
+}
+
+/// A crypto-js / OpenSSL `Salted__` message (`crypto.cipher.legacy.cryptoJs`):
+/// `"Salted__" ‖ salt(8) ‖ AES-256-CBC(EVP_BytesToKey-MD5(passphrase, salt))`, what
+/// `CryptoJS.AES.encrypt(text, passphrase)` produces before base64. Weak (one MD5 round, no MAC):
+/// for reading and migrating old data only. Empty passphrases are refused.
+fn passphrase_run(decrypt: bool, passphrase: &[u8], data: &[u8]) -> CryptoResult<Vec<u8>> {
+  check_passphrase(passphrase)?;
+  if decrypt {
+    decrypt(passphrase, data)
+  } else {
+    encrypt(passphrase, data)
+  }
+}
+
+/// `passphraseCipher(decrypt, data, passphrase)`: the crypto-js format, synchronously (inputs
+/// read in place).
+#[napi]
+pub fn passphrase_cipher(
+  env: Env,
+  decrypt: bool,
+  data: Unknown,
+  passphrase: Unknown,
+) -> Result<Buffer> {
+  let passphrase = js::read_arg(&env, &passphrase, "options.passphrase").or_throw(&env)?;
+  let data = js::read_arg(&env, &data, "data").or_throw(&env)?;
+  passphrase_run(decrypt, passphrase.as_slice(), data.as_slice())
+    .map(Into::into)
+    .or_throw(&env)
+}
+
+/// The async form's copies of its inputs, made at call time.
+pub struct PassphraseJob {
+  decrypt: bool,
+  passphrase: Zeroizing<Vec<u8>>,
+  data: Zeroizing<Vec<u8>>,
+}
+
+impl Job for PassphraseJob {
+  fn run(&mut self, cancel: &Cancel) -> CryptoResult<Output> {
+    cancel.check()?;
+    passphrase_run(self.decrypt, &self.passphrase, &self.data).map(Output::Buffer)
+  }
+}
+
+/// `passphraseCipherAsync(decrypt, data, passphrase, token?)`: the same on the libuv pool.
+#[napi(ts_return_type = "Promise<Buffer>")]
+pub fn passphrase_cipher_async(
+  env: Env,
+  decrypt: bool,
+  data: Unknown,
+  passphrase: Unknown,
+  token: Option<&CancelToken>,
+) -> Result<AsyncTask<Work<PassphraseJob>>> {
+  let job = (|| -> CryptoResult<PassphraseJob> {
+    let passphrase = js::read_arg(&env, &passphrase, "options.passphrase")?.into_owned();
+    check_passphrase(&passphrase)?;
+    Ok(PassphraseJob {
+      decrypt,
+      passphrase,
+      data: js::read_arg(&env, &data, "data")?.into_owned(),
+    })
+  })()
+  .or_throw(&env)?;
+  Ok(Work::new(job, token))
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  #[test]
+  fn round_trip_and_header() {
+    // Interop with crypto-js (and so with EVP_BytesToKey) is tested from JS (__test__/cipher.spec.js).
+    let sealed = encrypt(b"password", b"hello").unwrap();
+    assert_eq!(&sealed[..8], b"Salted__");
+    assert_eq!(sealed.len(), 16 + 16);
+    assert_eq!(decrypt(b"password", &sealed).unwrap(), b"hello");
+    assert!(decrypt(b"password", &sealed[..20]).is_err());
+    assert!(decrypt(b"password", b"short").is_err());
+  }
 }

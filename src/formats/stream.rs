@@ -18,9 +18,9 @@ use cipher::array::Array;
 use ring::aead::{Aad, LessSafeKey, Nonce, Tag, UnboundKey};
 use zeroize::Zeroizing;
 
-use super::modes::{decrypt_failed, internal, too_long};
+use super::Sink;
+use crate::cipher::modes::{decrypt_failed, internal, too_long};
 use crate::error::CryptoResult;
-use crate::stream_file::Sink;
 
 /// Bytes of every segment's tag.
 pub const TAG_LEN: usize = 16;

@@ -9,7 +9,7 @@
 //!   within about a millisecond and the payload between 1 MiB pieces.
 //!
 //! - `ageFile(decrypt, src, dst, passphrase, keys, workFactor, token?, progress?)`: a file sealed or
-//!   opened on the pool by `stream_file.rs` ([`AgeFile`] is the format), binary form only;
+//!   opened on the pool by `formats/file.rs` ([`AgeFile`] is the format), binary form only;
 //!   resolves to the bytes written.
 //!
 //! Encryption returns a Buffer, or the armored text as a string; decryption a Buffer.
@@ -23,13 +23,14 @@ use zeroize::Zeroizing;
 use super::scrypt::{ScryptIdentity, ScryptRecipient};
 use super::x25519::{X25519Identity, X25519Recipient};
 use super::{Identity, Recipient, CHUNK};
-use crate::cipher::stream_format::Codec;
 use crate::error::{CryptoResult, OrThrow};
 use crate::file_io::FileProgress;
+use crate::formats::aead_stream::Codec;
+use crate::formats::file::FileJob;
+use crate::formats::{Begun, Format};
 use crate::js;
 use crate::kdf::Secret;
 use crate::staging::Staged;
-use crate::stream_file::{Begun, FileJob, StreamFormat};
 use crate::task::{Cancel, CancelToken, Job, Output, Work};
 
 /// What an age call encrypts to or decrypts with, copied at call time: a passphrase, or X25519
@@ -256,7 +257,7 @@ pub struct AgeFile {
   key: AgeKey,
 }
 
-impl StreamFormat for AgeFile {
+impl Format for AgeFile {
   type Body = Codec;
 
   fn head_len(&self) -> usize {

@@ -17,8 +17,8 @@ use zeroize::Zeroizing;
 
 use super::header::{decode_b64, malformed, Stanza};
 use super::{open_file_key, seal_file_key, FileKey, Identity, Recipient};
-use crate::cipher::modes::check_passphrase;
 use crate::error::{CryptoError, CryptoResult};
+use crate::formats::check_passphrase;
 use crate::kdf::scrypt::{derive, Params};
 use crate::kdf::PHC_B64;
 use crate::task::Cancel;
