@@ -1,8 +1,9 @@
 //! cryptographer.js native core.
 //!
 //! Where things live. The N-API boundary is `js/` (argument reading, byte views, result buffers,
-//! handles to native state, errors into JS): the only module with `unsafe` for N-API, beside
-//! `arch.rs` (SIMD kernels and CPU checks); the rest of the crate denies `unsafe_code`.
+//! handles to native state, errors into JS). Three modules may use `unsafe`: `js/` (N-API),
+//! `arch/` (SIMD kernels and CPU checks) and `awslc/` (the AWS-LC calls aws-lc-rs does not
+//! offer); the rest of the crate denies `unsafe_code`.
 //! Algorithms are listed once per family, and everything else is generic over that list:
 //! - a hash: one row in `hash_algorithms!` (`hash/list.rs`, about 1 line, plus a `HashCore`
 //!   impl of ~20 lines in `hash/backends.rs` if its backend is not a RustCrypto `Digest`) gives

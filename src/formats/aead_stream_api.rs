@@ -22,8 +22,8 @@ use napi_derive::napi;
 use zeroize::Zeroizing;
 
 use super::aead_stream::{
-  max_header_len, Cost, TransformInitJob, Secret, Spec, StreamAlg, TransformState, ALGORITHMS, DEFAULT_COST,
-  DEFAULT_SEGMENT, MAX_SEGMENT, MIN_SEGMENT,
+  max_header_len, Cost, Secret, Spec, StreamAlg, TransformInitJob, TransformState, ALGORITHMS,
+  DEFAULT_COST, DEFAULT_SEGMENT, MAX_SEGMENT, MIN_SEGMENT,
 };
 use super::file::FileJob;
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};

@@ -1,8 +1,8 @@
 //! The Keccak sponge (FIPS 202 §4, with the Keccak team's padding): SHA3-224/256/384/512,
 //! SHAKE128/256 and Keccak-256 are one [`Keccak`] each, differing in rate, domain byte and output
 //! length. The permutation is the own x86-64 BMI1/BMI2 assembly (`arch::KeccakBmi`) where the CPU
-//! has it and it measures faster than AWS-LC's (`arch::keccak_f1600`: s2n-bignum's assembly on
-//! x86-64, C or Neon elsewhere), chosen once per process ([`Permutation`]). One sponge for all of
+//! has it and it measures faster than AWS-LC's (`awslc::keccak::keccak_f1600`: s2n-bignum's
+//! assembly on x86-64, C or Neon elsewhere), chosen once per process ([`Permutation`]). One sponge for all of
 //! them, rather than AWS-LC's digests for some (an allocated `EVP_MD_CTX` per hash, no SHA3-224
 //! in aws-lc-rs, no SHAKE) and RustCrypto's portable permutation for the rest (why:
 //! `docs/backends.md`).
@@ -12,7 +12,8 @@ use std::sync::OnceLock;
 use zeroize::Zeroize;
 
 use super::core::{first_is_faster, HashCore};
-use crate::arch::{keccak_f1600, KeccakBmi};
+use crate::arch::KeccakBmi;
+use crate::awslc::keccak::keccak_f1600;
 
 /// Keccak-f[1600] as this process runs it.
 #[derive(Clone, Copy)]

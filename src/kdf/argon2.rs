@@ -34,6 +34,7 @@ use napi_derive::napi;
 use zeroize::Zeroizing;
 
 use super::{opt_secret, secret, Secret, MAX_KEY_LEN, PHC_B64};
+use crate::arch::{argon2_in, Argon2Input};
 use crate::budget::{self, Lease};
 use crate::ct;
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
@@ -462,29 +463,20 @@ pub fn compute(
     .tag_len(TagLen::bytes(out.len() as u64))
     .build()
     .map_err(|e| CryptoError::new(Code::OutOfRange, format!("Invalid Argon2 parameters: {e}")))?;
+  let input = Argon2Input {
+    algorithm: params.algorithm,
+    version: params.version,
+    password,
+    salt: &params.salt,
+    secret,
+    ad: &params.ad,
+  };
   let mut arena = take(p.memory_blocks() as usize)?;
   let result =
     if cancel.can_cancel() && u64::from(params.m) * u64::from(params.t) > CANCELLABLE_WORK {
-      compute_cancellable(
-        &mut arena.workspace,
-        &p,
-        params,
-        password,
-        secret,
-        out,
-        cancel,
-      )
+      compute_cancellable(&mut arena.workspace, &p, &input, out, cancel)
     } else {
-      crate::arch::argon2_in(
-        &mut arena.workspace,
-        params,
-        &p,
-        password,
-        secret,
-        out,
-        None,
-      )
-      .map_err(failed)
+      argon2_in(&mut arena.workspace, &p, &input, out, None).map_err(failed)
     };
   give_back(arena);
   result
@@ -506,9 +498,7 @@ struct Cancelled;
 fn compute_cancellable(
   workspace: &mut Workspace,
   p: &argon2_rust::Params,
-  params: &Params,
-  password: &[u8],
-  secret: &[u8],
+  input: &Argon2Input<'_>,
   out: &mut [u8],
   cancel: &Cancel,
 ) -> CryptoResult<()> {
@@ -518,17 +508,8 @@ fn compute_cancellable(
       std::panic::resume_unwind(Box::new(Cancelled));
     }
   };
-  let run = std::panic::AssertUnwindSafe(|| {
-    crate::arch::argon2_in(
-      workspace,
-      params,
-      p,
-      password,
-      secret,
-      out,
-      Some(&mut at_pass_end),
-    )
-  });
+  let run =
+    std::panic::AssertUnwindSafe(|| argon2_in(workspace, p, input, out, Some(&mut at_pass_end)));
   match std::panic::catch_unwind(run) {
     Ok(result) => result.map_err(failed),
     Err(payload) if payload.is::<Cancelled>() => Err(aborted()),

@@ -14,8 +14,9 @@ use napi::Env;
 use napi_derive::napi;
 use zeroize::Zeroizing;
 
-use super::blowfish::{cyclic_words, Blowfish, BlowfishIndex};
+use super::blowfish::{cyclic_words, Blowfish};
 use super::{opt_secret, secret, Secret, BCRYPT_B64};
+use crate::arch::{with_blowfish_index, BlowfishIndex, BlowfishWork};
 use crate::ct;
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
 use crate::task::{run_sync, Cancel, CancelToken, Job, Output, Work};
@@ -32,14 +33,14 @@ fn raw(cost: u32, salt: &[u8; 16], password: &[u8], cancel: &Cancel) -> CryptoRe
   let n = password.len().min(MAX_PASSWORD);
   key[..n].copy_from_slice(&password[..n]);
   let key = &key[..(n + 1).min(MAX_PASSWORD)];
-  let out = crate::arch::bcrypt(cost, salt, key, cancel)?;
+  let out = raw_fastest(cost, salt, key, cancel)?;
   let mut tag = [0u8; 23];
   tag.copy_from_slice(&out[..23]);
   Ok(tag)
 }
 
 /// EksBlowfishSetup(cost, salt, key), then "OrpheanBeholderScryDoubt" encrypted 64 times: the 24
-/// bytes of bcrypt's output, with the round index `ix` (`crate::arch::bcrypt` picks it). Checks
+/// bytes of bcrypt's output, with the round index `ix` ([`raw_fastest`] picks it). Checks
 /// `cancel` every 128 rounds.
 #[inline(always)]
 pub fn raw_with<I: BlowfishIndex>(
@@ -73,6 +74,38 @@ pub fn raw_with<I: BlowfishIndex>(
     dst.copy_from_slice(&block);
   }
   Ok(out)
+}
+
+/// [`raw_with`] with the fastest [`BlowfishIndex`] this CPU has, compiled with its feature.
+pub fn raw_fastest(
+  cost: u32,
+  salt: &[u8; 16],
+  key: &[u8],
+  cancel: &Cancel,
+) -> CryptoResult<[u8; 24]> {
+  with_blowfish_index(Raw {
+    cost,
+    salt,
+    key,
+    cancel,
+  })
+}
+
+/// The arguments of [`raw_with`], as the work [`with_blowfish_index`] runs.
+struct Raw<'a> {
+  cost: u32,
+  salt: &'a [u8; 16],
+  key: &'a [u8],
+  cancel: &'a Cancel,
+}
+
+impl BlowfishWork for Raw<'_> {
+  type Output = CryptoResult<[u8; 24]>;
+
+  #[inline(always)]
+  fn run<I: BlowfishIndex>(self, ix: I) -> CryptoResult<[u8; 24]> {
+    raw_with(ix, self.cost, self.salt, self.key, self.cancel)
+  }
 }
 
 /// A parsed `$2?$cc$<22 salt><31 hash>` string.

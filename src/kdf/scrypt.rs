@@ -8,7 +8,7 @@ use napi_derive::napi;
 use zeroize::{Zeroize, Zeroizing};
 
 use super::{check_range, secret, Secret, MAX_KEY_LEN};
-use crate::arch::Salsa20Core;
+use crate::arch::{with_salsa20_core, Salsa20Core, Salsa20Work};
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
 use crate::hash::list::Alg;
 use crate::task::{run_sync, Cancel, CancelToken, Job, Output, Work};
@@ -86,34 +86,6 @@ pub(crate) const LAYOUT: [usize; 16] = [0, 5, 10, 15, 4, 9, 14, 3, 8, 13, 2, 7, 
 #[cfg(not(target_arch = "x86_64"))]
 pub(crate) const LAYOUT: [usize; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 
-/// Salsa20/8 core in natural word order (reference for the SIMD version and other targets).
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-#[inline(always)]
-pub(crate) fn salsa20_8_scalar(b: &mut [u32; 16]) {
-  let mut x = *b;
-  macro_rules! qr {
-    ($a:expr, $b:expr, $c:expr, $d:expr) => {
-      x[$b] ^= x[$a].wrapping_add(x[$d]).rotate_left(7);
-      x[$c] ^= x[$b].wrapping_add(x[$a]).rotate_left(9);
-      x[$d] ^= x[$c].wrapping_add(x[$b]).rotate_left(13);
-      x[$a] ^= x[$d].wrapping_add(x[$c]).rotate_left(18);
-    };
-  }
-  for _ in 0..4 {
-    qr!(0, 4, 8, 12);
-    qr!(5, 9, 13, 1);
-    qr!(10, 14, 2, 6);
-    qr!(15, 3, 7, 11);
-    qr!(0, 1, 2, 3);
-    qr!(5, 6, 7, 4);
-    qr!(10, 11, 8, 9);
-    qr!(15, 12, 13, 14);
-  }
-  for (b, x) in b.iter_mut().zip(x) {
-    *b = b.wrapping_add(x);
-  }
-}
-
 /// BlockMix_{Salsa20/8, r}: `input` (2r 64-byte blocks as words) → `out`.
 #[inline(always)]
 fn block_mix(core: impl Salsa20Core, input: &[u32], out: &mut [u32], r: usize) {
@@ -129,8 +101,8 @@ fn block_mix(core: impl Salsa20Core, input: &[u32], out: &mut [u32], r: usize) {
   x.zeroize();
 }
 
-/// ROMix on one 128·r-byte block, in place, with the Salsa20/8 `core` (`crate::arch::ro_mix`
-/// picks the fastest one this CPU has). `v` holds N·32·r words.
+/// ROMix on one 128·r-byte block, in place, with the Salsa20/8 `core` ([`ro_mix`] picks the
+/// fastest one this CPU has). `v` holds N·32·r words.
 #[inline(always)]
 pub(crate) fn ro_mix_with(
   core: impl Salsa20Core,
@@ -176,6 +148,41 @@ pub(crate) fn ro_mix_with(
   Ok(())
 }
 
+/// ROMix with the fastest Salsa20/8 core this CPU has, compiled with that core's features.
+pub(crate) fn ro_mix(
+  block: &mut [u8],
+  v: &mut [u32],
+  n: usize,
+  r: usize,
+  cancel: &Cancel,
+) -> CryptoResult<()> {
+  with_salsa20_core(RoMix {
+    block,
+    v,
+    n,
+    r,
+    cancel,
+  })
+}
+
+/// The arguments of [`ro_mix_with`], as the work [`with_salsa20_core`] runs.
+struct RoMix<'a> {
+  block: &'a mut [u8],
+  v: &'a mut [u32],
+  n: usize,
+  r: usize,
+  cancel: &'a Cancel,
+}
+
+impl Salsa20Work for RoMix<'_> {
+  type Output = CryptoResult<()>;
+
+  #[inline(always)]
+  fn run<C: Salsa20Core>(self, core: C) -> CryptoResult<()> {
+    ro_mix_with(core, self.block, self.v, self.n, self.r, self.cancel)
+  }
+}
+
 /// scrypt of `password` and `salt` into `out` with checked parameters.
 pub fn derive(
   password: &[u8],
@@ -196,7 +203,7 @@ pub fn derive(
   let v = crate::arch::zeroed_u32(vlen).ok_or_else(too_big)?;
   let mut v = Wiped(v);
   for chunk in b.chunks_exact_mut(128 * r) {
-    crate::arch::ro_mix(chunk, &mut v, n, r, cancel)?;
+    ro_mix(chunk, &mut v, n, r, cancel)?;
   }
   super::pbkdf2::derive(Alg::Sha256, password, &b, 1, out, cancel)
 }
@@ -302,7 +309,7 @@ pub fn scrypt_async(
 #[cfg(test)]
 mod tests {
   use super::*;
-  use crate::arch::{Avx512Vl, Baseline};
+  use crate::arch::{salsa20_8_scalar, Avx512Vl, Baseline};
 
   #[test]
   fn rfc7914_vector_2() {
@@ -341,7 +348,7 @@ mod tests {
     let mut a: Vec<u8> = (0..128 * r).map(|i| (i * 13 + 7) as u8).collect();
     let mut b = a.clone();
     let mut v = vec![0u32; n * 32 * r];
-    crate::arch::ro_mix(&mut a, &mut v, n, r, &Cancel::NEVER).unwrap();
+    ro_mix(&mut a, &mut v, n, r, &Cancel::NEVER).unwrap();
     ro_mix_with(Baseline, &mut b, &mut v, n, r, &Cancel::NEVER).unwrap();
     assert_eq!(a, b);
   }

@@ -7,7 +7,7 @@
 //! `kem*` entry points and `kemAlgorithms()` (the table the JS layer, `lib/kem.js`, is built
 //! from) are generic over it.
 //!
-//! Backend: AWS-LC's ML-KEM (mlkem-native, `awslc.rs`), chosen by measurement over libcrux-ml-kem
+//! Backend: AWS-LC's ML-KEM (mlkem-native, `awslc/mlkem.rs`), chosen by measurement over libcrux-ml-kem
 //! and RustCrypto's ml-kem (docs/backends.md, "ML-KEM"); X25519 is AWS-LC's too, SHA3/SHAKE are
 //! the `sha3`/`shake` crates of the hashes.
 //!

@@ -1,7 +1,7 @@
 //! ML-DSA (FIPS 204): ML-DSA-44, ML-DSA-65 and ML-DSA-87, pure mode (HashML-DSA is left out).
 //!
 //! Backend: AWS-LC's mldsa-native (formally verified C, constant-time, AVX2 / AArch64 code chosen
-//! at run time) through the entry points `awslc.rs` declares (key generation from ξ, signing with
+//! at run time) through the entry points `awslc/mldsa.rs` declares (key generation from ξ, signing with
 //! an explicit rnd, the public key of an expanded key), chosen by measurement over libcrux-ml-dsa
 //! and RustCrypto `ml-dsa`: docs/backends.md, "ML-DSA".
 //!
@@ -37,7 +37,7 @@ pub trait MlDsa {
   /// `"ml-dsa-65"`, as node:crypto names the key type.
   const NAME: &'static str;
   /// AWS-LC's functions and sizes for the set.
-  const AWS: &'static awslc::MlDsaSet;
+  const AWS: &'static awslc::MlDsaFns;
   /// η (2 or 4): the range of s1 and s2; ℓ and k: the polynomials in s1 and s2.
   const ETA: u32;
   const L: usize;
@@ -88,7 +88,7 @@ macro_rules! ml_dsa_sets {
 
       impl MlDsa for $set {
         const NAME: &'static str = $name;
-        const AWS: &'static awslc::MlDsaSet = &awslc::$aws;
+        const AWS: &'static awslc::MlDsaFns = &awslc::$aws;
         const ETA: u32 = $eta;
         const L: usize = $l;
         const K: usize = $k;
