@@ -81,7 +81,7 @@ const TAG_16: &[usize] = &[16];
 /// Largest IV (nonce) accepted by the modes that take any length (GCM, SIV).
 pub const MAX_IV: usize = 1 << 20;
 
-/// THE mode table. Index = `Mode as usize`.
+/// THE mode table. Index = `Mode as usize` (checked below, at compile time).
 pub const MODES: &[ModeInfo] = &[
   ModeInfo {
     mode: Mode::Ecb,
@@ -224,6 +224,21 @@ pub const MODES: &[ModeInfo] = &[
     pad_block: 8,
   },
 ];
+
+const _: () = {
+  let mut i = 0;
+  while i < MODES.len() {
+    assert!(
+      MODES[i].mode as usize == i,
+      "MODES: a row is not at its mode's index"
+    );
+    i += 1;
+  }
+  assert!(
+    MODES.len() == Mode::DesCbc as usize + 1,
+    "MODES: a mode has no row"
+  );
+};
 
 impl Mode {
   pub fn from_id(id: u32) -> Option<Mode> {

@@ -36,6 +36,9 @@ pub const MAX_CONTEXT: usize = 255;
 pub trait MlDsa {
   /// `"ml-dsa-65"`, as node:crypto names the key type.
   const NAME: &'static str;
+  /// The algorithm's OID (FIPS 204's `id-ml-dsa-*`, under 2.16.840.1.101.3.4.3), as the hex of its
+  /// DER content.
+  const OID: &'static str;
   /// AWS-LC's functions and sizes for the set.
   const AWS: &'static awslc::MlDsaFns;
   /// η (2 or 4): the range of s1 and s2; ℓ and k: the polynomials in s1 and s2.
@@ -79,15 +82,16 @@ pub trait MlDsa {
   }
 }
 
-/// The three parameter sets: type, name, AWS-LC set, η, ℓ, k.
+/// The three parameter sets: type, name, OID, AWS-LC set, η, ℓ, k.
 macro_rules! ml_dsa_sets {
-  ($($set:ident $name:literal $aws:ident eta $eta:literal l $l:literal k $k:literal;)*) => {
+  ($($set:ident $name:literal oid $oid:literal $aws:ident eta $eta:literal l $l:literal k $k:literal;)*) => {
     $(
       #[doc = concat!("ML-DSA parameter set `", $name, "`.")]
       pub struct $set;
 
       impl MlDsa for $set {
         const NAME: &'static str = $name;
+        const OID: &'static str = $oid;
         const AWS: &'static awslc::MlDsaFns = &awslc::$aws;
         const ETA: u32 = $eta;
         const L: usize = $l;
@@ -102,9 +106,9 @@ macro_rules! ml_dsa_sets {
 }
 
 ml_dsa_sets! {
-  MlDsa44 "ml-dsa-44" ML_DSA_44 eta 2 l 4 k 4;
-  MlDsa65 "ml-dsa-65" ML_DSA_65 eta 4 l 5 k 6;
-  MlDsa87 "ml-dsa-87" ML_DSA_87 eta 2 l 7 k 8;
+  MlDsa44 "ml-dsa-44" oid "608648016503040311" ML_DSA_44 eta 2 l 4 k 4;
+  MlDsa65 "ml-dsa-65" oid "608648016503040312" ML_DSA_65 eta 4 l 5 k 6;
+  MlDsa87 "ml-dsa-87" oid "608648016503040313" ML_DSA_87 eta 2 l 7 k 8;
 }
 
 /// A private key as native code takes it: the seed or the expanded key.
@@ -213,6 +217,7 @@ type VerifyFn = fn(&[u8], &[u8], &[u8], &[u8]) -> bool;
 /// One parameter set, its functions monomorphised: what the entry points dispatch on.
 pub struct Set {
   pub name: &'static str,
+  pub oid: &'static str,
   pub public_len: usize,
   pub expanded_len: usize,
   pub signature_len: usize,
@@ -234,6 +239,7 @@ impl Set {
   const fn of<P: MlDsa>() -> Set {
     Set {
       name: P::NAME,
+      oid: P::OID,
       public_len: P::PUBLIC_LEN,
       expanded_len: P::EXPANDED_LEN,
       signature_len: P::SIGNATURE_LEN,
@@ -294,6 +300,9 @@ pub struct MlDsaSet {
   pub id: u32,
   /// `'ml-dsa-44'`, `'ml-dsa-65'`, `'ml-dsa-87'`.
   pub name: String,
+  /// The OID (`id-ml-dsa-*`) as the hex of its DER content: `'608648016503040311'` is
+  /// 2.16.840.1.101.3.4.3.17.
+  pub oid: String,
   pub seed_length: u32,
   pub public_length: u32,
   pub expanded_length: u32,
@@ -308,6 +317,7 @@ pub fn mldsa_sets() -> Vec<MlDsaSet> {
     .map(|(id, s)| MlDsaSet {
       id: id as u32,
       name: s.name.into(),
+      oid: s.oid.into(),
       seed_length: SEED_LEN as u32,
       public_length: s.public_len as u32,
       expanded_length: s.expanded_len as u32,

@@ -57,26 +57,60 @@ pub struct PkAlgorithm {
   pub public_length: u32,
 }
 
-/// (algorithm, name, private key bytes, public key bytes).
-pub const ALGS: [(PkAlg, &str, usize, usize); 6] = [
-  (PkAlg::Ed25519, "ed25519", 32, 32),
-  (PkAlg::X25519, "x25519", 32, 32),
-  (PkAlg::P256, "p256", 32, 65),
-  (PkAlg::P384, "p384", 48, 97),
-  (PkAlg::P521, "p521", 66, 133),
-  (PkAlg::Secp256k1, "secp256k1", 32, 65),
+/// One row of [`ALGS`].
+pub struct PkAlgInfo {
+  pub alg: PkAlg,
+  pub name: &'static str,
+  /// Private key bytes (seed / scalar).
+  pub private_len: usize,
+  /// Public key bytes (raw for 25519, uncompressed SEC1 for EC).
+  pub public_len: usize,
+}
+
+const fn row(alg: PkAlg, name: &'static str, private_len: usize, public_len: usize) -> PkAlgInfo {
+  PkAlgInfo {
+    alg,
+    name,
+    private_len,
+    public_len,
+  }
+}
+
+/// The algorithm list. Index = `PkAlg as usize` (checked below, at compile time).
+pub const ALGS: [PkAlgInfo; 6] = [
+  row(PkAlg::Ed25519, "ed25519", 32, 32),
+  row(PkAlg::X25519, "x25519", 32, 32),
+  row(PkAlg::P256, "p256", 32, 65),
+  row(PkAlg::P384, "p384", 48, 97),
+  row(PkAlg::P521, "p521", 66, 133),
+  row(PkAlg::Secp256k1, "secp256k1", 32, 65),
 ];
+
+const _: () = {
+  let mut i = 0;
+  while i < ALGS.len() {
+    assert!(
+      ALGS[i].alg as usize == i,
+      "pk::ALGS: a row is not at its algorithm's index"
+    );
+    i += 1;
+  }
+  assert!(
+    ALGS.len() == PkAlg::Secp256k1 as usize + 1,
+    "pk::ALGS: an algorithm has no row"
+  );
+};
 
 impl PkAlg {
   fn from_id(id: u32) -> CryptoResult<PkAlg> {
     ALGS
       .get(id as usize)
-      .map(|a| a.0)
+      .map(|a| a.alg)
       .ok_or_else(|| CryptoError::invalid_value("algorithm", "a known algorithm id", id))
   }
 
   fn name(self) -> &'static str {
-    ALGS[self as usize].1
+    ALGS[self as usize].name
   }
 }
 
@@ -84,11 +118,11 @@ impl PkAlg {
 pub fn pk_algorithms() -> Vec<PkAlgorithm> {
   ALGS
     .iter()
-    .map(|&(a, name, private, public)| PkAlgorithm {
-      id: a as u32,
-      name: name.into(),
-      private_length: private as u32,
-      public_length: public as u32,
+    .map(|a| PkAlgorithm {
+      id: a.alg as u32,
+      name: a.name.into(),
+      private_length: a.private_len as u32,
+      public_length: a.public_len as u32,
     })
     .collect()
 }
