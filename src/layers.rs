@@ -58,6 +58,7 @@ const LAYERS: &[&[&str]] = &[
   &[
     "lib",
     "proptests",
+    "benches",
     "layers",
     "fuzzing",
     "hash/mod",

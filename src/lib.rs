@@ -51,6 +51,8 @@ mod arch;
 #[allow(unsafe_code)]
 mod awslc;
 mod batch;
+#[cfg(test)]
+mod benches;
 mod budget;
 mod cipher;
 mod cpu;

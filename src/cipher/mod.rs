@@ -40,4 +40,4 @@ pub mod keys;
 pub mod modes;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

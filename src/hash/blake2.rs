@@ -409,39 +409,4 @@ mod tests {
       }
     }
   }
-
-  /// `cargo test --release blake2_speed -- --ignored --nocapture`: MB/s of both backends.
-  #[test]
-  #[ignore]
-  fn blake2_speed() {
-    let data = vec![7u8; 16 << 20];
-    let mb = data.len() as f64 / 1e6;
-    for _ in 0..3 {
-      let t = std::time::Instant::now();
-      let a = blake2b_simd::blake2b(&data);
-      let simd = mb / t.elapsed().as_secs_f64();
-      let t = std::time::Instant::now();
-      let mut h = Blake2bScalar::new(64, &[], &[], &[]);
-      h.update(&data);
-      let mut out = [0u8; 64];
-      h.finalize_into(&mut out);
-      let scalar = mb / t.elapsed().as_secs_f64();
-      assert_eq!(out[..], a.as_bytes()[..]);
-      let t = std::time::Instant::now();
-      let a = blake2s_simd::blake2s(&data);
-      let simd_s = mb / t.elapsed().as_secs_f64();
-      let t = std::time::Instant::now();
-      let mut h = Blake2sScalar::new(32, &[], &[], &[]);
-      h.update(&data);
-      let mut out = [0u8; 32];
-      h.finalize_into(&mut out);
-      let scalar_s = mb / t.elapsed().as_secs_f64();
-      assert_eq!(out[..], a.as_bytes()[..]);
-      println!(
-        "blake2b simd {simd:.0} scalar {scalar:.0} | blake2s simd {simd_s:.0} scalar {scalar_s:.0} MB/s (measured picks: {:?}, {:?})",
-        Blake2b::backend(),
-        Blake2s::backend()
-      );
-    }
-  }
 }

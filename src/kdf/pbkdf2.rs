@@ -329,48 +329,4 @@ mod tests {
     .unwrap();
     assert_eq!(hex(&out), "4b007901b765489abead49d926f721d065a429c1");
   }
-
-  /// `cargo test --release pbkdf2::tests::timing -- --ignored --nocapture`: best of 5 at
-  /// 100,000 iterations (SHA-512 also against ring's PBKDF2).
-  #[test]
-  #[ignore]
-  fn timing() {
-    let best_of_5 = |f: &mut dyn FnMut()| {
-      (0..5)
-        .map(|_| {
-          let t = std::time::Instant::now();
-          f();
-          t.elapsed().as_secs_f64() * 1e3
-        })
-        .fold(f64::MAX, f64::min)
-    };
-    for alg in [Alg::Sha1, Alg::Sha256, Alg::Sha512] {
-      let mut out = [0u8; 32];
-      let ours = best_of_5(&mut || {
-        derive(
-          alg,
-          b"password",
-          b"saltsaltsaltsalt",
-          100_000,
-          &mut out,
-          &Cancel::NEVER,
-        )
-        .unwrap()
-      });
-      if alg != Alg::Sha512 {
-        eprintln!("{alg:?}: {ours:.1} ms");
-        continue;
-      }
-      let ring = best_of_5(&mut || {
-        ring::pbkdf2::derive(
-          ring::pbkdf2::PBKDF2_HMAC_SHA512,
-          std::num::NonZeroU32::new(100_000).unwrap(),
-          b"saltsaltsaltsalt",
-          b"password",
-          &mut out,
-        )
-      });
-      eprintln!("{alg:?}: {ours:.1} ms (ring {ring:.1} ms)");
-    }
-  }
 }

@@ -363,22 +363,3 @@ mod tests {
     assert!(Params::new(65536.0, 1, 1, 64, 1e9).is_err());
   }
 }
-
-#[cfg(test)]
-mod speed {
-  /// `cargo test --release scrypt_speed -- --ignored --nocapture`: ms for N = 2^14, r = 8, p = 1.
-  #[test]
-  #[ignore]
-  fn scrypt_speed() {
-    let p = super::Params::new(16384.0, 8, 1, 64, 64.0 * 1048576.0).unwrap();
-    let mut out = [0u8; 64];
-    for _ in 0..5 {
-      let t = std::time::Instant::now();
-      super::derive(b"pw", b"salt", p, &mut out, &crate::task::Cancel::NEVER).unwrap();
-      println!(
-        "scrypt 2^14, 8, 1: {:.1} ms",
-        t.elapsed().as_secs_f64() * 1e3
-      );
-    }
-  }
-}
