@@ -2,10 +2,12 @@
 //!
 //! [`LAYERS`] lists the crate's modules from the ground floor up. A file may name (through a
 //! `crate::`, `$crate::` or `super::` path, tests included) only modules on its own floor or
-//! below; the hash family (`hash/mod.rs`) and the cipher family (`cipher/mod.rs`) are listed one
-//! file per floor, so within them a file names only files listed before it. Paths relative to a
-//! module's own children (`keys::ModeKey` in a `mod.rs`) are not followed: a `mod.rs` only
-//! declares its files and stands above them all.
+//! below; the hash family, the cipher family and the formats are listed one file per floor, so
+//! within them a file names only files listed before it. This is the crate's one floor list: the
+//! folders' own comments describe their files and point here. Paths relative to a module's own
+//! children (`keys::ModeKey` in a `mod.rs`) are not followed, nor a file's paths to its own
+//! folder's `mod.rs` (`super::Sink` in `formats/stream.rs`): a `mod.rs` declares its files and
+//! holds only what they share.
 
 use std::path::{Path, PathBuf};
 
