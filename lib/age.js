@@ -114,7 +114,7 @@ function ageFile(src, dst, options, allowed, what, decrypt, args) {
     const o = readOptions(options, allowed, what)
     const n = args(o)
     return {
-      start: (from, to, token, counter) => native.ageFile(decrypt, from, to, ...o.keys, n, token, counter),
+      start: (from, to, token, counter) => native.ageFile({ decrypt, keys: o.keys[1], workFactor: n }, from, to, o.keys[0], token, counter),
       signal: signalOf(o),
       onProgress: o.onProgress ?? undefined,
     }

@@ -96,12 +96,17 @@ function read(alg, what, options) {
   return { secret, passphrase: hasPass, nativeOptions, signal: checkSignal(o.signal), onProgress: checkProgress(o.onProgress) }
 }
 
+/** The native request of a stream or file call (`AeadStreamRequest`). */
+function request(alg, decrypt, r) {
+  return { algorithm: alg.id, decrypt, passphrase: r.passphrase, options: r.nativeOptions }
+}
+
 /**
  * A Promise of the native state, made on the pool (a passphrase's Argon2id; HKDF for a key) from
  * `head` when decrypting. A refused argument throws here.
  */
 function makeState(alg, decrypt, r, head) {
-  return startAsync(r.signal, (token) => aeadStreamNewAsync(alg.id, decrypt, r.secret, r.passphrase, r.nativeOptions, head, token))
+  return startAsync(r.signal, (token) => aeadStreamNewAsync(request(alg, decrypt, r), r.secret, head, token))
 }
 
 /** `encryptStream()` / `decryptStream()`: byte chunks in, sealed stream (or plaintext) out. */
@@ -203,7 +208,7 @@ function aeadFile(alg, decrypt, src, dst, options) {
     const r = read(alg, decrypt ? 'decryptFile' : 'encryptFile', options)
     return {
       start: (from, to, token, counter) =>
-        aeadStreamFile(alg.id, decrypt, r.secret, r.passphrase, from, to, r.nativeOptions, token, counter),
+        aeadStreamFile(request(alg, decrypt, r), r.secret, from, to, token, counter),
       signal: r.signal,
       onProgress: r.onProgress,
     }

@@ -28,7 +28,7 @@ use std::sync::OnceLock;
 use argon2_rust::__internal::Workspace;
 use argon2_rust::params::{Memory, TagLen};
 use argon2_rust::{Algorithm, Version};
-use napi::bindgen_prelude::{AsyncTask, Unknown};
+use napi::bindgen_prelude::Unknown;
 use napi::Env;
 use napi_derive::napi;
 use zeroize::Zeroizing;
@@ -39,7 +39,7 @@ use crate::budget::{self, Lease};
 use crate::ct;
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
 use crate::pool::{IdlePool, Pooled};
-use crate::task::{aborted, run_sync, Cancel, CancelToken, Job, Output, Work};
+use crate::task::{aborted, twins, Cancel, Job, Output};
 
 /// Arenas larger than this (1 GiB) are never pooled.
 const MAX_POOLED_BLOCKS: usize = 1 << 20;
@@ -623,62 +623,43 @@ fn verify_job(
   })
 }
 
-/// Argon2 hash, synchronous (blocks the calling thread). Returns the PHC string or a Buffer.
-#[napi]
-pub fn argon2_hash<'e>(
-  env: &'e Env,
-  password: Unknown,
-  salt: Option<Unknown>,
-  secret: Option<Unknown>,
-  associated_data: Option<Unknown>,
-  options: Argon2Options,
-) -> napi::Result<Unknown<'e>> {
-  let job = hash_job(env, password, salt, secret, associated_data, options).or_throw(env)?;
-  run_sync(env, job)
+twins! {
+  /// Argon2 hash, synchronous (blocks the calling thread). Returns the PHC string or a Buffer.
+  #[napi]
+  pub fn argon2_hash;
+  /// Argon2 hash on the libuv pool (inputs copied first). `token` cancels queued work, and a
+  /// long running hash between two passes ([`compute`]).
+  #[napi]
+  pub fn argon2_hash_async;
+  (
+    env,
+    password: Unknown,
+    salt: Option<Unknown>,
+    secret: Option<Unknown>,
+    associated_data: Option<Unknown>,
+    options: Argon2Options,
+  ) -> HashJob {
+    hash_job(env, password, salt, secret, associated_data, options)
+  }
 }
 
-/// Argon2 hash on the libuv pool (inputs copied first). Queued work can be cancelled; a
-/// running hash finishes (about 0.1 s at the default cost) and its result is discarded.
-#[napi]
-pub fn argon2_hash_async(
-  env: &Env,
-  password: Unknown,
-  salt: Option<Unknown>,
-  secret: Option<Unknown>,
-  associated_data: Option<Unknown>,
-  options: Argon2Options,
-  token: Option<&CancelToken>,
-) -> napi::Result<AsyncTask<Work<HashJob>>> {
-  let job = hash_job(env, password, salt, secret, associated_data, options).or_throw(env)?;
-  Ok(Work::new(job, token))
-}
-
-/// Checks `password` against a PHC string (constant-time compare of the tags). Parameters above
-/// `limits` are refused before any work.
-#[napi]
-pub fn argon2_verify<'e>(
-  env: &'e Env,
-  phc: String,
-  password: Unknown,
-  secret: Option<Unknown>,
-  limits: Option<Argon2Limits>,
-) -> napi::Result<Unknown<'e>> {
-  let job = verify_job(env, phc, password, secret, limits).or_throw(env)?;
-  run_sync(env, job)
-}
-
-/// `argon2Verify` on the libuv pool.
-#[napi]
-pub fn argon2_verify_async(
-  env: &Env,
-  phc: String,
-  password: Unknown,
-  secret: Option<Unknown>,
-  limits: Option<Argon2Limits>,
-  token: Option<&CancelToken>,
-) -> napi::Result<AsyncTask<Work<VerifyJob>>> {
-  let job = verify_job(env, phc, password, secret, limits).or_throw(env)?;
-  Ok(Work::new(job, token))
+twins! {
+  /// Checks `password` against a PHC string (constant-time compare of the tags). Parameters
+  /// above `limits` are refused before any work.
+  #[napi]
+  pub fn argon2_verify;
+  /// `argon2Verify` on the libuv pool.
+  #[napi]
+  pub fn argon2_verify_async;
+  (
+    env,
+    phc: String,
+    password: Unknown,
+    secret: Option<Unknown>,
+    limits: Option<Argon2Limits>,
+  ) -> VerifyJob {
+    verify_job(env, phc, password, secret, limits)
+  }
 }
 
 /// The parameters of a PHC string (for `needsRehash`).

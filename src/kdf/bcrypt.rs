@@ -9,7 +9,7 @@
 //! used by `verify` so hashes made elsewhere verify). `hash` refuses passwords longer than 72
 //! bytes unless `truncate` is set: bcrypt would silently ignore the rest.
 
-use napi::bindgen_prelude::{AsyncTask, Unknown};
+use napi::bindgen_prelude::Unknown;
 use napi::Env;
 use napi_derive::napi;
 use zeroize::Zeroizing;
@@ -18,8 +18,8 @@ use super::blowfish::{cyclic_words, Blowfish};
 use super::{opt_secret, secret, Secret, BCRYPT_B64};
 use crate::arch::{with_blowfish_index, BlowfishIndex, BlowfishWork};
 use crate::ct;
-use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
-use crate::task::{run_sync, Cancel, CancelToken, Job, Output, Work};
+use crate::error::{Code, CryptoError, CryptoResult};
+use crate::task::{twins, Cancel, Job, Output};
 
 pub const MIN_COST: u32 = 4;
 pub const MAX_COST: u32 = 31;
@@ -259,58 +259,36 @@ fn verify_job(
   })
 }
 
-/// bcrypt hash, synchronous: `rounds` (cost) 4..31; `salt` 16 bytes (random when absent);
-/// passwords over 72 bytes are a RangeError unless `truncate`. Returns the `$2b$` string.
-#[napi]
-pub fn bcrypt_hash<'e>(
-  env: &'e Env,
-  password: Unknown,
-  rounds: u32,
-  salt: Option<Unknown>,
-  truncate: Option<bool>,
-) -> napi::Result<Unknown<'e>> {
-  let job = hash_job(env, password, rounds, salt, truncate.unwrap_or(false)).or_throw(env)?;
-  run_sync(env, job)
+twins! {
+  /// bcrypt hash, synchronous: `rounds` (cost) 4..31; `salt` 16 bytes (random when absent);
+  /// passwords over 72 bytes are a RangeError unless `truncate`. Returns the `$2b$` string.
+  #[napi]
+  pub fn bcrypt_hash;
+  /// bcrypt hash on the libuv pool (inputs copied first).
+  #[napi]
+  pub fn bcrypt_hash_async;
+  (
+    env,
+    password: Unknown,
+    rounds: u32,
+    salt: Option<Unknown>,
+    truncate: Option<bool>,
+  ) -> HashJob {
+    hash_job(env, password, rounds, salt, truncate.unwrap_or(false))
+  }
 }
 
-/// bcrypt hash on the libuv pool (inputs copied first).
-#[napi]
-pub fn bcrypt_hash_async(
-  env: Env,
-  password: Unknown,
-  rounds: u32,
-  salt: Option<Unknown>,
-  truncate: Option<bool>,
-  token: Option<&CancelToken>,
-) -> napi::Result<AsyncTask<Work<HashJob>>> {
-  let job = hash_job(&env, password, rounds, salt, truncate.unwrap_or(false)).or_throw(&env)?;
-  Ok(Work::new(job, token))
-}
-
-/// Checks `password` against a `$2a$`/`$2b$`/`$2y$` hash (constant-time compare); a cost above
-/// `maxRounds` (default [`DEFAULT_MAX_ROUNDS`]) is refused before any work.
-#[napi]
-pub fn bcrypt_verify<'e>(
-  env: &'e Env,
-  password: Unknown,
-  hash: String,
-  max_rounds: Option<u32>,
-) -> napi::Result<Unknown<'e>> {
-  let job = verify_job(env, password, hash, max_rounds).or_throw(env)?;
-  run_sync(env, job)
-}
-
-/// `bcryptVerify` on the libuv pool.
-#[napi]
-pub fn bcrypt_verify_async(
-  env: Env,
-  password: Unknown,
-  hash: String,
-  max_rounds: Option<u32>,
-  token: Option<&CancelToken>,
-) -> napi::Result<AsyncTask<Work<VerifyJob>>> {
-  let job = verify_job(&env, password, hash, max_rounds).or_throw(&env)?;
-  Ok(Work::new(job, token))
+twins! {
+  /// Checks `password` against a `$2a$`/`$2b$`/`$2y$` hash (constant-time compare); a cost above
+  /// `maxRounds` (default [`DEFAULT_MAX_ROUNDS`]) is refused before any work.
+  #[napi]
+  pub fn bcrypt_verify;
+  /// `bcryptVerify` on the libuv pool.
+  #[napi]
+  pub fn bcrypt_verify_async;
+  (env, password: Unknown, hash: String, max_rounds: Option<u32>) -> VerifyJob {
+    verify_job(env, password, hash, max_rounds)
+  }
 }
 
 #[cfg(test)]

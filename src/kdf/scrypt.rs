@@ -2,16 +2,16 @@
 //! a running derivation can be cancelled: both ROMix loops check the cancel flag every
 //! [`SLICE`] BlockMix calls. The PBKDF2-HMAC-SHA256 steps use `super::pbkdf2`.
 
-use napi::bindgen_prelude::{AsyncTask, Unknown};
+use napi::bindgen_prelude::Unknown;
 use napi::Env;
 use napi_derive::napi;
 use zeroize::{Zeroize, Zeroizing};
 
 use super::{check_range, secret, Secret, MAX_KEY_LEN};
 use crate::arch::{with_salsa20_core, Salsa20Core, Salsa20Work};
-use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
+use crate::error::{Code, CryptoError, CryptoResult};
 use crate::hash::list::Alg;
-use crate::task::{run_sync, Cancel, CancelToken, Job, Output, Work};
+use crate::task::{twins, Cancel, Job, Output};
 
 /// BlockMix calls between two cancellation checks (about 0.3 ms at r = 8).
 const SLICE: usize = 256;
@@ -281,29 +281,16 @@ fn job(env: &Env, password: Unknown, salt: Unknown, o: ScryptOptions) -> CryptoR
   })
 }
 
-/// scrypt, synchronous. Returns a Buffer.
-#[napi(js_name = "scrypt")]
-pub fn scrypt_sync<'e>(
-  env: &'e Env,
-  password: Unknown,
-  salt: Unknown,
-  options: ScryptOptions,
-) -> napi::Result<Unknown<'e>> {
-  let job = job(env, password, salt, options).or_throw(env)?;
-  run_sync(env, job)
-}
-
-/// scrypt on the libuv pool; inputs are copied first; `token` cancels it within about 1 ms.
-#[napi]
-pub fn scrypt_async(
-  env: &Env,
-  password: Unknown,
-  salt: Unknown,
-  options: ScryptOptions,
-  token: Option<&CancelToken>,
-) -> napi::Result<AsyncTask<Work<ScryptJob>>> {
-  let job = job(env, password, salt, options).or_throw(env)?;
-  Ok(Work::new(job, token))
+twins! {
+  /// scrypt, synchronous. Returns a Buffer.
+  #[napi(js_name = "scrypt")]
+  pub fn scrypt_sync;
+  /// scrypt on the libuv pool; inputs are copied first; `token` cancels it within about 1 ms.
+  #[napi]
+  pub fn scrypt_async;
+  (env, password: Unknown, salt: Unknown, options: ScryptOptions) -> ScryptJob {
+    job(env, password, salt, options)
+  }
 }
 
 #[cfg(test)]

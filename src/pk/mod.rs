@@ -461,7 +461,16 @@ pub fn pk_prepare<'js>(cx: Cx<'js>, args: js::Args<'js>) -> CryptoResult<Value<'
   cx.keep(PreparedKey(Arc::new(prepared)))
 }
 
-/// `pkSign(alg, privateKey, message, hash, flags)`: a signature (ECDSA: DER, or r‖s with
+/// How a signature is made or checked: the ECDSA hash (an id of the hash list) and `flags` (the
+/// ECDSA bits above); both 0 for Ed25519.
+#[napi(object)]
+#[derive(Clone, Copy)]
+pub struct SignatureOptions {
+  pub hash: u32,
+  pub flags: u32,
+}
+
+/// `pkSign(alg, privateKey, message, { hash, flags })`: a signature (ECDSA: DER, or r‖s with
 /// `flags & 1`; `flags & 2`: low S).
 #[napi]
 pub fn pk_sign(
@@ -469,9 +478,9 @@ pub fn pk_sign(
   alg: u32,
   key: Unknown,
   msg: Unknown,
-  hash: u32,
-  flags: u32,
+  options: SignatureOptions,
 ) -> Result<Buffer> {
+  let SignatureOptions { hash, flags } = options;
   let alg = PkAlg::from_id(alg).or_throw(env)?;
   let mut slot = None;
   let key = read_private(env, &key, &mut slot)?;
@@ -481,7 +490,7 @@ pub fn pk_sign(
     .or_throw(env)
 }
 
-/// `pkVerify(alg, publicKey, message, signature, hash, flags)`: false for any invalid signature.
+/// `pkVerify(alg, publicKey, message, signature, { hash, flags })`: false for any invalid signature.
 #[napi]
 pub fn pk_verify(
   env: &Env,
@@ -489,9 +498,9 @@ pub fn pk_verify(
   key: Unknown,
   msg: Unknown,
   sig: Unknown,
-  hash: u32,
-  flags: u32,
+  options: SignatureOptions,
 ) -> Result<bool> {
+  let SignatureOptions { hash, flags } = options;
   let alg = PkAlg::from_id(alg).or_throw(env)?;
   let key = read(env, &key, "publicKey")?;
   let (msg, sig) = (read(env, &msg, "message")?, read(env, &sig, "signature")?);
@@ -594,17 +603,17 @@ fn pk_job(env: &Env, alg: u32, op: impl FnOnce(PkAlg) -> Result<PkOp>) -> Result
   Ok(PkJob { alg, op: op(alg)? })
 }
 
-/// `pkSignAsync(alg, privateKey, message, hash, flags, token?)`: `pkSign` on the libuv pool.
+/// `pkSignAsync(alg, privateKey, message, { hash, flags }, token?)`: `pkSign` on the libuv pool.
 #[napi]
 pub fn pk_sign_async(
   env: &Env,
   alg: u32,
   key: Unknown,
   msg: Unknown,
-  hash: u32,
-  flags: u32,
+  options: SignatureOptions,
   token: Option<&CancelToken>,
 ) -> Result<AsyncTask<Work<PkJob>>> {
+  let SignatureOptions { hash, flags } = options;
   let job = pk_job(env, alg, |_| {
     let mut slot = None;
     let key = OwnedPrivate::of(read_private(env, &key, &mut slot)?);
@@ -619,20 +628,19 @@ pub fn pk_sign_async(
   Ok(Work::new(job, token))
 }
 
-/// `pkVerifyAsync(alg, publicKey, message, signature, hash, flags, token?)`: `pkVerify` on the
+/// `pkVerifyAsync(alg, publicKey, message, signature, { hash, flags }, token?)`: `pkVerify` on the
 /// libuv pool.
 #[napi]
-#[allow(clippy::too_many_arguments)]
 pub fn pk_verify_async(
   env: &Env,
   alg: u32,
   key: Unknown,
   msg: Unknown,
   sig: Unknown,
-  hash: u32,
-  flags: u32,
+  options: SignatureOptions,
   token: Option<&CancelToken>,
 ) -> Result<AsyncTask<Work<PkJob>>> {
+  let SignatureOptions { hash, flags } = options;
   let job = pk_job(env, alg, |_| {
     Ok(PkOp::Verify {
       key: read(env, &key, "publicKey")?.as_slice().to_vec(),

@@ -309,24 +309,35 @@ impl Format for AgeFile {
   }
 }
 
-/// `ageFile(decrypt, src, dst, passphrase, keys, workFactor, token?, progress?)`: `src` encrypted to
-/// the passphrase into `dst` (a binary age file, scrypt at N = 2^workFactor), or with `decrypt`
-/// the plaintext of the binary age file `src` into `dst` (`workFactor` is then the ceiling,
-/// `maxWorkFactor`), renamed there after the last chunk verified; on the libuv pool, resolving
-/// to the bytes written.
+/// What an `ageFile` call does: the direction, the X25519 keys (recipients, or identities when
+/// decrypting; without them the call's passphrase is the key), and the scrypt work factor (the
+/// ceiling `maxWorkFactor` when decrypting).
+#[napi(object)]
+pub struct AgeFileRequest {
+  pub decrypt: bool,
+  pub keys: Option<Vec<String>>,
+  pub work_factor: u32,
+}
+
+/// `ageFile(request, src, dst, passphrase, token?, progress?)`: `src` encrypted to the passphrase
+/// (or the recipients) into `dst` (a binary age file, scrypt at N = 2^workFactor), or with
+/// `decrypt` the plaintext of the binary age file `src` into `dst`, renamed there after the last
+/// chunk verified; on the libuv pool, resolving to the bytes written.
 #[napi(ts_return_type = "Promise<number>")]
-#[allow(clippy::too_many_arguments)]
 pub fn age_file(
   env: &Env,
-  decrypt: bool,
+  request: AgeFileRequest,
   src: Unknown,
   dst: Unknown,
   passphrase: Unknown,
-  keys: Option<Vec<String>>,
-  work_factor: u32,
   token: Option<&CancelToken>,
   progress: Option<&FileProgress>,
 ) -> napi::Result<AsyncTask<Work<FileJob<AgeFile>>>> {
+  let AgeFileRequest {
+    decrypt,
+    keys,
+    work_factor,
+  } = request;
   let op = if decrypt {
     AgeOp::Decrypt {
       max_work_factor: work_factor,
