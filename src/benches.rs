@@ -269,14 +269,14 @@ mod hashes {
 mod kdfs {
   use crate::hash::list::Alg;
   use crate::kdf::pbkdf2::derive as pbkdf2;
-  use crate::kdf::scrypt::{derive, Params};
+  use crate::kdf::scrypt::{derive, ScryptParams};
   use crate::task::Cancel;
 
   /// Ms for N = 2^14, r = 8, p = 1.
   #[test]
   #[ignore]
   fn scrypt_speed() {
-    let p = Params::new(16384.0, 8, 1, 64, 64.0 * 1048576.0).unwrap();
+    let p = ScryptParams::new(16384.0, 8, 1, 64, 64.0 * 1048576.0).unwrap();
     let mut out = [0u8; 64];
     for _ in 0..5 {
       let t = std::time::Instant::now();

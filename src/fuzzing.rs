@@ -9,7 +9,7 @@ pub use crate::task::Cancel;
 
 /// Argon2 PHC strings (`$argon2id$v=19$m=..,t=..,p=..$salt$hash`).
 pub mod argon2 {
-  pub use crate::kdf::argon2::{parse, parse_bounded, Argon2Limits, Params};
+  pub use crate::kdf::argon2::{parse, parse_bounded, Argon2Limits, Argon2Params};
 }
 
 /// bcrypt hash strings (`$2b$cc$<salt><hash>`).
@@ -40,7 +40,7 @@ pub mod age {
 /// The streaming AEAD format (header and segments): a [`stream::Spec`] begun through
 /// [`stream::Format::begin`], its body run through [`stream::Body`].
 pub mod stream {
-  pub use crate::formats::aead_stream::{Cost, Secret, Spec, ALGORITHMS, MIN_SEGMENT};
+  pub use crate::formats::aead_stream::{Cost, Spec, StreamSecret, ALGORITHMS, MIN_SEGMENT};
   pub use crate::formats::{Begun, Body, Format};
   use crate::kdf::argon2::Argon2Limits;
   use zeroize::Zeroizing;
@@ -55,9 +55,9 @@ pub mod stream {
       alg: &ALGORITHMS[alg % ALGORITHMS.len()],
       decrypt,
       secret: if passphrase {
-        Secret::Passphrase(secret)
+        StreamSecret::Passphrase(secret)
       } else {
-        Secret::Key(secret)
+        StreamSecret::Key(secret)
       },
       aad: Vec::new(),
       segment_size: MIN_SEGMENT,

@@ -285,7 +285,7 @@ proptest! {
     p in 1u32..=3,
     len in 1usize..=160,
   ) {
-    let params = crate::kdf::scrypt::Params::new(f64::from(1u32 << log_n), r, p, len as u32, 1e9).unwrap();
+    let params = crate::kdf::scrypt::ScryptParams::new(f64::from(1u32 << log_n), r, p, len as u32, 1e9).unwrap();
     let mut got = vec![0u8; len];
     crate::kdf::scrypt::derive(&password, &salt, params, &mut got, &Cancel::NEVER).unwrap();
     let mut want = vec![0u8; len];

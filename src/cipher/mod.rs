@@ -30,7 +30,7 @@
 //! the AEAD stream format, age, crypto-js) are `src/formats/`. Their order, floor by floor, is
 //! `src/layers.rs`'s.
 
-mod aead;
+pub(crate) mod aead;
 pub mod api;
 pub mod batch;
 mod block_modes;

@@ -373,7 +373,7 @@ impl Op<'_> {
     }
   }
 
-  fn padded(&self) -> bool {
+  fn pads(&self) -> bool {
     self.padding && self.mode.info().pad_block > 0
   }
 
@@ -391,7 +391,7 @@ impl Op<'_> {
       // still, but whole blocks are decrypted into place before the padding is checked).
       return n.saturating_sub(prefix + tag);
     }
-    let body = if self.padded() {
+    let body = if self.pads() {
       (n / info.pad_block + 1) * info.pad_block
     } else {
       n

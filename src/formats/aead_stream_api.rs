@@ -22,8 +22,8 @@ use napi_derive::napi;
 use zeroize::Zeroizing;
 
 use super::aead_stream::{
-  max_header_len, Cost, Secret, Spec, StreamAlg, TransformInitJob, TransformState, ALGORITHMS,
-  DEFAULT_COST, DEFAULT_SEGMENT, MAX_SEGMENT, MIN_SEGMENT,
+  max_header_len, Cost, Spec, StreamAlg, StreamSecret, TransformInitJob, TransformState,
+  ALGORITHMS, DEFAULT_COST, DEFAULT_SEGMENT, MAX_SEGMENT, MIN_SEGMENT,
 };
 use super::file::FileJob;
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
@@ -79,14 +79,14 @@ pub(super) fn read_secret(
   alg: &StreamAlg,
   secret: &Unknown,
   passphrase: bool,
-) -> CryptoResult<Secret> {
+) -> CryptoResult<StreamSecret> {
   let cx = Cx::from(env);
   if passphrase {
     let s = cx
       .bytes(Value::from(secret), "options.passphrase")?
       .into_owned();
     super::check_passphrase(&s)?;
-    return Ok(Secret::Passphrase(s));
+    return Ok(StreamSecret::Passphrase(s));
   }
   let k = cx.bytes(Value::from(secret), "options.key")?.into_owned();
   if k.len() != 32 {
@@ -99,7 +99,7 @@ pub(super) fn read_secret(
       ),
     ));
   }
-  Ok(Secret::Key(k))
+  Ok(StreamSecret::Key(k))
 }
 
 /// The request of one call with `secret`, its inputs copied (for the pool).
@@ -107,7 +107,7 @@ pub(super) fn spec<'js>(
   env: &'js Env,
   alg: &'static StreamAlg,
   decrypt: bool,
-  secret: Secret,
+  secret: StreamSecret,
   options: Option<&Unknown<'js>>,
 ) -> CryptoResult<Spec> {
   let cx = Cx::from(env);
@@ -167,7 +167,7 @@ pub(super) fn spec<'js>(
     allow_v1: cx.truthy(allow_v1),
     lead,
   };
-  if matches!(spec.secret, Secret::Passphrase(_)) && !decrypt {
+  if matches!(spec.secret, StreamSecret::Passphrase(_)) && !decrypt {
     spec.check_cost()?;
   }
   Ok(spec)

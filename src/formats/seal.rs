@@ -23,7 +23,7 @@ use napi::Env;
 use napi_derive::napi;
 use zeroize::Zeroizing;
 
-use super::aead_stream::{Cost, DerivedKey, Secret, Spec, DEFAULT_COST};
+use super::aead_stream::{Cost, DerivedKey, Spec, StreamSecret, DEFAULT_COST};
 use super::aead_stream_api::{algorithm, spec};
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
 use crate::js::{self, Cx, Kept, Tag, Value};
@@ -52,16 +52,16 @@ impl KeptKey {
 }
 
 /// The secret argument: a derived key's handle, or a passphrase.
-fn read_secret(env: &Env, secret: &Unknown) -> CryptoResult<Secret> {
+fn read_secret(env: &Env, secret: &Unknown) -> CryptoResult<StreamSecret> {
   let cx = Cx::from(env);
   if let Some(key) = cx.kept::<KeptKey>(Value::from(secret)) {
-    return Ok(Secret::Derived(key.get()?));
+    return Ok(StreamSecret::Derived(key.get()?));
   }
   let passphrase = cx
     .bytes(Value::from(secret), "options.passphrase")?
     .into_owned();
   super::check_passphrase(&passphrase)?;
-  Ok(Secret::Passphrase(passphrase))
+  Ok(StreamSecret::Passphrase(passphrase))
 }
 
 /// One call's request.

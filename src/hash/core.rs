@@ -1,6 +1,6 @@
 //! The ground floor of the hash family: the one trait every hash backend is driven through
 //! ([`HashCore`]), the generic HMAC and one-shot over it, and the options a parameterised hash
-//! takes ([`Params`]). It imports nothing from the rest of the family.
+//! takes ([`HashParams`]). It imports nothing from the rest of the family.
 
 use crate::error::{CryptoError, CryptoResult};
 
@@ -35,7 +35,7 @@ pub trait HashCore: Clone {
 
 /// The options a parameterised hash takes (all absent for the fixed-output ones).
 #[derive(Default)]
-pub struct Params<'a> {
+pub struct HashParams<'a> {
   pub key: Option<&'a [u8]>,
   pub salt: Option<&'a [u8]>,
   pub personalization: Option<&'a [u8]>,
@@ -43,7 +43,7 @@ pub struct Params<'a> {
   pub output_len: Option<u32>,
 }
 
-impl Params<'_> {
+impl HashParams<'_> {
   pub(super) fn is_empty(&self) -> bool {
     self.key.is_none()
       && self.salt.is_none()

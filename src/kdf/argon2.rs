@@ -46,7 +46,7 @@ const MAX_POOLED_BLOCKS: usize = 1 << 20;
 
 /// Everything that determines an Argon2 tag except the password and secret.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Params {
+pub struct Argon2Params {
   pub algorithm: Algorithm,
   pub version: Version,
   /// Memory in KiB, ≥ 8·p.
@@ -85,7 +85,7 @@ fn version(v: u32) -> CryptoResult<Version> {
   }
 }
 
-impl Params {
+impl Argon2Params {
   /// Range checks with the JS option names (RangeError `ERR_OUT_OF_RANGE`).
   pub fn check(&self) -> CryptoResult<()> {
     super::check_range("timeCost", self.t, 1, u32::MAX)?;
@@ -178,12 +178,12 @@ pub struct Argon2Limits {
 
 impl Argon2Limits {
   /// `ERR_OUT_OF_RANGE` naming the parameter and the option that would allow it.
-  fn check(&self, p: &Params) -> CryptoResult<()> {
+  fn check(&self, p: &Argon2Params) -> CryptoResult<()> {
     self.check_for(p, "for a stored hash")
   }
 
   /// As `check`, for parameters read from `place` ("for a stored hash").
-  pub fn check_for(&self, p: &Params, place: &str) -> CryptoResult<()> {
+  pub fn check_for(&self, p: &Argon2Params, place: &str) -> CryptoResult<()> {
     let limits = [
       (
         "memoryCost",
@@ -222,7 +222,7 @@ impl Argon2Limits {
 }
 
 /// [`parse`], then the ceilings: what every entry point that reads a stored string uses.
-pub fn parse_bounded(phc: &str, limits: &Argon2Limits) -> CryptoResult<(Params, Vec<u8>)> {
+pub fn parse_bounded(phc: &str, limits: &Argon2Limits) -> CryptoResult<(Argon2Params, Vec<u8>)> {
   let parsed = parse(phc)?;
   limits.check(&parsed.0)?;
   Ok(parsed)
@@ -249,7 +249,7 @@ fn number(s: &str, what: &str) -> CryptoResult<u32> {
 
 /// Parses a PHC string into its parameters and tag. Everything malformed, including values
 /// Argon2 cannot have (m < 8p, salt < 8 bytes, tag < 4 bytes), is `ERR_INVALID_ARG_VALUE`.
-pub fn parse(phc: &str) -> CryptoResult<(Params, Vec<u8>)> {
+pub fn parse(phc: &str) -> CryptoResult<(Argon2Params, Vec<u8>)> {
   if phc.len() > MAX_PHC_LEN {
     return Err(malformed(format_args!(
       "Received a string of {} characters (at most {MAX_PHC_LEN})",
@@ -327,7 +327,7 @@ pub fn parse(phc: &str) -> CryptoResult<(Params, Vec<u8>)> {
   let tag = PHC_B64
     .decode(tag)
     .map_err(|e| malformed(format_args!("Received a hash {}", e.what())))?;
-  let params = Params {
+  let params = Argon2Params {
     algorithm,
     version,
     m,
@@ -445,7 +445,7 @@ pub fn argon2_runs() -> f64 {
 /// Computes the tag into `out` (`params.key_length` bytes). Long async hashes stop between
 /// passes once `cancel` is cancelled ([`compute_cancellable`]).
 pub fn compute(
-  params: &Params,
+  params: &Argon2Params,
   password: &[u8],
   secret: &[u8],
   out: &mut [u8],
@@ -519,7 +519,7 @@ fn compute_cancellable(
 
 pub struct HashJob {
   _load: Load,
-  params: Params,
+  params: Argon2Params,
   password: Secret,
   secret: Secret,
   phc: bool,
@@ -540,7 +540,7 @@ impl Job for HashJob {
 
 pub struct VerifyJob {
   _load: Load,
-  params: Params,
+  params: Argon2Params,
   tag: Vec<u8>,
   password: Secret,
   secret: Secret,
@@ -584,7 +584,7 @@ fn hash_job(
     Some(s) => s.to_vec(),
     None => crate::random::bytes(16)?,
   };
-  let params = Params {
+  let params = Argon2Params {
     algorithm: algorithm(o.variant)?,
     version: version(o.version)?,
     m: o.memory_cost,

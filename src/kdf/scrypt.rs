@@ -21,15 +21,15 @@ pub const DEFAULT_MAXMEM: f64 = (32 << 20) as f64;
 
 /// Checked scrypt parameters.
 #[derive(Clone, Copy, Debug)]
-pub struct Params {
+pub struct ScryptParams {
   pub n: u64,
   pub r: u32,
   pub p: u32,
 }
 
-impl Params {
+impl ScryptParams {
   /// RFC 7914 §2 limits plus Node's memory rule: `128·r·(N + 2) + 128·r·p ≤ maxmem` bytes.
-  pub fn new(n: f64, r: u32, p: u32, key_length: u32, maxmem: f64) -> CryptoResult<Params> {
+  pub fn new(n: f64, r: u32, p: u32, key_length: u32, maxmem: f64) -> CryptoResult<ScryptParams> {
     if !(n.fract() == 0.0 && n >= 2.0 && n <= 2f64.powi(32) && (n as u64).is_power_of_two()) {
       return Err(CryptoError::out_of_range(
         "N",
@@ -56,7 +56,7 @@ impl Params {
         n,
       ));
     }
-    let params = Params { n, r, p };
+    let params = ScryptParams { n, r, p };
     let need = params.memory();
     if maxmem.is_nan() || maxmem < 0.0 || need as f64 > maxmem {
       return Err(CryptoError::out_of_range(
@@ -187,7 +187,7 @@ impl Salsa20Work for RoMix<'_> {
 pub fn derive(
   password: &[u8],
   salt: &[u8],
-  params: Params,
+  params: ScryptParams,
   out: &mut [u8],
   cancel: &Cancel,
 ) -> CryptoResult<()> {
@@ -243,7 +243,7 @@ fn too_big() -> CryptoError {
 pub struct ScryptJob {
   password: Secret,
   salt: Secret,
-  params: Params,
+  params: ScryptParams,
   key_length: u32,
 }
 
@@ -272,7 +272,7 @@ pub struct ScryptOptions {
 
 fn job(env: &Env, password: Unknown, salt: Unknown, o: ScryptOptions) -> CryptoResult<ScryptJob> {
   let maxmem = o.maxmem.unwrap_or(DEFAULT_MAXMEM);
-  let params = Params::new(o.n, o.r, o.p, o.key_length, maxmem)?;
+  let params = ScryptParams::new(o.n, o.r, o.p, o.key_length, maxmem)?;
   Ok(ScryptJob {
     password: secret(env, &password, "password")?,
     salt: secret(env, &salt, "salt")?,
@@ -301,7 +301,7 @@ mod tests {
   #[test]
   fn rfc7914_vector_2() {
     let mut out = [0u8; 64];
-    let p = Params::new(1024.0, 8, 16, 64, 1e9).unwrap();
+    let p = ScryptParams::new(1024.0, 8, 16, 64, 1e9).unwrap();
     derive(b"password", b"NaCl", p, &mut out, &Cancel::NEVER).unwrap();
     let hex: String = out.iter().map(|x| format!("{x:02x}")).collect();
     assert_eq!(
@@ -342,11 +342,11 @@ mod tests {
 
   #[test]
   fn bad_params() {
-    assert!(Params::new(1000.0, 8, 1, 64, 1e9).is_err());
-    assert!(Params::new(1.0, 8, 1, 64, 1e9).is_err());
-    assert!(Params::new(16384.0, 8, 1, 64, 1e6).is_err());
-    assert!(Params::new(16384.0, 0, 1, 64, 1e9).is_err());
-    assert!(Params::new(f64::NAN, 8, 1, 64, 1e9).is_err());
-    assert!(Params::new(65536.0, 1, 1, 64, 1e9).is_err());
+    assert!(ScryptParams::new(1000.0, 8, 1, 64, 1e9).is_err());
+    assert!(ScryptParams::new(1.0, 8, 1, 64, 1e9).is_err());
+    assert!(ScryptParams::new(16384.0, 8, 1, 64, 1e6).is_err());
+    assert!(ScryptParams::new(16384.0, 0, 1, 64, 1e9).is_err());
+    assert!(ScryptParams::new(f64::NAN, 8, 1, 64, 1e9).is_err());
+    assert!(ScryptParams::new(65536.0, 1, 1, 64, 1e9).is_err());
   }
 }

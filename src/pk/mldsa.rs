@@ -452,11 +452,11 @@ pub struct MlDsaJob {
   key: Key<Zeroizing<Vec<u8>>>,
   msg: Zeroizing<Vec<u8>>,
   ctx: Zeroizing<Vec<u8>>,
-  op: Op<Vec<u8>>,
+  op: MlDsaOp<Vec<u8>>,
 }
 
 /// Sign, or verify the signature `S` (borrowed by a synchronous call, owned by a queued one).
-enum Op<S> {
+enum MlDsaOp<S> {
   Sign { deterministic: bool },
   Verify { sig: S },
 }
@@ -468,10 +468,10 @@ impl MlDsaJob {
     (key, prepared): (&[u8], bool),
     msg: &[u8],
     ctx: &[u8],
-    op: &Op<impl AsRef<[u8]>>,
+    op: &MlDsaOp<impl AsRef<[u8]>>,
   ) -> CryptoResult<Output> {
     match op {
-      Op::Sign { deterministic } => {
+      MlDsaOp::Sign { deterministic } => {
         let keys;
         let expanded = if prepared {
           key
@@ -487,7 +487,7 @@ impl MlDsaJob {
         rnd.zeroize();
         sig.map(Output::Buffer)
       }
-      Op::Verify { sig } => Ok(Output::Bool((set.verify)(key, msg, ctx, sig.as_ref()))),
+      MlDsaOp::Verify { sig } => Ok(Output::Bool((set.verify)(key, msg, ctx, sig.as_ref()))),
     }
   }
 }
@@ -514,7 +514,7 @@ struct Call<'e> {
   key: Key<js::Bytes<'e>>,
   msg: js::Bytes<'e>,
   ctx: js::Bytes<'e>,
-  op: Op<js::Bytes<'e>>,
+  op: MlDsaOp<js::Bytes<'e>>,
 }
 
 impl<'e> Call<'e> {
@@ -529,7 +529,7 @@ impl<'e> Call<'e> {
       let key = js::read_arg(env, key, "publicKey")?;
       set.check_public(key.as_slice())?;
       let sig = js::read_arg(env, sig, "signature")?;
-      (Key::Given(key), Op::Verify { sig })
+      (Key::Given(key), MlDsaOp::Verify { sig })
     } else {
       let key = match Cx::from(env).kept::<MlDsaPrepared>(Value::from(key)) {
         Some(k) if std::ptr::eq(k.set, set) => Key::Prepared(Arc::clone(&k.expanded)),
@@ -545,7 +545,7 @@ impl<'e> Call<'e> {
       };
       check_context(ctx_bytes.as_slice())?;
       let deterministic = p.deterministic;
-      (key, Op::Sign { deterministic })
+      (key, MlDsaOp::Sign { deterministic })
     };
     let msg = js::read_arg(env, msg, "message")?;
     Ok(Call {
@@ -598,7 +598,7 @@ pub fn mldsa_async<'e>(
       // A private key's length and s1/s2 ranges, so a bad key is refused at call time, not
       // when the promise settles (its whole check runs on the pool).
       match (&c.key, &c.op) {
-        (Key::Given(k), Op::Sign { .. }) => (c.set.check_private)(k.as_slice()).map(|()| c),
+        (Key::Given(k), MlDsaOp::Sign { .. }) => (c.set.check_private)(k.as_slice()).map(|()| c),
         _ => Ok(c),
       }
     })
@@ -608,8 +608,8 @@ pub fn mldsa_async<'e>(
     Key::Given(b) => Key::Given(b.into_owned()),
   };
   let op = match c.op {
-    Op::Sign { deterministic } => Op::Sign { deterministic },
-    Op::Verify { sig } => Op::Verify {
+    MlDsaOp::Sign { deterministic } => MlDsaOp::Sign { deterministic },
+    MlDsaOp::Verify { sig } => MlDsaOp::Verify {
       sig: sig.as_slice().to_vec(),
     },
   };

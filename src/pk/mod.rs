@@ -29,7 +29,7 @@ use napi_derive::napi;
 use zeroize::Zeroizing;
 
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
-use crate::hash::core::{oneshot, HashCore, Params};
+use crate::hash::core::{oneshot, HashCore, HashParams};
 use crate::hash::list::{Alg, Family, State};
 use crate::js::{self, Cx, Kept, Tag, Value};
 use crate::task::{Cancel, CancelToken, Job, Output, Work};
@@ -127,15 +127,15 @@ pub fn pk_algorithms() -> Vec<PkAlgorithm> {
     .collect()
 }
 
-/// `$body` with `$C` the RustCrypto curve type and `$B` its [`ec::Backend`], for the EC
+/// `$body` with `$C` the RustCrypto curve type and `$B` its [`ec::EcBackend`], for the EC
 /// algorithms; `$other` for the rest.
 macro_rules! with_curve {
   ($alg:expr, |$C:ident, $B:ident| $body:expr, $other:expr) => {
     with_curve!(@arms $alg, $C, $B, $body, $other;
-      P256 => p256::NistP256, ec::AwsLc;
-      P384 => p384::NistP384, ec::AwsLc;
-      P521 => p521::NistP521, ec::AwsLc;
-      Secp256k1 => k256::Secp256k1, ec::RustCrypto;
+      P256 => p256::NistP256, ec::EcAwsLc;
+      P384 => p384::NistP384, ec::EcAwsLc;
+      P521 => p521::NistP521, ec::EcAwsLc;
+      Secp256k1 => k256::Secp256k1, ec::EcRustCrypto;
     )
   };
   (@arms $alg:expr, $C:ident, $B:ident, $body:expr, $other:expr;
@@ -166,8 +166,7 @@ const FLAG_LOW_S: u32 = 2;
 
 /// The digest ECDSA signs: `hash` over `msg`. SHAKE128/256 give 32/64 bytes (RFC 8692).
 fn ecdsa_digest(hash: u32, msg: &[u8]) -> CryptoResult<(Alg, Zeroizing<Vec<u8>>)> {
-  let alg =
-    Alg::from_id(hash).ok_or_else(|| CryptoError::invalid_value("hash", "a known hash", hash))?;
+  let alg = Alg::from_js_id(hash, "hash")?;
   let state = match (alg.family(), alg) {
     (Family::Shake, Alg::Shake128) => State::with_params(alg, &shake_len(32))?,
     (Family::Shake, _) => State::with_params(alg, &shake_len(64))?,
@@ -178,8 +177,8 @@ fn ecdsa_digest(hash: u32, msg: &[u8]) -> CryptoResult<(Alg, Zeroizing<Vec<u8>>)
   Ok((alg, out))
 }
 
-fn shake_len(n: u32) -> Params<'static> {
-  Params {
+fn shake_len(n: u32) -> HashParams<'static> {
+  HashParams {
     output_len: Some(n),
     ..Default::default()
   }
@@ -372,7 +371,7 @@ fn verify(
       if flags & FLAG_LOW_S != 0 && bool::from(s.as_ref().is_high()) {
         return Ok(false);
       }
-      Ok(<B as ec::Backend<C>>::verify(&q, &z, &r, &s))
+      Ok(<B as ec::EcBackend<C>>::verify(&q, &z, &r, &s))
     },
     match alg {
       PkAlg::Ed25519 => curve25519::ed25519_verify(key, msg, sig),
@@ -387,7 +386,7 @@ fn derive(alg: PkAlg, private: &Private, public: &[u8]) -> CryptoResult<Zeroizin
     |C, B| {
       let d = Zeroizing::new(ec::private_scalar::<C>(private.bytes(alg)?, "privateKey")?);
       let q = ec::public_point::<C>(public, "publicKey")?;
-      <B as ec::Backend<C>>::ecdh(&d, &q)
+      <B as ec::EcBackend<C>>::ecdh(&d, &q)
     },
     match alg {
       PkAlg::X25519 => private.with(
@@ -406,7 +405,7 @@ fn derive(alg: PkAlg, private: &Private, public: &[u8]) -> CryptoResult<Zeroizin
 fn public_of(alg: PkAlg, private: &[u8]) -> CryptoResult<Vec<u8>> {
   with_curve!(
     alg,
-    |C, B| <B as ec::Backend<C>>::public(&Zeroizing::new(ec::private_scalar::<C>(
+    |C, B| <B as ec::EcBackend<C>>::public(&Zeroizing::new(ec::private_scalar::<C>(
       private,
       "privateKey"
     )?)),
