@@ -11,11 +11,12 @@
 //!   the JS API (`lib/hash.js`) reads the list through `algorithms()`; files are read
 //!   (`file_io.rs`) and hashed natively by `hash/file.rs` (BLAKE3 on several cores:
 //!   `hash/blake3_tree.rs`), streams and async iterables feed the incremental form from
-//!   `lib/hash-stream.js`. `hash/mod.rs` lists the family's files floor by floor;
-//! - a cipher mode: one row in `MODES` (`cipher/modes.rs`) and one arm in `ModeKey`
-//!   (`cipher/keys.rs`); an AEAD implements `DetachedAead` (`cipher/aead.rs`: one framing, tag
-//!   checked before release, output wiped on failure); `cipher/api.rs` and `lib/cipher.js` read
-//!   the table through `cipherModes()`;
+//!   `lib/hash-stream.js`. `hash/mod.rs` describes the family's files;
+//! - a cipher mode: a `Mode` variant and its row in `MODES` (`cipher/modes.rs`; the row's place is
+//!   checked at compile time), its arm in `ModeKey::new` (`cipher/keys.rs`) and in the dispatch
+//!   (`cipher/dispatch.rs`); an AEAD implements `DetachedAead` (`cipher/aead.rs`: one framing, tag
+//!   checked before release, output wiped on failure); `cipher/api.rs` and `lib/cipher.js` read the
+//!   table through `cipherModes()`;
 //! - a container format: a folder or file in `formats/`, over the primitives. The library's AEAD
 //!   stream format (`formats/aead_stream.rs`, over the STREAM construction of
 //!   `formats/stream.rs`) lists its algorithms once; a format implements `formats::Format`, and

@@ -3,8 +3,8 @@
 
 extern "C" {
   /// AWS-LC's Keccak-f[1600] (`crypto/fipsmodule/sha/keccak1600.c`): s2n-bignum's scalar assembly
-  /// on x86-64 Linux and macOS, AWS-LC's C or Neon code elsewhere. Not declared by aws-lc-sys: linked
-  /// by AWS-LC's versioned symbol name (`symbol!`), as `mlkem.rs` links mlkem-native.
+  /// on x86-64 Linux and macOS, AWS-LC's C or Neon code elsewhere. Not declared by aws-lc-sys:
+  /// linked by AWS-LC's versioned symbol name (`symbol!`), as `mlkem.rs` links mlkem-native.
   #[link_name = symbol!("KeccakF1600")]
   fn aws_lc_keccak_f1600(state: *mut u64);
 }

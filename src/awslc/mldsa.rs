@@ -3,7 +3,7 @@
 //! AWS-LC's ML-DSA is mldsa-native (formally verified C, constant-time by design and tested so,
 //! AVX2 and AArch64 code chosen at run time). The entry points the known answers and the
 //! deterministic mode need (key generation from ξ, signing with an explicit rnd and the prefix
-//! 0 ‖ |ctx| ‖ ctx, the public key of an expanded private key) are exported by the library but
+//! `0 ‖ |ctx| ‖ ctx`, the public key of an expanded private key) are exported by the library but
 //! not declared in aws-lc-sys's public bindings: they are declared here under AWS-LC's versioned
 //! symbol prefix (`symbol!`). They return 1 on success (AWS-LC's convention; ML-KEM's are the reverse).
 //!

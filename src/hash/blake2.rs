@@ -10,11 +10,11 @@
 //! | AMD EPYC, Zen 4 (2026-11-26) | 1,190-1,200 | 1,000-1,015 | 1,012 | 636-639 | 610-620 |
 //!
 //! A single BLAKE2 message is one serial chain of rounds, and which form of it runs faster
-//! turned on more than the CPU model: the two Zen 4 rows are the same family and model (25,
-//! 17) on two VMs, and the faster backend is not the same. So the choice is measured: the first
-//! hash of each variant times both backends over the same 8 KiB a few times (38-80 µs, once
-//! per process) and keeps the faster ([`Blake2Backend::measured`]). Both produce the same bytes (tested
-//! against each other for every parameter combination); `cpuPaths()` says which one runs.
+//! turned on more than the CPU model: the two Zen 4 rows are the same family and model (25, 17) on
+//! two VMs, and the faster backend is not the same. So the choice is measured: the first hash of
+//! each variant times both backends over the same 8 KiB a few times (38-80 µs, once per process)
+//! and keeps the faster ([`Blake2Backend::measured`]). Both produce the same bytes (tested against
+//! each other for every parameter combination); `cpuPaths()` says which one runs.
 //! Non-x86 targets get this file without measuring (the crates are portable code there).
 
 use std::sync::OnceLock;

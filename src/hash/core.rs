@@ -7,8 +7,8 @@ use crate::error::{CryptoError, CryptoResult};
 /// Whether `first` runs faster than `second` on this machine: each is timed five times,
 /// interleaved, and the best times compared. Used where two implementations of one function are
 /// tested to agree and which is faster turned out to depend on the machine (the BLAKE2 backends,
-/// the Keccak permutation): each choice is made once per process (measured as a first call's extra latency on Zen 4: 38-80 µs
-/// per BLAKE2 variant, 180 µs for the Keccak permutation).
+/// the Keccak permutation): each choice is made once per process (measured as a first call's extra
+/// latency on Zen 4: 38-80 µs per BLAKE2 variant, 180 µs for the Keccak permutation).
 pub fn first_is_faster(first: &dyn Fn(), second: &dyn Fn()) -> bool {
   let time = |f: &dyn Fn()| {
     let start = std::time::Instant::now();

@@ -2,9 +2,9 @@
 //! SHAKE128/256 and Keccak-256 are one [`Keccak`] each, differing in rate, domain byte and output
 //! length. The permutation is the own x86-64 BMI1/BMI2 assembly (`arch::KeccakBmi`) where the CPU
 //! has it and it measures faster than AWS-LC's (`awslc::keccak::keccak_f1600`: s2n-bignum's
-//! assembly on x86-64, C or Neon elsewhere), chosen once per process ([`Permutation`]). One sponge for all of
-//! them, rather than AWS-LC's digests for some (an allocated `EVP_MD_CTX` per hash, no SHA3-224
-//! in aws-lc-rs, no SHAKE) and RustCrypto's portable permutation for the rest (why:
+//! assembly on x86-64, C or Neon elsewhere), chosen once per process ([`Permutation`]). One sponge
+//! for all of them, rather than AWS-LC's digests for some (an allocated `EVP_MD_CTX` per hash, no
+//! SHA3-224 in aws-lc-rs, no SHAKE) and RustCrypto's portable permutation for the rest (why:
 //! `docs/backends.md`).
 
 use std::sync::OnceLock;

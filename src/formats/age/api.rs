@@ -8,9 +8,9 @@
 //!   (`crate::task`), on copies of the inputs made at call time; `token` stops the scrypt work
 //!   within about a millisecond and the payload between 1 MiB pieces.
 //!
-//! - `ageFile(decrypt, src, dst, passphrase, keys, workFactor, token?, progress?)`: a file sealed or
-//!   opened on the pool by `formats/file.rs` ([`AgeFile`] is the format), binary form only;
-//!   resolves to the bytes written.
+//! - `ageFile(request, src, dst, passphrase, token?, progress?)` ([`AgeFileRequest`]): a file
+//!   sealed or opened on the pool by `formats/file.rs` ([`AgeFile`] is the format), binary form
+//!   only; resolves to the bytes written.
 //!
 //! Encryption returns a Buffer, or the armored text as a string; decryption a Buffer.
 
