@@ -59,6 +59,7 @@ const LAYERS: &[&[&str]] = &[
   // the fuzz targets call.
   &[
     "lib",
+    "contract",
     "proptests",
     "benches",
     "layers",

@@ -56,6 +56,7 @@ mod batch;
 mod benches;
 mod budget;
 mod cipher;
+mod contract;
 mod cpu;
 mod ct;
 mod error;

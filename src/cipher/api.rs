@@ -25,8 +25,8 @@ use crate::staging::Staged;
 use crate::task::{Cancel, CancelToken, Job, Output, Work};
 
 /// `op` bits besides the mode id (bits 0..7).
-const OP_DECRYPT: u32 = 1 << 8;
-const OP_NO_PADDING: u32 = 1 << 9;
+pub(crate) const OP_DECRYPT: u32 = 1 << 8;
+pub(crate) const OP_NO_PADDING: u32 = 1 << 9;
 
 /// One mode as the JS layer sees it (built from `MODES`).
 #[napi(object)]
@@ -151,12 +151,10 @@ impl Kept for KeyHandle {
 }
 
 fn family_of(id: u32) -> CryptoResult<KeyFamily> {
-  match id {
-    0 => Ok(KeyFamily::Aes),
-    1 => Ok(KeyFamily::ChaCha),
-    2 => Ok(KeyFamily::Des),
-    _ => Err(CryptoError::invalid_value("family", "0, 1 or 2", id)),
-  }
+  KeyFamily::ALL
+    .get(id as usize)
+    .copied()
+    .ok_or_else(|| CryptoError::invalid_value("family", "0, 1 or 2", id))
 }
 
 /// `cipherKey(family, key)`: a kept-key handle (family 0 = AES, 1 = ChaCha20, 2 = DES).

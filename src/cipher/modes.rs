@@ -32,6 +32,9 @@ pub enum KeyFamily {
 }
 
 impl KeyFamily {
+  /// Every family, by id (`KeyFamily as u32`, the `family` of `cipherKey`).
+  pub const ALL: [KeyFamily; 3] = [KeyFamily::Aes, KeyFamily::ChaCha, KeyFamily::Des];
+
   pub const fn name(self) -> &'static str {
     match self {
       KeyFamily::Aes => "aes",
@@ -40,6 +43,17 @@ impl KeyFamily {
     }
   }
 }
+
+const _: () = {
+  let mut i = 0;
+  while i < KeyFamily::ALL.len() {
+    assert!(
+      KeyFamily::ALL[i] as usize == i,
+      "KeyFamily::ALL: a family is not at its id"
+    );
+    i += 1;
+  }
+};
 
 /// Accepted IV (nonce) lengths in bytes.
 #[derive(Clone, Copy, Debug)]

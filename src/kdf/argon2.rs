@@ -60,29 +60,30 @@ pub struct Argon2Params {
   pub key_length: u32,
 }
 
+/// The variants by the id the JS layer passes (`variant` of [`Argon2Options`]), with their PHC
+/// names.
+pub const VARIANTS: [(Algorithm, &str); 3] = [
+  (Algorithm::Argon2d, "argon2d"),
+  (Algorithm::Argon2i, "argon2i"),
+  (Algorithm::Argon2id, "argon2id"),
+];
+
+/// The versions, the default (and the only one written by default) first.
+pub const VERSIONS: [(Version, u32); 2] = [(Version::V0x13, 0x13), (Version::V0x10, 0x10)];
+
 fn algorithm(id: u32) -> CryptoResult<Algorithm> {
-  match id {
-    0 => Ok(Algorithm::Argon2d),
-    1 => Ok(Algorithm::Argon2i),
-    2 => Ok(Algorithm::Argon2id),
-    _ => Err(CryptoError::invalid_value(
-      "variant",
-      "'id', 'i' or 'd'",
-      id,
-    )),
-  }
+  VARIANTS
+    .get(id as usize)
+    .map(|&(a, _)| a)
+    .ok_or_else(|| CryptoError::invalid_value("variant", "'id', 'i' or 'd'", id))
 }
 
 fn version(v: u32) -> CryptoResult<Version> {
-  match v {
-    0x10 => Ok(Version::V0x10),
-    0x13 => Ok(Version::V0x13),
-    _ => Err(CryptoError::invalid_value(
-      "version",
-      "19 (0x13) or 16 (0x10)",
-      v,
-    )),
-  }
+  VERSIONS
+    .iter()
+    .find(|&&(_, n)| n == v)
+    .map(|&(version, _)| version)
+    .ok_or_else(|| CryptoError::invalid_value("version", "19 (0x13) or 16 (0x10)", v))
 }
 
 impl Argon2Params {
@@ -153,7 +154,7 @@ impl Argon2Params {
 }
 
 /// The longest PHC string `parse` reads (bounds the salt, tag and data it decodes).
-const MAX_PHC_LEN: usize = 4096;
+pub const MAX_PHC_LEN: usize = 4096;
 
 /// Default ceilings for parameters read from a stored hash. They accept every setting RFC 9106
 /// and OWASP recommend (m = 2 GiB t = 1; m = 64 MiB t = 3; m = 19 MiB t = 2; libsodium's

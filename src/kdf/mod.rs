@@ -50,8 +50,9 @@ pub fn hmac_alg(id: u32) -> CryptoResult<Alg> {
   Ok(a)
 }
 
-/// Largest derived key any KDF here returns in one call (1 GiB): a bound against typos.
-pub const MAX_KEY_LEN: u32 = 1 << 30;
+/// Largest derived key any KDF here returns in one call (1 GiB): a bound against typos, the same
+/// as a hash's longest XOF output.
+pub const MAX_KEY_LEN: u32 = crate::hash::list::MAX_XOF_LEN;
 
 pub fn check_range(name: &str, value: u32, min: u32, max: u32) -> CryptoResult<u32> {
   if value < min || value > max {
