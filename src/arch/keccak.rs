@@ -6,7 +6,7 @@
 /// is written out by `build.rs` (`keccak_x86_64`, which describes it) from FIPS 202's indices.
 /// Against AWS-LC's permutation (OpenSSL's `keccak1600-x86_64` design, through s2n-bignum), per
 /// block it saves the lane complementing on entry and exit and a call, and per round a store
-/// and reload on the path from one round to the next (measured in `src/hash/keccak.rs`,
+/// and reload on the path from one round to the next (measured in `src/benches.rs`,
 /// `permutation_speed`).
 #[derive(Clone, Copy)]
 pub struct KeccakBmi(Proof);

@@ -200,7 +200,7 @@ pub fn armcap() -> AwsLcArmcap {
 }
 
 /// AWS-LC's `AES_cbc_encrypt` (OpenSSL's `aesni_cbc_encrypt` on x86-64, the code node runs),
-/// measured against in `cipher::tests::cbc_speed`: encrypts whole blocks of `data` into `out`.
+/// measured against in `benches::ciphers::cbc_speed`: encrypts whole blocks of `data` into `out`.
 #[cfg(test)]
 pub fn aes_cbc_encrypt_reference(key: &[u8], iv: &[u8; 16], data: &[u8], out: &mut [u8]) {
   assert!(

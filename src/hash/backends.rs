@@ -32,8 +32,8 @@ impl<D: Digest + BlockSizeUser + Clone> HashCore for RustCrypto<D> {
   }
 }
 
-// The digest contexts of `ring` and AWS-LC, now only measured against (`backend_speed` below):
-// every hash runs on its own or a RustCrypto backend (`docs/backends.md`).
+// The digest contexts of `ring` and AWS-LC, now only measured against (`backend_speed` in
+// `src/benches.rs`): every hash runs on its own or a RustCrypto backend (`docs/backends.md`).
 #[cfg(test)]
 pub(crate) mod contexts {
   use super::HashCore;
