@@ -17,8 +17,6 @@ use std::ffi::c_int;
 use aws_lc_sys as sys;
 use zeroize::Zeroizing;
 
-use super::ok;
-
 type KemKeypair =
   unsafe extern "C" fn(*mut u8, *mut usize, *mut u8, *mut usize, *const u8) -> c_int;
 type KemEncaps =

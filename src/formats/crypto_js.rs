@@ -89,9 +89,9 @@ pub fn decrypt(pass: &[u8], data: &[u8]) -> CryptoResult<Vec<u8>> {
 /// `"Salted__" ‖ salt(8) ‖ AES-256-CBC(EVP_BytesToKey-MD5(passphrase, salt))`, what
 /// `CryptoJS.AES.encrypt(text, passphrase)` produces before base64. Weak (one MD5 round, no MAC):
 /// for reading and migrating old data only. Empty passphrases are refused.
-fn passphrase_run(decrypt: bool, passphrase: &[u8], data: &[u8]) -> CryptoResult<Vec<u8>> {
+fn passphrase_run(decrypting: bool, passphrase: &[u8], data: &[u8]) -> CryptoResult<Vec<u8>> {
   check_passphrase(passphrase)?;
-  if decrypt {
+  if decrypting {
     decrypt(passphrase, data)
   } else {
     encrypt(passphrase, data)
