@@ -12,7 +12,7 @@ use crate::cipher::modes::KeyFamily;
 use crate::kdf::argon2::{MAX_PHC_LEN, VARIANTS, VERSIONS};
 use crate::kdf::MAX_KEY_LEN;
 
-/// See the module comment; every field is a constant of the native code.
+/// The constants `lib/` reads instead of retyping them, each named by what it is.
 #[napi(object)]
 pub struct NativeContract {
   /// The `op` bit of `cipher()` / `cipherAsync()` that decrypts (bits 0..7 are the mode id).

@@ -341,10 +341,10 @@ impl<J: Job> Drop for Waiting<J> {
 ///
 /// ```ignore
 /// twins! {
-///   /// scrypt, synchronous.
+///   #[doc = " scrypt, synchronous."]
 ///   #[napi(js_name = "scrypt")]
 ///   pub fn scrypt_sync;
-///   /// scrypt on the libuv pool.
+///   #[doc = " scrypt on the libuv pool."]
 ///   #[napi]
 ///   pub fn scrypt_async;
 ///   (env, password: Unknown, salt: Unknown, options: ScryptOptions) -> ScryptJob {
@@ -352,15 +352,17 @@ impl<J: Job> Drop for Waiting<J> {
 ///   }
 /// }
 /// ```
+// The docs of the two functions are written `#[doc = " …"]`: a `///` comment inside a macro's
+// input reaches napi-rs as a raw string, which its generated declarations would show as `r"…`.
 macro_rules! twins {
   (
-    $(#[$sync_attr:meta])*
+    $(#[$($sync_attr:tt)*])*
     pub fn $sync:ident;
-    $(#[$async_attr:meta])*
+    $(#[$($async_attr:tt)*])*
     pub fn $async:ident;
     ($env:ident $(, $arg:ident: $ty:ty)* $(,)?) -> $job:ty $make:block
   ) => {
-    $(#[$sync_attr])*
+    $(#[$($sync_attr)*])*
     pub fn $sync<'e>(
       $env: &'e napi::Env
       $(, $arg: $ty)*
@@ -369,7 +371,7 @@ macro_rules! twins {
       $crate::task::run_sync($env, job)
     }
 
-    $(#[$async_attr])*
+    $(#[$($async_attr)*])*
     pub fn $async(
       $env: &napi::Env
       $(, $arg: $ty)*,

@@ -625,11 +625,11 @@ fn verify_job(
 }
 
 twins! {
-  /// Argon2 hash, synchronous (blocks the calling thread). Returns the PHC string or a Buffer.
+  #[doc = " Argon2 hash, synchronous (blocks the calling thread). Returns the PHC string or a Buffer."]
   #[napi]
   pub fn argon2_hash;
-  /// Argon2 hash on the libuv pool (inputs copied first). `token` cancels queued work, and a
-  /// long running hash between two passes ([`compute`]).
+  #[doc = " Argon2 hash on the libuv pool (inputs copied first). `token` cancels queued work, and a"]
+  #[doc = " long running hash between two passes ([`compute`])."]
   #[napi]
   pub fn argon2_hash_async;
   (
@@ -645,11 +645,11 @@ twins! {
 }
 
 twins! {
-  /// Checks `password` against a PHC string (constant-time compare of the tags). Parameters
-  /// above `limits` are refused before any work.
+  #[doc = " Checks `password` against a PHC string (constant-time compare of the tags). Parameters"]
+  #[doc = " above `limits` are refused before any work."]
   #[napi]
   pub fn argon2_verify;
-  /// `argon2Verify` on the libuv pool.
+  #[doc = " `argon2Verify` on the libuv pool."]
   #[napi]
   pub fn argon2_verify_async;
   (

@@ -260,11 +260,11 @@ fn verify_job(
 }
 
 twins! {
-  /// bcrypt hash, synchronous: `rounds` (cost) 4..31; `salt` 16 bytes (random when absent);
-  /// passwords over 72 bytes are a RangeError unless `truncate`. Returns the `$2b$` string.
+  #[doc = " bcrypt hash, synchronous: `rounds` (cost) 4..31; `salt` 16 bytes (random when absent);"]
+  #[doc = " passwords over 72 bytes are a RangeError unless `truncate`. Returns the `$2b$` string."]
   #[napi]
   pub fn bcrypt_hash;
-  /// bcrypt hash on the libuv pool (inputs copied first).
+  #[doc = " bcrypt hash on the libuv pool (inputs copied first)."]
   #[napi]
   pub fn bcrypt_hash_async;
   (
@@ -279,11 +279,11 @@ twins! {
 }
 
 twins! {
-  /// Checks `password` against a `$2a$`/`$2b$`/`$2y$` hash (constant-time compare); a cost above
-  /// `maxRounds` (default [`DEFAULT_MAX_ROUNDS`]) is refused before any work.
+  #[doc = " Checks `password` against a `$2a$`/`$2b$`/`$2y$` hash (constant-time compare); a cost above"]
+  #[doc = " `maxRounds` (default [`DEFAULT_MAX_ROUNDS`]) is refused before any work."]
   #[napi]
   pub fn bcrypt_verify;
-  /// `bcryptVerify` on the libuv pool.
+  #[doc = " `bcryptVerify` on the libuv pool."]
   #[napi]
   pub fn bcrypt_verify_async;
   (env, password: Unknown, hash: String, max_rounds: Option<u32>) -> VerifyJob {

@@ -91,11 +91,11 @@ fn job(
 }
 
 twins! {
-  /// HKDF, synchronous: `keyLength` 1..255·HashLen bytes; `salt`, `info` optional. Returns a
-  /// Buffer.
+  #[doc = " HKDF, synchronous: `keyLength` 1..255·HashLen bytes; `salt`, `info` optional. Returns a"]
+  #[doc = " Buffer."]
   #[napi(js_name = "hkdf")]
   pub fn hkdf_sync;
-  /// HKDF on the libuv pool (inputs copied first).
+  #[doc = " HKDF on the libuv pool (inputs copied first)."]
   #[napi]
   pub fn hkdf_async;
   (

@@ -227,12 +227,12 @@ fn job(
 }
 
 twins! {
-  /// PBKDF2, synchronous. `iterations` ≥ 1; `keyLength` in bytes, 1..2^30; `hash` an id from
-  /// `algorithms()` (a fixed-output hash). Returns the derived key as a Buffer.
+  #[doc = " PBKDF2, synchronous. `iterations` ≥ 1; `keyLength` in bytes, 1..2^30; `hash` an id from"]
+  #[doc = " `algorithms()` (a fixed-output hash). Returns the derived key as a Buffer."]
   #[napi(js_name = "pbkdf2")]
   pub fn pbkdf2_sync;
-  /// PBKDF2 on the libuv pool; inputs are copied first. `token` cancels it (checked every
-  /// 2048 iterations).
+  #[doc = " PBKDF2 on the libuv pool; inputs are copied first. `token` cancels it (checked every"]
+  #[doc = " 2048 iterations)."]
   #[napi]
   pub fn pbkdf2_async;
   (env, password: Unknown, salt: Unknown, iterations: u32, key_length: u32, hash: u32) -> Pbkdf2Job {

@@ -282,10 +282,10 @@ fn job(env: &Env, password: Unknown, salt: Unknown, o: ScryptOptions) -> CryptoR
 }
 
 twins! {
-  /// scrypt, synchronous. Returns a Buffer.
+  #[doc = " scrypt, synchronous. Returns a Buffer."]
   #[napi(js_name = "scrypt")]
   pub fn scrypt_sync;
-  /// scrypt on the libuv pool; inputs are copied first; `token` cancels it within about 1 ms.
+  #[doc = " scrypt on the libuv pool; inputs are copied first; `token` cancels it within about 1 ms."]
   #[napi]
   pub fn scrypt_async;
   (env, password: Unknown, salt: Unknown, options: ScryptOptions) -> ScryptJob {
