@@ -64,7 +64,7 @@ async function main() {
   const args = parseArgs(process.argv.slice(2))
   const dir = path.join(__dirname, 'suites')
   // The last suites run one thread: the load average after the run is then the machine's.
-  const order = ['hash', 'batch', 'files', 'streams', 'kdf', 'password', 'cipher', 'cipher-stream', 'age', 'pk', 'pq', 'pq-dsa', 'hybrid', 'reuse', 'app', 'memory', 'first-call', 'headline']
+  const order = ['hash', 'batch', 'files', 'streams', 'kdf', 'password', 'cipher', 'cipher-stream', 'age', 'pk', 'pq', 'pq-dsa', 'hybrid', 'reuse', 'bun', 'wasm', 'app', 'memory', 'first-call', 'headline']
   let files = fs
     .readdirSync(dir)
     .filter((f) => f.endsWith('.js'))
@@ -107,8 +107,10 @@ async function main() {
   progress.attach()
   h.onRow = (label) => progress.row(label)
   const started = Date.now()
-  // Suites that put nothing on the page (a filter left none of their rows, or they failed to).
+  // Suites that put nothing on the page (a filter left none of their rows, they failed to, or
+  // they could not run here: `skipped`, the reason a suite's run returned).
   const empty = []
+  const skipped = {}
   try {
     for (const [i, f] of files.entries()) {
       const suite = require(path.join(dir, f))
@@ -116,8 +118,9 @@ async function main() {
       progress.suite(i)
       console.log(`\n== ${h.suite} ==`)
       const before = h.results.length + h.tables.length
-      await suite.run(h)
+      const why = await suite.run(h)
       if (h.results.length + h.tables.length === before) empty.push(f)
+      if (typeof why === 'string') skipped[f] = why
     }
   } finally {
     progress.finish()
@@ -130,6 +133,7 @@ async function main() {
     filter: args.filter ? args.filter.source : null,
     suites: files,
     emptySuites: empty,
+    skippedSuites: skipped,
     rounds: h.rounds,
     timePerContestantMs: h.time,
     level: h.level,
