@@ -73,6 +73,7 @@ const DIGESTS = {
   ripemd160: (d) => sha.ripemd160(d),
   blake2b256: (d) => sha.blake2b(d, { outputLength: 32 }),
   blake2b512: (d) => sha.blake2b(d),
+  blake2s256: (d) => sha.blake2s(d),
 }
 // The ones Bun has had since Bun.CryptoHasher came: these must be there.
 const CORE = ['md5', 'sha1', 'sha256', 'sha512', 'blake2b256']

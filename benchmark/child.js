@@ -49,7 +49,8 @@ function noteTable(h, table, { lead = null, as = null } = {}) {
   if (!records.length) return
   let text = tableFinding(records)
   if (as) text = text.replace(/cryptographer\.js(?! \()/g, as).replace(/^./, (c) => c.toUpperCase())
-  h.note(table, lead ? `${lead}: ${text}` : text)
+  // After the lead the sentence goes on in lower case (findings.js capitalises it).
+  h.note(table, lead ? `${lead}: ${text.replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase())}` : text)
 }
 
 /**
@@ -81,11 +82,18 @@ function childReport(h) {
 
 /** Records a child's report as rows of `h` (the parent's harness). */
 function recordReport(h, report, label) {
-  for (const r of report.rows) {
+  const noted = new Set()
+  const note = (table) => {
+    if (table in report.notes && !noted.has(table)) h.note(table, report.notes[table])
+    noted.add(table)
+  }
+  for (const [i, r] of report.rows.entries()) {
     h.record({ table: r.table, row: r.row }, r.contestants, { bytes: r.bytes, x: r.x, variable: r.variable, reference: r.reference, window: r.window })
+    // Each table's finding under its last row, as the child printed it.
+    if (report.rows[i + 1]?.table !== r.table) note(r.table)
   }
   for (const t of report.tables) h.table(t.title, t.columns, t.rows, { finding: t.finding })
-  for (const [table, finding] of Object.entries(report.notes)) h.note(table, finding)
+  for (const table of Object.keys(report.notes)) note(table)
   h.failures.push(...report.failures.map((f) => `${label}: ${f}`))
 }
 
