@@ -14,6 +14,7 @@
 // rows on the page.
 const nodeCrypto = require('node:crypto')
 const { childHarness, noteTable } = require('./child')
+const { nodeHas } = require('./harness')
 
 if (!process.versions.bun) {
   console.error("benchmark/bun.js times Bun's own functions: run it with Bun (runtimes/node_modules/bun/bin/bun.exe benchmark/bun.js)")
@@ -39,15 +40,6 @@ const HASHES = [
   ['MD5', (d) => sha.md5(d), 'md5'],
   ['BLAKE2b-256', (d) => sha.blake2b(d, { outputLength: 32 }), 'blake2b256'],
 ]
-
-function nodeHas(name) {
-  try {
-    nodeCrypto.createHash(name).update('x').digest()
-    return true
-  } catch {
-    return false
-  }
-}
 
 async function hashes() {
   for (const [size, label] of SIZES) {
