@@ -41,14 +41,14 @@ test('a report round-trips: the parent records the rounds, ratios, intervals and
 test('runChild: the child gets --quick and --filter, its rows, tables, findings and failures land in the parent', (t) => {
   const h = new Harness({ quick: true, filter: /sum|figures/ })
   h.suite = 'Parent'
-  const report = runChild(h, 'helper', process.execPath, [HELPER])
+  const report = runChild(h, 'child', process.execPath, [HELPER])
   t.truthy(report)
   // --filter left the "copy" row out; the contestant whose output differs was not timed.
   t.deepEqual([...new Set(h.results.map((r) => r.group))], ['sum'])
   t.deepEqual(h.results.map((r) => r.name), ['cryptographer.js', 'loop'])
   for (const r of h.results) t.is(r.rounds.length, 5)
   t.true(h.results[1].ratio > 0)
-  t.deepEqual(h.failures, ['helper: Child table / sum: wrong output differs from cryptographer.js'])
+  t.deepEqual(h.failures, ['child: Child table / sum: wrong output differs from cryptographer.js'])
   t.deepEqual(h.tables.map((x) => [x.title, x.rows]), [['Child figures', [['argv', '--quick --filter']]]])
   t.regex(h.notes['Child table'], /^In a child: /)
 })
