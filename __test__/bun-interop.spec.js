@@ -5,7 +5,8 @@
 // verify with password.verify and kdf.argon2.verify / kdf.bcrypt.verify and carry the parameters
 // asked for; ours (password.hash, kdf.argon2, kdf.bcrypt) verify with Bun.password.verify; a
 // wrong password with neither; Bun.CryptoHasher's digests equal ours for every algorithm both
-// have, at lengths around the block sizes and over 1 MiB.
+// have, at lengths around the block sizes and over 1 MiB. And the one difference: Bun's bcrypt of
+// a password over 72 bytes is bcrypt of the password's SHA-512 digest (docs/runtimes.md).
 //
 // Bun is the one pinned in runtimes/package-lock.json (npm --prefix runtimes ci), else bun on the
 // PATH. Without one the test is skipped and says what was not checked; with
@@ -33,6 +34,8 @@ function findBun() {
 
 const PASSWORDS = ['correct horse battery staple', 'pässwörd — 密码 🔑']
 const WRONG = 'correct horse battery stapler'
+// Over bcrypt's 72 bytes: Bun.password's bcrypt hashes the password's SHA-512 digest instead.
+const LONG = `${'correct horse battery staple '.repeat(3)}✓` // 90 bytes
 
 // What Bun.password makes, and the parameters its hash must then carry (password.parse).
 const BUN_HASHES = [
@@ -92,7 +95,10 @@ if (!bun.cmd) {
     const ours = []
     for (const pw of PASSWORDS) for (const [label, make] of OUR_HASHES) ours.push({ label, password: pw, hash: await make(pw) })
     const jobs = {
-      hash: PASSWORDS.flatMap((pw) => BUN_HASHES.map(([options]) => ({ password: pw, options }))),
+      hash: [
+        ...PASSWORDS.flatMap((pw) => BUN_HASHES.map(([options]) => ({ password: pw, options }))),
+        { password: LONG, options: { algorithm: 'bcrypt', cost: 4 } },
+      ],
       verify: ours.flatMap((o) => [{ password: o.password, hash: o.hash }, { password: WRONG, hash: o.hash }]),
       digest: Object.keys(DIGESTS).flatMap((algorithm) => INPUTS.map((d) => ({ algorithm, hex: d.toString('hex') }))),
     }
@@ -105,6 +111,7 @@ if (!bun.cmd) {
     const { jobs, out } = t.context
     t.is(out.hashes.length, jobs.hash.length)
     for (const [i, job] of jobs.hash.entries()) {
+      if (job.password === LONG) continue
       const stored = out.hashes[i]
       const label = `${JSON.stringify(job.options)} of ${JSON.stringify(job.password)}`
       t.is(typeof stored, 'string', `${label}: ${JSON.stringify(stored)}`)
@@ -118,6 +125,15 @@ if (!bun.cmd) {
       const direct = want.algorithm === 'bcrypt' ? kdf.bcrypt.verify(job.password, stored) : await kdf.argon2.verify(job.password, stored)
       t.true(direct, `${label}: kdf.${want.algorithm === 'bcrypt' ? 'bcrypt' : 'argon2'}.verify`)
     }
+  })
+
+  test(`Bun ${bun.version}: Bun.password's bcrypt of a password over 72 bytes is bcrypt of its SHA-512 digest, which password.verify does not take for the password`, async (t) => {
+    const { jobs, out } = t.context
+    const stored = out.hashes[jobs.hash.findIndex((j) => j.password === LONG)]
+    t.is(typeof stored, 'string', JSON.stringify(stored))
+    t.false((await password.verify(LONG, stored)).valid)
+    t.false(kdf.bcrypt.verify(Buffer.from(LONG).subarray(0, 72), stored))
+    t.true(kdf.bcrypt.verify(crypto.createHash('sha512').update(LONG).digest(), stored))
   })
 
   test(`Bun ${bun.version}: our hashes verify with Bun.password.verify, a wrong password does not`, (t) => {
