@@ -53,7 +53,7 @@ function mergeRedo(old, fresh, titles, files = []) {
       ...old.config,
       emptySuites: [...(old.config.emptySuites || []).filter((f) => !files.includes(f)), ...(fresh.config.emptySuites || [])],
       skippedSuites: { ...Object.fromEntries(Object.entries(old.config.skippedSuites || {}).filter(([f]) => !files.includes(f))), ...fresh.config.skippedSuites },
-      redone: [...(old.config.redone || []), { suites: titles, date: fresh.machine.date, seconds: fresh.config.seconds }],
+      redone: [...(old.config.redone || []), { suites: titles, date: fresh.machine.date, commit: fresh.machine.commit ?? null, seconds: fresh.config.seconds }],
     },
     noise: combineNoise(old.noise, fresh.noise),
     results: pick('results'),
@@ -61,7 +61,10 @@ function mergeRedo(old, fresh, titles, files = []) {
     plots: pick('plots'),
     facts: { ...old.facts, ...fresh.facts },
     notes: { ...Object.fromEntries(Object.entries(old.notes || {}).filter(([t]) => !replaced.has(t))), ...fresh.notes },
-    failures: [...(old.failures || []).filter((f) => ![...replaced].some((t) => f.startsWith(`${t} / `))), ...(fresh.failures || [])],
+    failures: [
+      ...(old.failures || []).filter((f) => ![...replaced].some((t) => f.startsWith(`${t} / `)) && !titles.some((t) => f.startsWith(`${t}: the suite stopped`))),
+      ...(fresh.failures || []),
+    ],
   }
 }
 
