@@ -18,9 +18,9 @@ const { checkList, isSmallBatch, joinParts } = require('./batch')
 const MODES = native.cipherModes()
 const nativeCipher = native.cipher
 const nativeCipherAsync = native.cipherAsync
-const OP_DECRYPT = 1 << 8
-const OP_NO_PADDING = 1 << 9
-const FAMILY_ID = { aes: 0, chacha20: 1, des: 2 }
+// The op bits and key family ids of the native calls (src/contract.rs).
+const { cipherOpDecrypt: OP_DECRYPT, cipherOpNoPadding: OP_NO_PADDING, cipherFamilies } = native.nativeContract()
+const FAMILY_ID = Object.fromEntries(cipherFamilies.map((name, id) => [name, id]))
 
 const byFamily = { aes: new Map(), chacha20: new Map(), des: new Map() }
 for (const m of MODES) {
