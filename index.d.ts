@@ -12,8 +12,9 @@ export type OutputFormat = 'hex' | 'base64' | 'base64url' | 'binary' | 'buffer'
 /** The result type for an output format: a Buffer for `'buffer'`, a string otherwise. */
 export type Output<F extends OutputFormat | undefined> = F extends 'buffer' ? Buffer : string
 
+/** The `outputFormat` option of the hash, HMAC and KDF calls. */
 export interface FormatOption<F extends OutputFormat = OutputFormat> {
-  /** Default `'hex'`. */
+  /** How the result is returned (see {@link OutputFormat}). Default `'hex'`. */
   outputFormat?: F
 }
 
@@ -23,6 +24,7 @@ export interface Hasher<D extends OutputFormat = 'hex'> {
   update(data: Input): this
   /** Finalises; default format is the `outputFormat` given to `create()`, else `'hex'`. */
   digest(): Output<D>
+  /** Finalises, returning the digest in `outputFormat` instead. */
   digest<F extends OutputFormat>(outputFormat: F): Output<F>
   /** An independent clone of the current state (e.g. for a running digest of a stream). */
   copy(): Hasher<D>
@@ -82,20 +84,27 @@ export type BatchOutput<F extends OutputFormat | undefined, P extends boolean | 
  * zeroed, so no unauthenticated plaintext is released.
  */
 export interface OutputOption {
+  /** The buffer written to: at least as long as the result, sharing no memory with an input. */
   output: ArrayBufferView
+  /** `'buffer'` or absent: the result is a Buffer view of `output`. */
   outputFormat?: 'buffer'
 }
 
 /** A one-shot hash function with `.create()` for incremental use. `O` are its extra options. */
 export interface HashFunction<O extends object = {}> {
+  /** The digest of `data` as a hex string, computed on the calling thread. */
   (data: Input): string
   /** Into `options.output` (see `OutputOption`): a Buffer view of it. */
   (data: Input, options: O & OutputOption): Buffer
+  /** The digest in `options.outputFormat`, with the algorithm's own options (key, length...). */
   <F extends OutputFormat = 'hex'>(data: Input, options: O & FormatOption<F>): Output<F>
+  /** An incremental hasher (`update`, `digest`, `copy`, `reset`) with the same options; `outputFormat` is its `digest()`'s default. */
   create<F extends OutputFormat = 'hex'>(options?: O & FormatOption<F>): Hasher<F>
   /** The one-shot digest, by its explicit name: the same as calling the function (blocks the calling thread). */
   sync(data: Input): string
+  /** `sync` into `options.output` (see `OutputOption`): a Buffer view of it. */
   sync(data: Input, options: O & OutputOption): Buffer
+  /** `sync` in `options.outputFormat`, with the algorithm's own options. */
   sync<F extends OutputFormat = 'hex'>(data: Input, options: O & FormatOption<F>): Output<F>
   /**
    * The same digest computed on the libuv thread pool, for large inputs: the event loop is not
@@ -136,6 +145,7 @@ export interface HashFunction<O extends object = {}> {
    * that buffer.
    */
   batch(inputs: readonly Input[]): string[]
+  /** `batch` with options: every item hashed with them, in `outputFormat` (or packed into one Buffer). */
   batch<F extends OutputFormat = 'hex', P extends boolean | undefined = undefined>(
     inputs: readonly Input[],
     options: O & FormatOption<F> & (P extends true ? { outputFormat: 'buffer'; packed: P } : { packed?: P }),
@@ -151,6 +161,7 @@ export interface HashFunction<O extends object = {}> {
   ): Promise<BatchOutput<F, P>>
   /** `batch`, by its explicit name (blocks the calling thread). */
   batchSync(inputs: readonly Input[]): string[]
+  /** `batch` with options, by its explicit name. */
   batchSync<F extends OutputFormat = 'hex', P extends boolean | undefined = undefined>(
     inputs: readonly Input[],
     options: O & FormatOption<F> & (P extends true ? { outputFormat: 'buffer'; packed: P } : { packed?: P }),
@@ -161,11 +172,13 @@ export interface HashFunction<O extends object = {}> {
   readonly blockLength: number
 }
 
+/** Options of SHAKE128 and SHAKE256, whose output has the length asked for. */
 export interface ShakeOptions {
-  /** Output length in bytes; default 16 (SHAKE128) or 32 (SHAKE256). */
+  /** Output length in bytes, 1 to 2^30; default 16 (SHAKE128) or 32 (SHAKE256). */
   outputLength?: number
 }
 
+/** Options of BLAKE2b and BLAKE2s (RFC 7693): keyed mode, salt, personalization, digest length. */
 export interface Blake2Options {
   /** Key for keyed (MAC) mode: up to 64 bytes (BLAKE2b) or 32 bytes (BLAKE2s). */
   key?: Input
@@ -177,40 +190,63 @@ export interface Blake2Options {
   outputLength?: number
 }
 
+/** Options of BLAKE3: its keyed-hash and derive-key modes, and extended output. */
 export interface Blake3Options {
   /** 32-byte key: keyed-hash mode (a MAC). Not with `context`. */
   key?: Input
   /** Context string (UTF-8 text; bytes that are not valid UTF-8 are a TypeError, as BLAKE3 defines the context as a string): derive-key mode (KDF). Not with `key`. */
   context?: Input
-  /** Output length in bytes (extended output); default 32. */
+  /** Output length in bytes (extended output), 1 to 2^30; default 32. */
   outputLength?: number
 }
 
+/** The hash functions of `crypto.sha`, by name. */
 export interface ShaNamespace {
+  /** MD4 (RFC 1320), 16 bytes. Broken: for old formats only. */
   md4: HashFunction
+  /** MD5 (RFC 1321), 16 bytes. Broken against collisions: for checksums and old formats only. */
   md5: HashFunction
+  /** SHA-1 (FIPS 180-4), 20 bytes. Broken against collisions: not for signatures or certificates. */
   sha1: HashFunction
+  /** SHA-224 (FIPS 180-4), 28 bytes. */
   sha224: HashFunction
+  /** SHA-256 (FIPS 180-4), 32 bytes. */
   sha256: HashFunction
+  /** SHA-384 (FIPS 180-4), 48 bytes. */
   sha384: HashFunction
+  /** SHA-512 (FIPS 180-4), 64 bytes. */
   sha512: HashFunction
+  /** SHA-512/224 (FIPS 180-4), 28 bytes. */
   sha512_224: HashFunction
+  /** SHA-512/256 (FIPS 180-4), 32 bytes. */
   sha512_256: HashFunction
+  /** SHA3-224 (FIPS 202), 28 bytes. */
   sha3_224: HashFunction
+  /** SHA3-256 (FIPS 202), 32 bytes. */
   sha3_256: HashFunction
+  /** SHA3-384 (FIPS 202), 48 bytes. */
   sha3_384: HashFunction
+  /** SHA3-512 (FIPS 202), 64 bytes. */
   sha3_512: HashFunction
   /** Keccak-256 with the original Keccak padding (Ethereum), not SHA3-256. */
   keccak256: HashFunction
+  /** SHAKE128 (FIPS 202), an extendable-output function: 16 bytes unless `outputLength`. */
   shake128: HashFunction<ShakeOptions>
+  /** SHAKE256 (FIPS 202), an extendable-output function: 32 bytes unless `outputLength`. */
   shake256: HashFunction<ShakeOptions>
+  /** BLAKE2b (RFC 7693), 1 to 64 bytes (default 64); keyed with `key`. */
   blake2b: HashFunction<Blake2Options>
+  /** BLAKE2s (RFC 7693), 1 to 32 bytes (default 32); keyed with `key`. */
   blake2s: HashFunction<Blake2Options>
+  /** BLAKE3, 32 bytes by default (any length with `outputLength`); keyed-hash and derive-key modes. */
   blake3: HashFunction<Blake3Options>
+  /** RIPEMD-160, 20 bytes (Bitcoin addresses, old formats). */
   ripemd160: HashFunction
+  /** Whirlpool (ISO/IEC 10118-3), 64 bytes. */
   whirlpool: HashFunction
 }
 
+/** Options of an HMAC: the key, and the output format. */
 export interface HmacOptions<F extends OutputFormat = OutputFormat> extends FormatOption<F> {
   /** The key, any length (RFC 2104; keys longer than the block are hashed first). */
   key: Input
@@ -220,10 +256,13 @@ export interface HmacOptions<F extends OutputFormat = OutputFormat> extends Form
 export interface HmacFunction {
   /** Into `options.output` (see `OutputOption`): a Buffer view of it. */
   (data: Input, options: HmacOptions<'buffer'> & OutputOption): Buffer
+  /** The MAC of `data` under `options.key`, in `outputFormat` (default hex), computed on the calling thread. */
   <F extends OutputFormat = 'hex'>(data: Input, options: HmacOptions<F>): Output<F>
+  /** An incremental MAC under `options.key` (`update`, `digest`, `copy`, `reset`). */
   create<F extends OutputFormat = 'hex'>(options: HmacOptions<F>): Hasher<F>
   /** The one-shot MAC, by its explicit name: the same as calling the function (blocks the calling thread). */
   sync(data: Input, options: HmacOptions<'buffer'> & OutputOption): Buffer
+  /** `sync` in `options.outputFormat`. */
   sync<F extends OutputFormat = 'hex'>(data: Input, options: HmacOptions<F>): Output<F>
   /** The same MAC computed on the libuv thread pool (see `HashFunction.async`). */
   async<F extends OutputFormat = 'hex'>(data: Input, options: HmacOptions<F> & AbortOptions): Promise<Output<F>>
@@ -252,13 +291,13 @@ export interface HmacFunction {
     inputs: readonly Input[],
     options: HmacOptions<F> & (P extends true ? { outputFormat: 'buffer'; packed: P } : { packed?: P }),
   ): BatchOutput<F, P>
-  /** Digest length in bytes. */
-  /** Digest length in bytes. */
+  /** MAC length in bytes: the hash's digest length. */
   readonly outputLength: number
   /** Block length in bytes of the underlying hash. */
   readonly blockLength: number
 }
 
+/** HMAC (RFC 2104) over each fixed-output hash of {@link ShaNamespace}, by the same names. */
 export type HmacNamespace = { [K in Exclude<keyof ShaNamespace, 'shake128' | 'shake256' | 'blake3'>]: HmacFunction }
 
 /** The hash functions: `sha.sha256(data, options?)`, `.create()`, `.async()`, `.file()`, `.stream()`, `.batch()` (docs/hashing.md). */
@@ -316,6 +355,7 @@ export interface CpuPaths {
   argon2: string
 }
 
+/** The code path each backend takes on this CPU (see {@link CpuPaths}). */
 export declare function cpuPaths(): CpuPaths
 
 /** The process's memory budget for the working memory of Argon2 and scrypt, in bytes. */
@@ -360,6 +400,7 @@ export declare const diagnosticsChannels: Readonly<Record<DiagnosticsFamily, str
  * of one call; times are `performance.now()` milliseconds of the calling thread.
  */
 export interface DiagnosticsContext {
+  /** The call's family: it is published on `cryptographer:<family>`. */
   family: DiagnosticsFamily
   /** 'digest', 'mac', 'batch', 'hashFile', 'encrypt', 'decrypt', 'derive', 'hash', 'verify', 'sign', 'generateKeypair', ... */
   operation: string
@@ -396,6 +437,7 @@ export type DecryptOutputFormat = OutputFormat | 'utf8'
 /** The result type for a cipher output format: a Buffer (the default) or a string. */
 export type CipherOutput<F extends string | undefined> = F extends undefined | 'buffer' ? Buffer : string
 
+/** Options of the one-shot ciphers (`encrypt`/`decrypt` and their forms) of every namespace. */
 export interface CipherOptions<F extends string = OutputFormat> {
   /**
    * The key. AES: 16, 24 or 32 bytes (AES-128/192/256); `gcm-siv` 16 or 32; `siv` 32 or 64
@@ -428,6 +470,7 @@ export interface CipherOptions<F extends string = OutputFormat> {
   signal?: AbortSignal
 }
 
+/** Options of `cipher.aes`: the cipher options with the mode and padding. */
 export interface AesOptions<F extends string = OutputFormat> extends CipherOptions<F> {
   /** Case-insensitive; default `'gcm'`. Unknown modes throw `TypeError` (`ERR_INVALID_ARG_VALUE`) listing the modes. */
   mode?: AesMode
@@ -435,6 +478,7 @@ export interface AesOptions<F extends string = OutputFormat> extends CipherOptio
   padding?: 'pkcs7' | 'none'
 }
 
+/** Options of `cipher.des`: the cipher options with the mode and padding. */
 export interface DesOptions<F extends string = OutputFormat> extends CipherOptions<F> {
   /** Default `'cbc'`. */
   mode?: 'ecb' | 'cbc'
@@ -464,6 +508,10 @@ export interface PassphraseOptions<F extends string = string> {
 export interface CipherNamespace<O extends CipherOptions<any>> {
   /** Encrypts; AEAD output is `ciphertext ‖ tag` (SIV: `V ‖ ciphertext`, as RFC 5297). */
   encrypt<F extends OutputFormat | undefined = undefined>(data: Input, options: O & { outputFormat?: F }): CipherOutput<F>
+  /**
+   * Decrypts what `encrypt` wrote (the IV read from the front unless `iv` is given); AEAD modes
+   * check the tag before any plaintext is returned. Blocks the calling thread.
+   */
   decrypt<F extends DecryptOutputFormat | undefined = undefined>(data: Input, options: O & { outputFormat?: F }): CipherOutput<F>
   /** `encrypt`, by its explicit name (blocks the calling thread). */
   encryptSync<F extends OutputFormat | undefined = undefined>(data: Input, options: O & { outputFormat?: F }): CipherOutput<F>
@@ -534,7 +582,19 @@ export interface CipherKey<O> {
  * The secret of a streaming AEAD call: exactly one of a 32-byte `key` and a `passphrase` (its key
  * comes from Argon2id on the libuv pool; the Argon2id parameters and salt go in the header).
  */
-export type StreamSecret = { key: Input; passphrase?: undefined } | { passphrase: Input; key?: undefined }
+export type StreamSecret =
+  | {
+      /** The 32-byte key. */
+      key: Input
+      /** Not with `key`. */
+      passphrase?: undefined
+    }
+  | {
+      /** Non-empty; a string is used as its UTF-8 bytes. */
+      passphrase: Input
+      /** Not with `passphrase`. */
+      key?: undefined
+    }
 
 /** Options of `encryptStream` / `encryptFile` (see docs/stream-format.md). */
 export type SealStreamOptions = StreamSecret & AbortOptions & {
@@ -546,7 +606,7 @@ export type SealStreamOptions = StreamSecret & AbortOptions & {
   memoryCost?: number
   /** Argon2id passes, with a passphrase only. Default 3. */
   timeCost?: number
-  /** Argon2id lanes, with a passphrase only. Default 1. */
+  /** Argon2id lanes, with a passphrase only. Default 4. */
   parallelism?: number
 }
 
@@ -568,7 +628,9 @@ export type OpenStreamOptions = StreamSecret & AbortOptions & Argon2Limits & {
 
 /** What `onProgress` of `encryptFile` / `decryptFile` receives: source bytes read, the source's size. */
 export interface FileProgress {
+  /** Bytes of `src` read so far. */
   bytes: number
+  /** The size of `src` when it was opened; `undefined` for files without one (pipes, devices). */
   total: number | undefined
 }
 
@@ -625,7 +687,7 @@ export interface SealCostOptions {
   memoryCost?: number
   /** Argon2id passes. Default 3. */
   timeCost?: number
-  /** Argon2id lanes. Default 1. */
+  /** Argon2id lanes. Default 4. */
   parallelism?: number
 }
 
@@ -642,6 +704,7 @@ export interface SealOptions extends SealCostOptions {
  * `max*` ceilings (defaults 2 GiB, t = 10, p = 64) is refused before any work.
  */
 export interface OpenOptions<F extends string = DecryptOutputFormat> extends Argon2Limits {
+  /** The passphrase the message was sealed with (a string as its UTF-8 bytes). */
   passphrase: Input
   /** The additional data the message was sealed with. */
   aad?: Input
@@ -660,12 +723,15 @@ export interface OpenOptions<F extends string = DecryptOutputFormat> extends Arg
 export interface PassphraseKey {
   /** Seals `data` (a string as its UTF-8 bytes). No Argon2id: microseconds for a small message. */
   sealSync(data: Input, options?: { aad?: Input }): Buffer
+  /** `sealSync` on the libuv thread pool (the data copied at call time). */
   sealAsync(data: Input, options?: { aad?: Input } & AbortOptions): Promise<Buffer>
   /** Opens a message this key sealed (`ERR_CRYPTO_DECRYPT_FAILED` for any other). */
   openSync<F extends DecryptOutputFormat | undefined = undefined>(sealed: ArrayBufferView | ArrayBuffer, options?: { aad?: Input; outputFormat?: F }): CipherOutput<F>
+  /** `openSync` on the libuv thread pool. */
   openAsync<F extends DecryptOutputFormat | undefined = undefined>(sealed: ArrayBufferView | ArrayBuffer, options?: { aad?: Input; outputFormat?: F } & AbortOptions): Promise<CipherOutput<F>>
   /** Wipes the key; later calls throw `ERR_INVALID_STATE` (calls already started finish). */
   dispose(): void
+  /** `dispose()`, for `using` declarations. */
   [Symbol.dispose](): void
   /** True once disposed. */
   readonly disposed: boolean
@@ -682,15 +748,24 @@ export interface PassphraseKey {
  * the default cost); the `*Async` forms run on the libuv pool and take `signal`.
  */
 export interface PassphraseSealing {
+  /** Seals `data` (a string as its UTF-8 bytes) with `options.passphrase`, over a new random salt: the sealed message. */
   sealSync(data: Input, options: SealOptions): Buffer
+  /** `sealSync` with Argon2id and the sealing on the libuv pool (the data copied at call time). */
   sealAsync(data: Input, options: SealOptions & AbortOptions): Promise<Buffer>
+  /**
+   * Opens a sealed message with `options.passphrase`: a Buffer, or `outputFormat`. Argon2id
+   * costs above the `max*` ceilings are refused before any work.
+   */
   openSync<F extends DecryptOutputFormat | undefined = undefined>(sealed: ArrayBufferView | ArrayBuffer, options: OpenOptions<F & string> & { outputFormat?: F }): CipherOutput<F>
+  /** `openSync` with Argon2id and the opening on the libuv pool. */
   openAsync<F extends DecryptOutputFormat | undefined = undefined>(sealed: ArrayBufferView | ArrayBuffer, options: OpenOptions<F & string> & { outputFormat?: F } & AbortOptions): Promise<CipherOutput<F>>
   /** Derives a {@link PassphraseKey} from `passphrase` (one Argon2id hash, over a new random salt). */
   deriveKeySync(passphrase: Input, options?: SealCostOptions): PassphraseKey
+  /** `deriveKeySync` with Argon2id on the libuv pool. */
   deriveKeyAsync(passphrase: Input, options?: SealCostOptions & AbortOptions): Promise<PassphraseKey>
 }
 
+/** The namespaces of `crypto.cipher`. */
 export interface CipherApi {
   /** X25519 key agreement (RFC 7748). */
   x25519: X25519Namespace
@@ -723,14 +798,17 @@ export type AgeEncryptKey =
   | {
       /** Non-empty; a string is used as its UTF-8 bytes (as the `age` and `rage` tools do). */
       passphrase: Input
+      /** Not with `passphrase`. */
       recipients?: undefined
     }
   | {
       /** `age1…` strings (Bech32); each gets its own X25519 stanza. */
       recipients: readonly string[]
+      /** Not with `recipients`. */
       passphrase?: undefined
     }
 
+/** Options of `cipher.age.encrypt` and its forms: the passphrase or recipients, the scrypt cost, armor. */
 export type AgeEncryptOptions = AgeEncryptKey & {
   /**
    * scrypt work factor (passphrases only; refused with `recipients`): N = 2^workFactor (r = 8, p = 1), 1..30. Default 18 (as
@@ -747,10 +825,32 @@ export type AgeEncryptOptions = AgeEncryptKey & {
  * (`AGE-SECRET-KEY-1…` strings, one as `identity` or several as `identities`), not both.
  */
 export type AgeDecryptKey =
-  | { passphrase: Input; identity?: undefined; identities?: undefined }
-  | { identity: string; passphrase?: undefined; identities?: undefined }
-  | { identities: readonly string[]; passphrase?: undefined; identity?: undefined }
+  | {
+      /** The passphrase the file was encrypted with; a string is used as its UTF-8 bytes. */
+      passphrase: Input
+      /** Not with `passphrase`. */
+      identity?: undefined
+      /** Not with `passphrase`. */
+      identities?: undefined
+    }
+  | {
+      /** One `AGE-SECRET-KEY-1…` string. */
+      identity: string
+      /** Not with `identity`. */
+      passphrase?: undefined
+      /** Not with `identity`. */
+      identities?: undefined
+    }
+  | {
+      /** `AGE-SECRET-KEY-1…` strings: the file opens with whichever of them it was encrypted to. */
+      identities: readonly string[]
+      /** Not with `identities`. */
+      passphrase?: undefined
+      /** Not with `identities`. */
+      identity?: undefined
+    }
 
+/** Options of `cipher.age.decrypt` and its forms: the passphrase or identities, the scrypt ceiling, the output format. */
 export type AgeDecryptOptions<F extends string = DecryptOutputFormat> = AgeDecryptKey & {
   /**
    * Refuse files whose scrypt work factor (log2 N) is above this, before any scrypt work, with
@@ -781,16 +881,19 @@ export type AgeDecryptOptions<F extends string = DecryptOutputFormat> = AgeDecry
 export interface AgeNamespace {
   /** Encrypts on the libuv thread pool (inputs copied first): the binary file, or with `armor` the PEM text. */
   encrypt(data: Input, options: AgeEncryptOptions & { armor: true } & AbortOptions): Promise<string>
+  /** Encrypts on the libuv thread pool: the binary age file. */
   encrypt(data: Input, options: AgeEncryptOptions & AbortOptions): Promise<Buffer>
   /** Decrypts a binary or armored (detected) age file on the libuv thread pool. */
   decrypt<F extends DecryptOutputFormat | undefined = undefined>(data: Input, options: AgeDecryptOptions<F & string> & { outputFormat?: F } & AbortOptions): Promise<CipherOutput<F>>
   /** `encrypt`, by its explicit name (a Promise). */
   encryptAsync(data: Input, options: AgeEncryptOptions & { armor: true } & AbortOptions): Promise<string>
+  /** `encrypt` (the binary file), by its explicit name. */
   encryptAsync(data: Input, options: AgeEncryptOptions & AbortOptions): Promise<Buffer>
   /** `decrypt`, by its explicit name (a Promise). */
   decryptAsync<F extends DecryptOutputFormat | undefined = undefined>(data: Input, options: AgeDecryptOptions<F & string> & { outputFormat?: F } & AbortOptions): Promise<CipherOutput<F>>
   /** `encrypt`, blocking the calling thread for the scrypt work. */
   encryptSync(data: Input, options: AgeEncryptOptions & { armor: true }): string
+  /** `encrypt` (the binary file), blocking the calling thread. */
   encryptSync(data: Input, options: AgeEncryptOptions): Buffer
   /** `decrypt`, blocking the calling thread. */
   decryptSync<F extends DecryptOutputFormat | undefined = undefined>(data: Input, options: AgeDecryptOptions<F & string> & { outputFormat?: F }): CipherOutput<F>
@@ -811,11 +914,21 @@ export interface AgeNamespace {
    * A new X25519 identity from the CSPRNG: `identity` (`AGE-SECRET-KEY-1…`, keep it secret; a
    * file holding this line is an `age -i` key file) and its `recipient` (`age1…`).
    */
-  generateIdentity(): { identity: string; recipient: string }
+  generateIdentity(): {
+    /** The `AGE-SECRET-KEY-1…` string: keep it secret. */
+    identity: string
+    /** Its `age1…` recipient, to give to those who encrypt to it. */
+    recipient: string
+  }
   /** The `age1…` recipient of an `AGE-SECRET-KEY-1…` identity (as `age-keygen -y`). */
   toRecipient(identity: string): string
   /** `{ workFactor: 18, maxWorkFactor: 19 }`. */
-  readonly defaults: { readonly workFactor: number; readonly maxWorkFactor: number }
+  readonly defaults: {
+    /** The scrypt work factor `encrypt` writes: 18. */
+    readonly workFactor: number
+    /** The highest work factor `decrypt` accepts unless told otherwise: 19. */
+    readonly maxWorkFactor: number
+  }
 }
 
 /** `cipher.legacy.cryptoJs`: the async forms run on the libuv pool. */
@@ -862,13 +975,17 @@ export type KeyOutput<F extends KeyFormat | undefined> = F extends 'pem'
       ? import('crypto').KeyObject
       : Buffer
 
+/** Options of the key pair generators: the form of the keys. */
 export interface KeyPairOptions<F extends KeyFormat = KeyFormat> {
   /** Default 'raw': Ed25519/X25519 32 + 32 bytes; EC the private scalar and the uncompressed SEC1 point. 'der' is PKCS#8 / SPKI. */
   format?: F
 }
 
+/** A generated key pair, both keys in the form asked for (see {@link KeyOutput}). */
 export interface KeyPair<F extends KeyFormat | undefined = undefined> {
+  /** The private key: keep it secret. */
   privateKey: KeyOutput<F>
+  /** The public key, to give to others. */
   publicKey: KeyOutput<F>
 }
 
@@ -891,6 +1008,7 @@ export type HashName = keyof ShaNamespace | HashAlias
 /** Any hash of crypto.sha (SHAKE128/256 at 256/512 bits, RFC 8692), or an alias. */
 export type EcdsaHash = HashName
 
+/** Options of ECDSA signing. */
 export interface EcdsaSignOptions {
   /** Default: the key's own curve when it says (DER, PEM, JWK, KeyObject), else 'p256'. */
   curve?: EcCurve
@@ -904,6 +1022,7 @@ export interface EcdsaSignOptions {
   allowWeakHash?: boolean
 }
 
+/** Options of ECDSA verification. */
 export interface EcdsaVerifyOptions {
   /** Default: the key's own curve when it says, else 'p256'. */
   curve?: EcCurve
@@ -922,12 +1041,15 @@ export interface EcdsaVerifyOptions {
 
 /** The private key of a signing call given in its options object: `sign(message, { privateKey, ...options })`. */
 export interface WithPrivateKey {
+  /** The signing key, in any {@link KeyInput} form. */
   privateKey: KeyInput
 }
 
 /** The public key and signature of a verifying call given in its options object: `verify(message, { publicKey, signature, ...options })`. */
 export interface WithPublicKey {
+  /** The key to verify with, in any {@link KeyInput} form (a private key stands for its public key). */
   publicKey: KeyInput
+  /** The signature to check. */
   signature: Input
 }
 
@@ -939,15 +1061,19 @@ export interface WithPublicKey {
 export interface Signer<O extends object, V extends object> {
   /** A signature of `message`, blocking the calling thread. */
   signSync(message: Input, privateKey: KeyInput, options?: O): Buffer
+  /** `signSync` with the key in the options object. */
   signSync(message: Input, options: O & WithPrivateKey): Buffer
   /** `sign` on the libuv thread pool (inputs copied at call time). */
   signAsync(message: Input, privateKey: KeyInput, options?: O & AbortOptions): Promise<Buffer>
+  /** `signAsync` with the key in the options object. */
   signAsync(message: Input, options: O & WithPrivateKey & AbortOptions): Promise<Buffer>
   /** Whether `signature` is a valid signature of `message` (false for any invalid one), blocking the calling thread. */
   verifySync(message: Input, publicKey: KeyInput, signature: Input, options?: V): boolean
+  /** `verifySync` with the key and signature in the options object. */
   verifySync(message: Input, options: V & WithPublicKey): boolean
   /** `verify` on the libuv thread pool (inputs copied at call time). */
   verifyAsync(message: Input, publicKey: KeyInput, signature: Input, options?: V & AbortOptions): Promise<boolean>
+  /** `verifyAsync` with the key and signature in the options object. */
   verifyAsync(message: Input, options: V & WithPublicKey & AbortOptions): Promise<boolean>
 }
 
@@ -979,6 +1105,7 @@ export interface Ed25519Namespace extends Signer<{}, {}> {
   sign(message: Input, options: WithPrivateKey): Buffer
   /** `sign` in the library's order: `signSync(message, privateKey)`. */
   signSync(message: Input, privateKey: KeyInput, options?: {}): Buffer
+  /** `signSync` with the key in the options object. */
   signSync(message: Input, options: WithPrivateKey): Buffer
   /** Strict RFC 8032 verification (non-canonical S and small-order keys refused): false for any invalid signature. Key first, as the original library. */
   verify(publicKey: KeyInput, message: Input, signature: Input): boolean
@@ -1000,15 +1127,18 @@ export interface EcdsaNamespace extends Signer<EcdsaSignOptions, EcdsaVerifyOpti
   generateKeypairAsync<F extends KeyFormat | undefined = undefined>(curve?: EcCurve, options?: KeyPairOptions<F & KeyFormat> & AbortOptions): Promise<KeyPair<F>>
   /** A deterministic (RFC 6979) signature of `message` hashed with `hash`, blocking the calling thread. */
   sign(message: Input, options: EcdsaSignOptions & WithPrivateKey): Buffer
+  /** `sign` with the key as its own argument. */
   sign(message: Input, privateKey: KeyInput, options?: EcdsaSignOptions): Buffer
   /** False for any invalid signature (wrong length, r or s out of range, BER encoding, ...). */
   verify(message: Input, options: EcdsaVerifyOptions & WithPublicKey): boolean
+  /** `verify` with the key and signature as their own arguments. */
   verify(message: Input, publicKey: KeyInput, signature: Input, options?: EcdsaVerifyOptions): boolean
 }
 
 /** Hashes RSA accepts: SHA-1, SHA-2 (incl. SHA-512/224, SHA-512/256) and SHA-3, in any spelling of {@link HashName}. */
 export type RsaHash = 'sha1' | 'sha224' | 'sha256' | 'sha384' | 'sha512' | 'sha512_224' | 'sha512_256' | 'sha3_224' | 'sha3_256' | 'sha3_384' | 'sha3_512' | Exclude<HashAlias, 'ripemd-160' | 'rmd160'>
 
+/** Options of RSA key generation. */
 export interface RsaKeyPairOptions<F extends KeyFormat = KeyFormat> {
   /** Bits, a multiple of 128 from 1024 to 16384 (AWS-LC generates only multiples of 128). Default 2048. */
   modulusLength?: number
@@ -1020,6 +1150,7 @@ export interface RsaKeyPairOptions<F extends KeyFormat = KeyFormat> {
   type?: 'pkcs8' | 'pkcs1'
 }
 
+/** Options of RSASSA-PKCS1-v1_5 signing and verification (and the base of the PSS options). */
 export interface RsaPkcs1Options {
   /** Default 'sha256'. Signing with 'sha1' needs `allowWeakHash: true`. */
   hash?: RsaHash
@@ -1027,6 +1158,7 @@ export interface RsaPkcs1Options {
   allowWeakHash?: boolean
 }
 
+/** Options of RSASSA-PSS signing. */
 export interface RsaPssOptions extends RsaPkcs1Options {
   /** The MGF1 hash; default `hash`. */
   mgf1Hash?: RsaHash
@@ -1034,6 +1166,7 @@ export interface RsaPssOptions extends RsaPkcs1Options {
   saltLength?: number
 }
 
+/** Options of RSASSA-PSS verification. */
 export interface RsaPssVerifyOptions extends RsaPkcs1Options {
   /** The MGF1 hash; default `hash`. */
   mgf1Hash?: RsaHash
@@ -1057,42 +1190,55 @@ export interface RsaNamespace {
   generateKeypairAsync<F extends KeyFormat | undefined = undefined>(options?: RsaKeyPairOptions<F & KeyFormat> & AbortOptions): Promise<KeyPair<F extends undefined ? 'der' : F>>
   /** RSASSA-PSS: a signature of the modulus length. */
   signPSS(message: Input, privateKey: KeyInput, options?: RsaPssOptions): Buffer
+  /** `signPSS` with the key in the options object. */
   signPSS(message: Input, options: RsaPssOptions & WithPrivateKey): Buffer
   /** `signPSS`, by its explicit name. */
   signPSSSync(message: Input, privateKey: KeyInput, options?: RsaPssOptions): Buffer
+  /** `signPSSSync` with the key in the options object. */
   signPSSSync(message: Input, options: RsaPssOptions & WithPrivateKey): Buffer
   /** `signPSS` on the libuv thread pool. */
   signPSSAsync(message: Input, privateKey: KeyInput, options?: RsaPssOptions & AbortOptions): Promise<Buffer>
+  /** `signPSSAsync` with the key in the options object. */
   signPSSAsync(message: Input, options: RsaPssOptions & WithPrivateKey & AbortOptions): Promise<Buffer>
   /** False for any invalid signature (wrong length included). */
   verifyPSS(message: Input, publicKey: KeyInput, signature: Input, options?: RsaPssVerifyOptions): boolean
+  /** `verifyPSS` with the key and signature in the options object. */
   verifyPSS(message: Input, options: RsaPssVerifyOptions & WithPublicKey): boolean
   /** `verifyPSS`, by its explicit name. */
   verifyPSSSync(message: Input, publicKey: KeyInput, signature: Input, options?: RsaPssVerifyOptions): boolean
+  /** `verifyPSSSync` with the key and signature in the options object. */
   verifyPSSSync(message: Input, options: RsaPssVerifyOptions & WithPublicKey): boolean
   /** `verifyPSS` on the libuv thread pool. */
   verifyPSSAsync(message: Input, publicKey: KeyInput, signature: Input, options?: RsaPssVerifyOptions & AbortOptions): Promise<boolean>
+  /** `verifyPSSAsync` with the key and signature in the options object. */
   verifyPSSAsync(message: Input, options: RsaPssVerifyOptions & WithPublicKey & AbortOptions): Promise<boolean>
   /** RSASSA-PKCS1-v1_5 (deterministic). */
   signPKCS1v15(message: Input, privateKey: KeyInput, options?: RsaPkcs1Options): Buffer
+  /** `signPKCS1v15` with the key in the options object. */
   signPKCS1v15(message: Input, options: RsaPkcs1Options & WithPrivateKey): Buffer
   /** `signPKCS1v15`, by its explicit name. */
   signPKCS1v15Sync(message: Input, privateKey: KeyInput, options?: RsaPkcs1Options): Buffer
+  /** `signPKCS1v15Sync` with the key in the options object. */
   signPKCS1v15Sync(message: Input, options: RsaPkcs1Options & WithPrivateKey): Buffer
   /** `signPKCS1v15` on the libuv thread pool. */
   signPKCS1v15Async(message: Input, privateKey: KeyInput, options?: RsaPkcs1Options & AbortOptions): Promise<Buffer>
+  /** `signPKCS1v15Async` with the key in the options object. */
   signPKCS1v15Async(message: Input, options: RsaPkcs1Options & WithPrivateKey & AbortOptions): Promise<Buffer>
   /** False for any invalid signature. */
   verifyPKCS1v15(message: Input, publicKey: KeyInput, signature: Input, options?: RsaPkcs1Options): boolean
+  /** `verifyPKCS1v15` with the key and signature in the options object. */
   verifyPKCS1v15(message: Input, options: RsaPkcs1Options & WithPublicKey): boolean
   /** `verifyPKCS1v15`, by its explicit name. */
   verifyPKCS1v15Sync(message: Input, publicKey: KeyInput, signature: Input, options?: RsaPkcs1Options): boolean
+  /** `verifyPKCS1v15Sync` with the key and signature in the options object. */
   verifyPKCS1v15Sync(message: Input, options: RsaPkcs1Options & WithPublicKey): boolean
   /** `verifyPKCS1v15` on the libuv thread pool. */
   verifyPKCS1v15Async(message: Input, publicKey: KeyInput, signature: Input, options?: RsaPkcs1Options & AbortOptions): Promise<boolean>
+  /** `verifyPKCS1v15Async` with the key and signature in the options object. */
   verifyPKCS1v15Async(message: Input, options: RsaPkcs1Options & WithPublicKey & AbortOptions): Promise<boolean>
 }
 
+/** Options of RSAES-OAEP. */
 export interface RsaOaepOptions {
   /** The label hash; default 'sha256'. */
   hash?: RsaHash
@@ -1111,21 +1257,27 @@ export interface RsaOaepOptions {
 export interface RsaOaepNamespace {
   /** Encrypts `plaintext` to `publicKey` (blocks the calling thread). */
   encrypt(plaintext: Input, publicKey: KeyInput, options?: RsaOaepOptions): Buffer
+  /** `encrypt` with the key in the options object. */
   encrypt(plaintext: Input, options: RsaOaepOptions & { publicKey: KeyInput }): Buffer
   /** Decrypts with `privateKey` (blocks the calling thread). */
   decrypt(ciphertext: Input, privateKey: KeyInput, options?: RsaOaepOptions): Buffer
+  /** `decrypt` with the key in the options object. */
   decrypt(ciphertext: Input, options: RsaOaepOptions & WithPrivateKey): Buffer
   /** `encrypt`, by its explicit name. */
   encryptSync(plaintext: Input, publicKey: KeyInput, options?: RsaOaepOptions): Buffer
+  /** `encryptSync` with the key in the options object. */
   encryptSync(plaintext: Input, options: RsaOaepOptions & { publicKey: KeyInput }): Buffer
   /** `decrypt`, by its explicit name. */
   decryptSync(ciphertext: Input, privateKey: KeyInput, options?: RsaOaepOptions): Buffer
+  /** `decryptSync` with the key in the options object. */
   decryptSync(ciphertext: Input, options: RsaOaepOptions & WithPrivateKey): Buffer
   /** `encrypt` on the libuv thread pool. */
   encryptAsync(plaintext: Input, publicKey: KeyInput, options?: RsaOaepOptions & AbortOptions): Promise<Buffer>
+  /** `encryptAsync` with the key in the options object. */
   encryptAsync(plaintext: Input, options: RsaOaepOptions & { publicKey: KeyInput } & AbortOptions): Promise<Buffer>
   /** `decrypt` on the libuv thread pool. */
   decryptAsync(ciphertext: Input, privateKey: KeyInput, options?: RsaOaepOptions & AbortOptions): Promise<Buffer>
+  /** `decryptAsync` with the key in the options object. */
   decryptAsync(ciphertext: Input, options: RsaOaepOptions & WithPrivateKey & AbortOptions): Promise<Buffer>
 }
 
@@ -1134,6 +1286,7 @@ export interface RsaOaepNamespace {
 /** The ML-DSA parameter sets, as `crypto.keys` and node:crypto name them. */
 export type MlDsaAlgorithm = 'ml-dsa-44' | 'ml-dsa-65' | 'ml-dsa-87'
 
+/** Options of ML-DSA key generation. */
 export interface MlDsaKeyPairOptions<F extends KeyFormat = KeyFormat> extends KeyPairOptions<F> {
   /** The 32-byte seed ξ: the same seed gives the same key pair (FIPS 204 ML-DSA.KeyGen_internal). Default: 32 random bytes. */
   seed?: ArrayBufferView | ArrayBuffer
@@ -1141,6 +1294,7 @@ export interface MlDsaKeyPairOptions<F extends KeyFormat = KeyFormat> extends Ke
   privateKeyFormat?: 'seed' | 'expanded'
 }
 
+/** Options of ML-DSA signing. */
 export interface MlDsaSignOptions {
   /** 0..255 bytes (a string counts as its UTF-8) bound into the signature; default empty. Longer throws a `RangeError` (`ERR_OUT_OF_RANGE`). */
   context?: Input
@@ -1148,6 +1302,7 @@ export interface MlDsaSignOptions {
   deterministic?: boolean
 }
 
+/** Options of ML-DSA verification. */
 export interface MlDsaVerifyOptions {
   /** The context the signature was made with (default empty); over 255 bytes makes `verify` return false. */
   context?: Input
@@ -1162,7 +1317,16 @@ export interface MlDsaVerifyOptions {
  */
 export interface MlDsaNamespace extends Signer<MlDsaSignOptions, MlDsaVerifyOptions> {
   /** Sizes in bytes. */
-  readonly lengths: { readonly seed: 32; readonly expandedPrivateKey: number; readonly publicKey: number; readonly signature: number }
+  readonly lengths: {
+    /** The seed ξ, the default private key form: 32. */
+    readonly seed: 32
+    /** The FIPS 204 private key: 2560 / 4032 / 4896. */
+    readonly expandedPrivateKey: number
+    /** The raw public key: 1312 / 1952 / 2592. */
+    readonly publicKey: number
+    /** A signature: 2420 / 3309 / 4627. */
+    readonly signature: number
+  }
   /** A new key pair: the 32-byte seed and the raw public key by default (or `options.format`). */
   generateKeypair<F extends KeyFormat | undefined = undefined>(options?: MlDsaKeyPairOptions<F & KeyFormat>): KeyPair<F>
   /** `generateKeypair`, by its explicit name. */
@@ -1171,9 +1335,11 @@ export interface MlDsaNamespace extends Signer<MlDsaSignOptions, MlDsaVerifyOpti
   generateKeypairAsync<F extends KeyFormat | undefined = undefined>(options?: MlDsaKeyPairOptions<F & KeyFormat> & AbortOptions): Promise<KeyPair<F>>
   /** The signature (2420 / 3309 / 4627 bytes) of `message` (blocks the calling thread). */
   sign(message: Input, privateKey: KeyInput, options?: MlDsaSignOptions): Buffer
+  /** `sign` with the key in the options object. */
   sign(message: Input, options: MlDsaSignOptions & WithPrivateKey): Buffer
   /** False for any invalid signature (wrong length, key, message or context). Wrong argument types and key lengths throw. */
   verify(message: Input, publicKey: KeyInput, signature: Input, options?: MlDsaVerifyOptions): boolean
+  /** `verify` with the key and signature in the options object. */
   verify(message: Input, options: MlDsaVerifyOptions & WithPublicKey): boolean
 }
 
@@ -1235,6 +1401,7 @@ export interface RawKeyHints {
   keyType?: 'private' | 'public'
 }
 
+/** Options of `keys.export`: the form to write, and how to read raw key bytes. */
 export interface KeyExportOptions<F extends KeyFormat = KeyFormat> extends RawKeyHints {
   /** Default 'der'. */
   format?: F
@@ -1244,6 +1411,7 @@ export interface KeyExportOptions<F extends KeyFormat = KeyFormat> extends RawKe
   public?: boolean
 }
 
+/** `crypto.keys`: conversion between the key forms. */
 export interface KeysNamespace {
   /** Any key form in another (PKCS#8/SPKI/SEC1 DER, PEM, JWK, raw, KeyObject), byte-identical to node:crypto's. */
   export<F extends KeyFormat | undefined = undefined>(key: KeyInput, options?: KeyExportOptions<F & KeyFormat>): KeyOutput<F extends undefined ? 'der' : F>
@@ -1261,6 +1429,7 @@ export declare const keys: KeysNamespace
 /** The forms KEM keys are produced in (no JWK form exists for them). */
 export type KemKeyFormat = Exclude<KeyFormat, 'jwk'>
 
+/** Options of KEM key generation. */
 export interface KemKeyPairOptions<F extends KemKeyFormat = KemKeyFormat> {
   /**
    * The seed to derive the key pair from (ML-KEM: d‖z, 64 bytes; X-Wing: its 32-byte private key);
@@ -1281,6 +1450,7 @@ export interface KemKeyPairOptions<F extends KemKeyFormat = KemKeyFormat> {
   format?: F
 }
 
+/** What `encapsulate` returns: the secret, and the ciphertext that carries it. */
 export interface Encapsulation {
   /** Send this to the private key's holder. */
   ciphertext: Buffer
@@ -1300,10 +1470,15 @@ export interface Encapsulation {
 export interface KemNamespace {
   /** This KEM's lengths in bytes (`expandedPrivateKey`: undefined for X-Wing, which has none). */
   readonly lengths: {
+    /** The seed, the default private key form: 64 (ML-KEM) or 32 (X-Wing). */
     readonly seed: number
+    /** The FIPS 203 decapsulation key: 1632 / 2400 / 3168; undefined for X-Wing. */
     readonly expandedPrivateKey: number | undefined
+    /** The raw public key: 800 / 1184 / 1568 (ML-KEM), 1216 (X-Wing). */
     readonly publicKey: number
+    /** The ciphertext: 768 / 1088 / 1568 (ML-KEM), 1120 (X-Wing). */
     readonly ciphertext: number
+    /** The shared secret: 32. */
     readonly sharedSecret: number
   }
   /** A key pair from `options.seed`, or from fresh randomness. */
@@ -1314,24 +1489,30 @@ export interface KemNamespace {
   generateKeypairAsync<F extends KemKeyFormat | undefined = undefined>(options?: KemKeyPairOptions<F & KemKeyFormat> & AbortOptions): Promise<KeyPair<F>>
   /** A fresh shared secret and the ciphertext that carries it to `publicKey`'s holder. */
   encapsulate(publicKey: KeyInput): Encapsulation
+  /** `encapsulate` with the key in the options object. */
   encapsulate(options: { publicKey: KeyInput }): Encapsulation
   /** `encapsulate`, by its explicit name. */
   encapsulateSync(publicKey: KeyInput): Encapsulation
+  /** `encapsulateSync` with the key in the options object. */
   encapsulateSync(options: { publicKey: KeyInput }): Encapsulation
   /** `encapsulate` on the libuv thread pool. */
   encapsulateAsync(publicKey: KeyInput, options?: AbortOptions): Promise<Encapsulation>
+  /** `encapsulateAsync` with the key in the options object. */
   encapsulateAsync(options: { publicKey: KeyInput } & AbortOptions): Promise<Encapsulation>
   /**
    * The shared secret of `ciphertext`. A ciphertext that was not made for this key does not
    * throw: it gives a different, deterministic secret (FIPS 203 implicit rejection, J(z‖c)).
    */
   decapsulate(ciphertext: ArrayBufferView | ArrayBuffer, privateKey: KeyInput): Buffer
+  /** `decapsulate` with the key in the options object. */
   decapsulate(ciphertext: ArrayBufferView | ArrayBuffer, options: WithPrivateKey): Buffer
   /** `decapsulate`, by its explicit name. */
   decapsulateSync(ciphertext: ArrayBufferView | ArrayBuffer, privateKey: KeyInput): Buffer
+  /** `decapsulateSync` with the key in the options object. */
   decapsulateSync(ciphertext: ArrayBufferView | ArrayBuffer, options: WithPrivateKey): Buffer
   /** `decapsulate` on the libuv thread pool. */
   decapsulateAsync(ciphertext: ArrayBufferView | ArrayBuffer, privateKey: KeyInput, options?: AbortOptions): Promise<Buffer>
+  /** `decapsulateAsync` with the key in the options object. */
   decapsulateAsync(ciphertext: ArrayBufferView | ArrayBuffer, options: WithPrivateKey & AbortOptions): Promise<Buffer>
 }
 
@@ -1366,6 +1547,7 @@ export interface AbortOptions {
 /** Hashes PBKDF2 and HKDF accept: every fixed-output hash of `crypto.sha` (with HMAC), in any spelling of {@link HashName}. */
 export type KdfHash = Exclude<HashName, 'shake128' | 'shake256' | 'blake3'>
 
+/** Options of PBKDF2 (RFC 8018). */
 export interface Pbkdf2Options<F extends OutputFormat = OutputFormat> extends FormatOption<F> {
   /** Salt (required). */
   salt: Input
@@ -1377,6 +1559,7 @@ export interface Pbkdf2Options<F extends OutputFormat = OutputFormat> extends Fo
   hash?: KdfHash
 }
 
+/** Options of scrypt (RFC 7914). */
 export interface ScryptOptions<F extends OutputFormat = OutputFormat> extends FormatOption<F> {
   /** Salt (required). */
   salt: Input
@@ -1392,6 +1575,7 @@ export interface ScryptOptions<F extends OutputFormat = OutputFormat> extends Fo
   maxmem?: number
 }
 
+/** Options of HKDF (RFC 5869). */
 export interface HkdfOptions<F extends OutputFormat = OutputFormat> extends FormatOption<F> {
   /** Salt; default HashLen zero bytes (RFC 5869). */
   salt?: Input
@@ -1403,14 +1587,16 @@ export interface HkdfOptions<F extends OutputFormat = OutputFormat> extends Form
   hash?: KdfHash
 }
 
+/** The Argon2 variants (case-insensitive), short or full: Argon2id is the one to use for passwords. */
 export type Argon2Variant = 'id' | 'i' | 'd' | 'argon2id' | 'argon2i' | 'argon2d'
 
+/** The cost and shape of an Argon2 hash (RFC 9106). */
 export interface Argon2Params {
   /** Passes, ≥ 1. Default 3. */
   timeCost?: number
   /** Memory in KiB, ≥ 8·parallelism. Default 65536 (64 MiB). */
   memoryCost?: number
-  /** Lanes, 1..2^24-1 (run on parallel threads, up to the cores available). Default 1. */
+  /** Lanes, 1..2^24-1 (run on parallel threads, up to the cores available). Default 4. */
   parallelism?: number
   /** Tag length in bytes, 4..2^30. Default 32. */
   keyLength?: number
@@ -1420,6 +1606,7 @@ export interface Argon2Params {
   version?: 19 | 16
 }
 
+/** Options of `kdf.argon2` and `argon2Sync`: the parameters, salt, secret and output format. */
 export interface Argon2Options<F extends OutputFormat | 'phc' = 'phc'> extends Argon2Params {
   /** Salt, ≥ 8 bytes. Default: 16 random bytes. */
   salt?: Input
@@ -1431,26 +1618,36 @@ export interface Argon2Options<F extends OutputFormat | 'phc' = 'phc'> extends A
   outputFormat?: F
 }
 
+/** The result of `kdf.argon2` for an output format: the PHC string, a Buffer or an encoded string. */
 export type Argon2Output<F> = F extends 'phc' | undefined ? string : F extends 'buffer' ? Buffer : string
 
+/** The parameters of a stored Argon2 PHC string (`kdf.argon2.parse`). */
 export interface Argon2Info {
+  /** The variant. */
   variant: 'argon2id' | 'argon2i' | 'argon2d'
+  /** 19 (0x13) or 16 (0x10, strings without `v=`). */
   version: number
+  /** Memory in KiB. */
   memoryCost: number
+  /** Passes. */
   timeCost: number
+  /** Lanes. */
   parallelism: number
+  /** Salt length in bytes. */
   saltLength: number
+  /** Tag length in bytes. */
   keyLength: number
 }
 
 /** The library's one Argon2 parameter set (`kdf.argon2`, the password policy, passphrase streams and sealed messages). */
 export interface Argon2Defaults {
+  /** Argon2id. */
   readonly variant: 'argon2id'
   /** 65536 KiB (64 MiB). */
   readonly memoryCost: number
   /** 3. */
   readonly timeCost: number
-  /** 1. */
+  /** 4. */
   readonly parallelism: number
   /** 16 bytes. */
   readonly saltLength: number
@@ -1458,6 +1655,7 @@ export interface Argon2Defaults {
   readonly keyLength: number
 }
 
+/** `kdf.argon2`: a function that hashes (a Promise), with verification, parsing and rehash checks as members. */
 export interface Argon2Function {
   /** Argon2 on the libuv pool (a Promise, as the original library). Default output: the PHC string. */
   <F extends OutputFormat | 'phc' = 'phc'>(password: Input, options?: Argon2Options<F> & AbortOptions): Promise<Argon2Output<F>>
@@ -1504,6 +1702,7 @@ export interface BcryptLimits {
   maxRounds?: number
 }
 
+/** Options of bcrypt hashing. */
 export interface BcryptOptions {
   /** Cost (log2 of the rounds), 4..31. Default 10. */
   rounds?: number
@@ -1513,6 +1712,7 @@ export interface BcryptOptions {
   salt?: Input
 }
 
+/** `kdf.bcrypt`: the `$2b$` hash of a password, verification, and the cost of a stored hash. */
 export interface BcryptNamespace {
   /** `$2b$` hash, blocking the calling thread (as the original library). Passwords over 72 bytes throw a RangeError unless `truncate`. A number is taken as `rounds`. */
   hash(password: Input, options?: BcryptOptions | number): string
@@ -1536,7 +1736,9 @@ export interface BcryptNamespace {
 
 /** The error async KDFs reject with when their `signal` aborts. */
 export declare class AbortError extends Error {
+  /** `'AbortError'`, as node's. */
   readonly name: 'AbortError'
+  /** `'ABORT_ERR'`, as node's. */
   readonly code: 'ABORT_ERR'
 }
 
@@ -1597,25 +1799,85 @@ export interface PasswordPolicy {
   /** What `hash` writes; a stored hash of another algorithm needs a rehash. Default 'argon2id'. */
   readonly algorithm: PasswordAlgorithm
   /** Default: `kdf.argon2.defaults`, m = 65536 KiB (64 MiB), t = 3, p = 4. */
-  readonly argon2id: { readonly memoryCost: number; readonly timeCost: number; readonly parallelism: number }
+  readonly argon2id: {
+    /** Memory in KiB. */
+    readonly memoryCost: number
+    /** Passes. */
+    readonly timeCost: number
+    /** Lanes. */
+    readonly parallelism: number
+  }
   /** Default cost 10 (OWASP's minimum). */
-  readonly bcrypt: { readonly rounds: number }
+  readonly bcrypt: {
+    /** The cost, log2 of the rounds (4..31). */
+    readonly rounds: number
+  }
   /** Default N = 131072 (2^17), r = 8, p = 1 (OWASP). */
-  readonly scrypt: { readonly N: number; readonly r: number; readonly p: number }
+  readonly scrypt: {
+    /** The CPU/memory cost, a power of 2. */
+    readonly N: number
+    /** The block size. */
+    readonly r: number
+    /** The parallelisation. */
+    readonly p: number
+  }
   /** Default digest 'sha256'; iterations per digest (OWASP): sha256 600000, sha512 210000, sha1 1300000. */
   readonly pbkdf2: {
+    /** The HMAC digest `hash` writes with. */
     readonly hash: PasswordPbkdf2Hash
-    readonly iterations: { readonly sha256: number; readonly sha512: number; readonly sha1: number }
+    /** The iteration count for each digest: a stored hash of that digest with fewer needs a rehash. */
+    readonly iterations: {
+      /** Iterations of PBKDF2-HMAC-SHA256. */
+      readonly sha256: number
+      /** Iterations of PBKDF2-HMAC-SHA512. */
+      readonly sha512: number
+      /** Iterations of PBKDF2-HMAC-SHA1. */
+      readonly sha1: number
+    }
   }
 }
 
 /** `createPolicy` input: any subset, section by section; absent fields keep the default's. */
 export interface PasswordPolicyOverrides {
+  /** What `hash` writes. */
   algorithm?: PasswordAlgorithm
-  argon2id?: { memoryCost?: number; timeCost?: number; parallelism?: number }
-  bcrypt?: { rounds?: number }
-  scrypt?: { N?: number; r?: number; p?: number }
-  pbkdf2?: { hash?: PasswordPbkdf2Hash; iterations?: { sha256?: number; sha512?: number; sha1?: number } }
+  /** Argon2id's cost. */
+  argon2id?: {
+    /** Memory in KiB, ≥ 8·parallelism. */
+    memoryCost?: number
+    /** Passes, ≥ 1. */
+    timeCost?: number
+    /** Lanes, ≥ 1. */
+    parallelism?: number
+  }
+  /** bcrypt's cost. */
+  bcrypt?: {
+    /** The cost, log2 of the rounds, 4..31. */
+    rounds?: number
+  }
+  /** scrypt's cost. */
+  scrypt?: {
+    /** The CPU/memory cost, a power of 2. */
+    N?: number
+    /** The block size. */
+    r?: number
+    /** The parallelisation. */
+    p?: number
+  }
+  /** PBKDF2's digest and iteration counts. */
+  pbkdf2?: {
+    /** The HMAC digest `hash` writes with. */
+    hash?: PasswordPbkdf2Hash
+    /** The iteration count for each digest. */
+    iterations?: {
+      /** Iterations of PBKDF2-HMAC-SHA256. */
+      sha256?: number
+      /** Iterations of PBKDF2-HMAC-SHA512. */
+      sha512?: number
+      /** Iterations of PBKDF2-HMAC-SHA1. */
+      sha1?: number
+    }
+  }
 }
 
 /**
@@ -1632,6 +1894,7 @@ export interface PasswordLimits extends Argon2Limits, BcryptLimits {
   maxIterations?: number
 }
 
+/** Options of `password.hash`: the algorithm, the policy, and parameters that override the policy's. */
 export interface PasswordHashOptions {
   /** Default: the policy's algorithm. Parameters not given come from the policy's section for it. */
   algorithm?: PasswordAlgorithm
@@ -1657,6 +1920,7 @@ export interface PasswordHashOptions {
   hash?: PasswordPbkdf2Hash
 }
 
+/** Options of `password.verify`, `parse` and `needsRehash`: the policy and the ceilings on stored hashes. */
 export interface PasswordVerifyOptions extends PasswordLimits {
   /** The policy `needsRehash` compares with, and whose hash an unknown user costs. Default `password.policy`. */
   policy?: PasswordPolicy | PasswordPolicyOverrides
@@ -1672,31 +1936,75 @@ export type StoredPasswordAlgorithm =
  */
 export type StoredPasswordFormat = 'phc' | 'bcrypt' | 'passlib' | 'django'
 
-/** The parameters of a stored hash, by algorithm. */
+/** The parameters of a stored hash, by algorithm (Argon2: those of {@link Argon2Info} but the variant, which `algorithm` names). */
 export type StoredPasswordParams =
-  | { version: number; memoryCost: number; timeCost: number; parallelism: number; saltLength: number; keyLength: number }
-  | { rounds: number }
-  | { N: number; r: number; p: number; keyLength: number; saltLength: number }
-  | { hash: PasswordPbkdf2Hash; iterations: number; saltLength: number; keyLength: number }
+  | Omit<Argon2Info, 'variant'>
+  | {
+      /** bcrypt (and bcrypt-sha256): the cost, log2 of the rounds. */
+      rounds: number
+    }
+  | {
+      /** scrypt: the CPU/memory cost, a power of 2. */
+      N: number
+      /** scrypt: the block size. */
+      r: number
+      /** scrypt: the parallelisation. */
+      p: number
+      /** Derived key length in bytes. */
+      keyLength: number
+      /** Salt length in bytes. */
+      saltLength: number
+    }
+  | {
+      /** PBKDF2: the HMAC digest. */
+      hash: PasswordPbkdf2Hash
+      /** PBKDF2: the iteration count. */
+      iterations: number
+      /** Salt length in bytes. */
+      saltLength: number
+      /** Derived key length in bytes. */
+      keyLength: number
+    }
 
+/** What `password.parse` reads from a stored hash. */
 export interface StoredPasswordInfo {
+  /** The algorithm of the stored hash. */
   algorithm: StoredPasswordAlgorithm
+  /** The format it is written in. */
   format: StoredPasswordFormat
+  /** Its parameters. */
   params: StoredPasswordParams
 }
 
+/** What `password.verify` resolves to. */
 export type PasswordVerifyResult =
   | {
+      /** True when the password matches the stored hash. */
       valid: boolean
       /** True only when `valid` and the stored hash is weaker than the policy: store `await password.hash(password)`. */
       needsRehash: boolean
+      /** The algorithm of the stored hash. */
       algorithm: StoredPasswordAlgorithm
+      /** The format it is written in. */
       format: StoredPasswordFormat
+      /** Its parameters. */
       params: StoredPasswordParams
     }
   /** `stored` was null or undefined (no such user): one policy hash was spent all the same. */
-  | { valid: false; needsRehash: false; algorithm: null; format: null; params: null }
+  | {
+      /** False: there was no hash to match. */
+      valid: false
+      /** False. */
+      needsRehash: false
+      /** Null: no stored hash. */
+      algorithm: null
+      /** Null: no stored hash. */
+      format: null
+      /** Null: no stored hash. */
+      params: null
+    }
 
+/** `crypto.password`: password storage under one policy. */
 export interface PasswordNamespace {
   /**
    * Hashes a password for storage, on the libuv pool: by default Argon2id with the policy's
@@ -1748,6 +2056,7 @@ export type HybridSuite = 'x25519-mlkem768' | 'rsa4096-mlkem1024'
 /** A hybrid key: its documented byte string (docs/hybrid-format.md), or that as PEM. */
 export type HybridKey = Input | string
 
+/** Options of hybrid key generation. */
 export interface HybridKeyPairOptions<F extends 'raw' | 'pem' = 'raw'> {
   /** Default `'x25519-mlkem768'`. */
   suite?: HybridSuite
@@ -1755,16 +2064,21 @@ export interface HybridKeyPairOptions<F extends 'raw' | 'pem' = 'raw'> {
   format?: F
 }
 
+/** A hybrid key pair, as bytes or PEM (docs/hybrid-format.md, "Keys"). */
 export interface HybridKeyPair<F extends 'raw' | 'pem' = 'raw'> {
+  /** The public key: every component's public key, under the suite's header. */
   publicKey: F extends 'pem' ? string : Buffer
+  /** The private key: every component's private key (seeds, and RSA PKCS#8). Keep it secret. */
   privateKey: F extends 'pem' ? string : Buffer
 }
 
+/** Options of hybrid encryption and decryption. */
 export interface HybridEncryptOptions {
   /** Additional authenticated data: needed again, equal, to decrypt. */
   aad?: Input
 }
 
+/** Options of `hybrid.encryptStream` and `encryptFile`. */
 export interface HybridStreamOptions extends HybridEncryptOptions, AbortOptions {
   /** Plaintext bytes per segment of the streaming format (encrypting only; default 65,536). */
   segmentSize?: number
@@ -1788,58 +2102,76 @@ export interface HybridNamespace {
   generateKeypairAsync<F extends 'raw' | 'pem' = 'raw'>(options?: HybridKeyPairOptions<F> & AbortOptions): Promise<HybridKeyPair<F>>
   /** The public key of a private key. */
   getPublicKey(privateKey: HybridKey, options?: { format?: 'raw' }): Buffer
+  /** The public key of a private key, as PEM. */
   getPublicKey(privateKey: HybridKey, options: { format: 'pem' }): string
   /** The envelope: head, KEM ciphertexts, AES-256-GCM payload (blocks the calling thread). */
   encrypt(data: Input, recipientPublicKey: HybridKey, options?: HybridEncryptOptions): Buffer
+  /** `encrypt` with the key in the options object. */
   encrypt(data: Input, options: HybridEncryptOptions & { publicKey: HybridKey }): Buffer
   /** `encrypt`, by its explicit name. */
   encryptSync(data: Input, recipientPublicKey: HybridKey, options?: HybridEncryptOptions): Buffer
+  /** `encryptSync` with the key in the options object. */
   encryptSync(data: Input, options: HybridEncryptOptions & { publicKey: HybridKey }): Buffer
   /** `encrypt` with the encapsulations and the payload on the libuv pool. */
   encryptAsync(data: Input, recipientPublicKey: HybridKey, options?: HybridEncryptOptions & AbortOptions): Promise<Buffer>
+  /** `encryptAsync` with the key in the options object. */
   encryptAsync(data: Input, options: HybridEncryptOptions & { publicKey: HybridKey } & AbortOptions): Promise<Buffer>
   /** Throws `ERR_CRYPTO_DECRYPT_FAILED` for any modified, truncated or misaddressed envelope, releasing nothing. */
   decrypt(envelope: Input, privateKey: HybridKey, options?: HybridEncryptOptions): Buffer
+  /** `decrypt` with the key in the options object. */
   decrypt(envelope: Input, options: HybridEncryptOptions & { privateKey: HybridKey }): Buffer
   /** `decrypt`, by its explicit name. */
   decryptSync(envelope: Input, privateKey: HybridKey, options?: HybridEncryptOptions): Buffer
+  /** `decryptSync` with the key in the options object. */
   decryptSync(envelope: Input, options: HybridEncryptOptions & { privateKey: HybridKey }): Buffer
   /** `decrypt` with the decapsulations and the payload on the libuv pool. */
   decryptAsync(envelope: Input, privateKey: HybridKey, options?: HybridEncryptOptions & AbortOptions): Promise<Buffer>
+  /** `decryptAsync` with the key in the options object. */
   decryptAsync(envelope: Input, options: HybridEncryptOptions & { privateKey: HybridKey } & AbortOptions): Promise<Buffer>
   /** A Transform from plaintext to a stream envelope (the streaming AEAD format after the KEM ciphertexts). */
   encryptStream(recipientPublicKey: HybridKey, options?: HybridStreamOptions): import('node:stream').Transform
+  /** `encryptStream` with the key in the options object. */
   encryptStream(options: HybridStreamOptions & { publicKey: HybridKey }): import('node:stream').Transform
   /** A Transform from a stream envelope to its plaintext, released segment by verified segment. */
   decryptStream(privateKey: HybridKey, options?: HybridEncryptOptions & AbortOptions): import('node:stream').Transform
+  /** `decryptStream` with the key in the options object. */
   decryptStream(options: HybridEncryptOptions & AbortOptions & { privateKey: HybridKey }): import('node:stream').Transform
   /** Reads `src`, writes its stream envelope to `dst` (natively on the libuv pool). */
   encryptFile(src: PathLike, dst: PathLike, recipientPublicKey: HybridKey, options?: HybridStreamOptions & FileOptions): Promise<FileResult>
+  /** `encryptFile` with the key in the options object. */
   encryptFile(src: PathLike, dst: PathLike, options: HybridStreamOptions & FileOptions & { publicKey: HybridKey }): Promise<FileResult>
   /** Opens the stream envelope `src` into `dst` (renamed over it only after the last segment verified). */
   decryptFile(src: PathLike, dst: PathLike, privateKey: HybridKey, options?: HybridEncryptOptions & AbortOptions & FileOptions): Promise<FileResult>
+  /** `decryptFile` with the key in the options object. */
   decryptFile(src: PathLike, dst: PathLike, options: HybridEncryptOptions & AbortOptions & FileOptions & { privateKey: HybridKey }): Promise<FileResult>
   /** One composite signature (both components over the same domain-separated message), blocking the calling thread. */
   sign(data: Input, privateKey: HybridKey): Buffer
+  /** `sign` with the key in the options object. */
   sign(data: Input, options: { privateKey: HybridKey }): Buffer
   /** `sign`, by its explicit name. */
   signSync(data: Input, privateKey: HybridKey): Buffer
+  /** `signSync` with the key in the options object. */
   signSync(data: Input, options: { privateKey: HybridKey }): Buffer
   /** `sign` with the components on the libuv pool, side by side. */
   signAsync(data: Input, privateKey: HybridKey, options?: AbortOptions): Promise<Buffer>
+  /** `signAsync` with the key in the options object. */
   signAsync(data: Input, options: { privateKey: HybridKey } & AbortOptions): Promise<Buffer>
   /**
    * True only when every component verifies; false for any other signature, key suite or data.
-   * The order `verify(data, signature, publicKey)` of earlier versions is still read (a hybrid
-   * public key is told apart from a signature by its bytes).
+   * The public key comes before the signature: a string where the signature goes (a PEM key
+   * given last) throws `ERR_INVALID_ARG_TYPE` naming the order, and a signature where the key
+   * goes is a malformed key (`ERR_INVALID_ARG_VALUE`).
    */
   verify(data: Input, publicKey: HybridKey, signature: ArrayBufferView | ArrayBuffer): boolean
+  /** `verify` with the key and signature in the options object. */
   verify(data: Input, options: { publicKey: HybridKey; signature: ArrayBufferView | ArrayBuffer }): boolean
   /** `verify`, by its explicit name. */
   verifySync(data: Input, publicKey: HybridKey, signature: ArrayBufferView | ArrayBuffer): boolean
+  /** `verifySync` with the key and signature in the options object. */
   verifySync(data: Input, options: { publicKey: HybridKey; signature: ArrayBufferView | ArrayBuffer }): boolean
   /** `verify` with the components checked on the libuv pool, side by side. */
   verifyAsync(data: Input, publicKey: HybridKey, signature: ArrayBufferView | ArrayBuffer, options?: AbortOptions): Promise<boolean>
+  /** `verifyAsync` with the key and signature in the options object. */
   verifyAsync(data: Input, options: { publicKey: HybridKey; signature: ArrayBufferView | ArrayBuffer } & AbortOptions): Promise<boolean>
 }
 
@@ -1848,21 +2180,37 @@ export declare const hybrid: HybridNamespace
 
 /** The whole API, as `require('cryptographer.js')` and the default import give it. */
 declare const crypto: {
+  /** {@link sha}: the hash functions. */
   sha: ShaNamespace
+  /** {@link hash}: the hash functions, by another name. */
   hash: ShaNamespace
+  /** {@link hmac}: HMAC over each fixed-output hash. */
   hmac: HmacNamespace
+  /** {@link kdf}: password hashing and key derivation. */
   kdf: KdfNamespace
+  /** {@link password}: password storage under one policy. */
   password: PasswordNamespace
+  /** {@link randomBytes}: bytes from the operating system's CSPRNG. */
   randomBytes: typeof randomBytes
+  /** {@link timingSafeEqual}: constant-time equality. */
   timingSafeEqual: typeof timingSafeEqual
+  /** {@link cpuPaths}: the code path each backend takes on this CPU. */
   cpuPaths: typeof cpuPaths
+  /** {@link setMemoryBudget}: the Argon2 and scrypt memory budget. */
   setMemoryBudget: typeof setMemoryBudget
+  /** {@link memoryBudget}: the memory budget's limit and use. */
   memoryBudget: typeof memoryBudget
+  /** {@link diagnosticsChannels}: the diagnostics_channel name of each family of async calls. */
   diagnosticsChannels: typeof diagnosticsChannels
+  /** {@link cipher}: symmetric encryption, age, X25519/ECDH, RSA-OAEP. */
   cipher: CipherApi
+  /** {@link dsa}: signatures. */
   dsa: DsaApi
+  /** {@link kem}: key encapsulation. */
   kem: KemApi
+  /** {@link keys}: key conversion. */
   keys: KeysNamespace
+  /** {@link hybrid}: hybrid post-quantum encryption and signatures. */
   hybrid: HybridNamespace
 }
 export default crypto

@@ -269,7 +269,7 @@ test('--redo: the noisy suites are found, their figures replaced in place, and t
   old.tables = [{ suite: 'B', title: 'b plain', columns: ['x'], rows: [['1']] }]
   old.notes = { b: 'old note', a: 'kept note' }
   old.facts = { f: 1, g: 2 }
-  old.failures = ['b / r: peer threw', 'a / r: other threw']
+  old.failures = ['b / r: peer threw', 'a / r: other threw', 'B: the suite stopped: x is not a function']
   t.deepEqual(noisySuites(old), ['B'])
   const fresh = run({ others: 0.2, before: 0.1, after: 1.5 })
   fresh.results = [suiteRows('B', 'b', [], 20)]
@@ -278,13 +278,14 @@ test('--redo: the noisy suites are found, their figures replaced in place, and t
   fresh.facts = { g: 3 }
   fresh.failures = []
   fresh.config.seconds = 12
+  fresh.machine.commit = '0123456789ab'
   const merged = mergeRedo(old, fresh, ['B'], ['b-file'])
   t.deepEqual(merged.results.map((r) => [r.suite, r.opsPerSec]), [['A', 1], ['B', 20], ['C', 3]])
   t.deepEqual(merged.tables[0].rows, [['2']])
   t.deepEqual(merged.notes, { a: 'kept note', b: 'new note' })
   t.deepEqual(merged.facts, { f: 1, g: 3 })
   t.deepEqual(merged.failures, ['a / r: other threw'])
-  t.deepEqual(merged.config.redone, [{ suites: ['B'], date: fresh.machine.date, seconds: 12 }])
+  t.deepEqual(merged.config.redone, [{ suites: ['B'], date: fresh.machine.date, commit: '0123456789ab', seconds: 12 }])
   // The worse of both: load before 0.5 (old) and after 1.5 (redo); other processes 20 % (redo).
   t.deepEqual([merged.noise.before.load[0], merged.noise.after.load[0], merged.noise.during.others], [0.5, 1.5, 0.2])
   t.is(merged.noise.segments.length, 2)

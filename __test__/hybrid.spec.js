@@ -123,7 +123,7 @@ for (const suite of SUITES) {
     t.deepEqual(Buffer.from(pem.split('\n').filter((l) => !l.startsWith('-----')).join(''), 'base64'), publicKey)
     // PEM keys work wherever bytes do.
     const pemPair = hybrid.generateKeypair({ suite: SUITES[0], format: 'pem' })
-    t.true(hybrid.verify('x', hybrid.sign('x', pemPair.privateKey), pemPair.publicKey))
+    t.true(hybrid.verify('x', pemPair.publicKey, hybrid.sign('x', pemPair.privateKey)))
   })
 
   test(`${suite}: encrypt/decrypt round trips 0 B to 1 MiB, sync and async, with aad; an independent decoder opens the envelope`, async (t) => {
@@ -175,24 +175,24 @@ for (const suite of SUITES) {
     const data = rand(1024)
     const sig = hybrid.sign(data, privateKey)
     t.is(sig.length, suite === SUITES[0] ? 2 + 64 + 3309 : 2 + 512 + 4627)
-    t.true(hybrid.verify(data, sig, publicKey))
+    t.true(hybrid.verify(data, publicKey, sig))
     t.true(await independentVerify(data, sig, publicKey))
     const sigAsync = await hybrid.signAsync(data, privateKey)
-    t.true(hybrid.verify(data, sigAsync, publicKey))
-    t.true(await hybrid.verifyAsync(data, sig, publicKey))
+    t.true(hybrid.verify(data, publicKey, sigAsync))
+    t.true(await hybrid.verifyAsync(data, publicKey, sig))
     for (const p of [0, 1, 2, 40, 65, 66, 67, 513, 514, 1000, sig.length - 1]) {
       const bad = Buffer.from(sig)
       bad[p] ^= 0x10
-      t.false(hybrid.verify(data, bad, publicKey), `byte ${p}`)
-      t.false(await hybrid.verifyAsync(data, bad, publicKey), `byte ${p}, async`)
+      t.false(hybrid.verify(data, publicKey, bad), `byte ${p}`)
+      t.false(await hybrid.verifyAsync(data, publicKey, bad), `byte ${p}, async`)
     }
-    for (const n of [0, 2, 66, sig.length - 1]) t.false(hybrid.verify(data, sig.subarray(0, n), publicKey))
-    t.false(hybrid.verify(data, Buffer.concat([sig, Buffer.alloc(1)]), publicKey))
+    for (const n of [0, 2, 66, sig.length - 1]) t.false(hybrid.verify(data, publicKey, sig.subarray(0, n)))
+    t.false(hybrid.verify(data, publicKey, Buffer.concat([sig, Buffer.alloc(1)])))
     const changed = Buffer.from(data)
     changed[7] ^= 1
-    t.false(hybrid.verify(changed, sig, publicKey))
-    t.false(hybrid.verify(data, sig, other.publicKey))
-    t.false(hybrid.verify(data, sig, otherSuite.publicKey))
+    t.false(hybrid.verify(changed, publicKey, sig))
+    t.false(hybrid.verify(data, other.publicKey, sig))
+    t.false(hybrid.verify(data, otherSuite.publicKey, sig))
   })
 
   test(`${suite}: a component cannot be swapped in from another signature, moved to another composite, or stripped and used alone`, async (t) => {
@@ -201,8 +201,8 @@ for (const suite of SUITES) {
     const a = hybrid.sign('message a', privateKey)
     const b = hybrid.sign('message b', privateKey)
     // Both components valid, from two signatures of this key over different data.
-    t.false(hybrid.verify('message a', Buffer.concat([a.subarray(0, split), b.subarray(split)]), publicKey))
-    t.false(hybrid.verify('message b', Buffer.concat([a.subarray(0, split), b.subarray(split)]), publicKey))
+    t.false(hybrid.verify('message a', publicKey, Buffer.concat([a.subarray(0, split), b.subarray(split)])))
+    t.false(hybrid.verify('message b', publicKey, Buffer.concat([a.subarray(0, split), b.subarray(split)])))
     // A composite key that shares this key's first signer with another key's second signer: a
     // signature made under this key, with the other key's second component over the same data,
     // does not verify under it (each component signed a message naming its own composite key).
@@ -216,11 +216,11 @@ for (const suite of SUITES) {
     const mixedSec = blob('cjs.hsec', [...sec.parts.slice(0, nKem + 1), osec.parts[nKem + 1]])
     t.deepEqual(hybrid.getPublicKey(mixedSec), mixedPub)
     const own = hybrid.sign('same data', mixedSec)
-    t.true(hybrid.verify('same data', own, mixedPub))
+    t.true(hybrid.verify('same data', mixedPub, own))
     const theirs = hybrid.sign('same data', other.privateKey)
     const moved = Buffer.concat([a.subarray(0, split), theirs.subarray(split)])
-    t.false(hybrid.verify('same data', moved, mixedPub))
-    t.false(hybrid.verify('same data', Buffer.concat([own.subarray(0, split), theirs.subarray(split)]), mixedPub))
+    t.false(hybrid.verify('same data', mixedPub, moved))
+    t.false(hybrid.verify('same data', mixedPub, Buffer.concat([own.subarray(0, split), theirs.subarray(split)])))
     // Stripped: the post-quantum component alone is not a signature of the data.
     const data = Buffer.from('message a')
     const n = await noble
@@ -333,12 +333,12 @@ test('keys: each component in its canonical form; another encoding of an RSA key
     t.throws(() => hybrid.encrypt('x', blob), NONCANONICAL(message), what)
     t.throws(() => hybrid.encrypt('x', armored(blob, 'CJS HYBRID PUBLIC KEY')), NONCANONICAL(message), `${what} (PEM)`)
     await t.throwsAsync(hybrid.encryptAsync('x', blob), NONCANONICAL(message), `${what} (async)`)
-    t.throws(() => hybrid.verify('x', hybrid.sign('x', privateKey), blob), NONCANONICAL(message), `${what} (verify)`)
+    t.throws(() => hybrid.verify('x', blob, hybrid.sign('x', privateKey)), NONCANONICAL(message), `${what} (verify)`)
     t.throws(() => hybrid.encryptStream(blob), NONCANONICAL(message), `${what} (stream)`)
   }
   // The same in the RSA-PSS slot.
   const pssPkcs1 = nodeCrypto.createPublicKey({ key: pub[2], format: 'der', type: 'spki' }).export({ format: 'der', type: 'pkcs1' })
-  t.throws(() => hybrid.verify('x', hybrid.sign('x', privateKey), blobOf('cjs.hpub', 2, [pub[0], pub[1], pssPkcs1, pub[3]])), NONCANONICAL(/rsa-pss-4096 component is not DER SPKI/))
+  t.throws(() => hybrid.verify('x', blobOf('cjs.hpub', 2, [pub[0], pub[1], pssPkcs1, pub[3]]), hybrid.sign('x', privateKey)), NONCANONICAL(/rsa-pss-4096 component is not DER SPKI/))
   // A private key whose RSA component is PKCS#1 RSAPrivateKey (its public half would be
   // canonical, but the private key has one form too).
   const pkcs1Private = nodeCrypto.createPrivateKey({ key: priv[0], format: 'der', type: 'pkcs8' }).export({ format: 'der', type: 'pkcs1' })
@@ -392,7 +392,7 @@ test('keys: X-Wing (ML-KEM modulus, X25519 u < p) and Ed25519 (RFC 8032 point en
   signedZero[0] = 1
   signedZero[31] = 0x80
   for (const bad of [yp1, signedZero]) {
-    t.throws(() => hybrid.verify('x', hybrid.sign('x', privateKey), blobOf('cjs.hpub', 1, [xw, bad, ml])), refused(/ed25519 component is not the canonical encoding of a point/))
+    t.throws(() => hybrid.verify('x', blobOf('cjs.hpub', 1, [xw, bad, ml]), hybrid.sign('x', privateKey)), refused(/ed25519 component is not the canonical encoding of a point/))
   }
   // The check against noble's strict RFC 8032 decoding, on random bytes (about half are not
   // points), their y + p spellings where they exist, and our own keys.
@@ -422,6 +422,35 @@ test('keys: X-Wing (ML-KEM modulus, X25519 u < p) and Ed25519 (RFC 8032 point en
   t.true(points > 100 && points < cases.length - 100, `${points} of ${cases.length} are points`)
 })
 
+test('verify takes (data, publicKey, signature) only: the signature first is refused, never read as the other order', async (t) => {
+  const [{ publicKey, privateKey }] = await pairs[SUITES[0]]
+  const pem = hybrid.getPublicKey(privateKey, { format: 'pem' })
+  const sig = hybrid.sign('x', privateKey)
+  t.true(hybrid.verify('x', publicKey, sig))
+  t.true(hybrid.verify('x', pem, sig))
+  t.true(hybrid.verify('x', { publicKey, signature: sig }))
+  t.true(await hybrid.verifyAsync('x', pem, sig))
+  // The signature before a PEM key: a string where the signature goes, told by its type.
+  const ORDER = { instanceOf: TypeError, code: 'ERR_INVALID_ARG_TYPE', message: /"signature" argument .*Received type string.*hybrid\.verify\(data, publicKey, signature\)/ }
+  t.throws(() => hybrid.verify('x', sig, pem), ORDER)
+  t.throws(() => hybrid.verifySync('x', sig, pem), ORDER)
+  await t.throwsAsync(hybrid.verifyAsync('x', sig, pem), ORDER)
+  // The signature before a byte key: two byte strings, so the signature is read as the public
+  // key, which it is not (it starts with the version and suite bytes, not the key's magic).
+  const KEY = { instanceOf: TypeError, code: 'ERR_INVALID_ARG_VALUE', message: /"publicKey" is invalid.*do not start with a hybrid key header/ }
+  t.throws(() => hybrid.verify('x', sig, publicKey), KEY)
+  await t.throwsAsync(hybrid.verifyAsync('x', sig, publicKey), KEY)
+  // Bytes in the signature's place are the signature, whatever they start with: one that starts
+  // as a public key does (its magic) fails to verify; given before the key, it is read as the
+  // public key it is not, and refused.
+  const magic = Buffer.concat([publicKey.subarray(0, 10), sig.subarray(10)])
+  t.false(hybrid.verify('x', publicKey, magic))
+  t.false(await hybrid.verifyAsync('x', publicKey, magic))
+  t.throws(() => hybrid.verify('x', magic, publicKey), { code: 'ERR_INVALID_ARG_VALUE' })
+  // Not bytes, not a string: the plain type error.
+  t.throws(() => hybrid.verify('x', publicKey, 5), { code: 'ERR_INVALID_ARG_TYPE', message: /"signature" argument must be an instance of Buffer, TypedArray, DataView or ArrayBuffer\. Received type number \(5\)$/ })
+})
+
 test('options: unknown options, a bad suite or format are refused with typed errors', (t) => {
   t.throws(() => hybrid.generateKeypair({ suite: 'rsa2048' }), { code: 'ERR_INVALID_ARG_VALUE' })
   t.throws(() => hybrid.generateKeypair({ format: 'der' }), { code: 'ERR_INVALID_ARG_VALUE' })
@@ -442,7 +471,7 @@ test('signal: every async form rejects with AbortError when aborted before or ri
   await t.throwsAsync(hybrid.encryptAsync('x', publicKey, { signal: aborted }), ABORT)
   await t.throwsAsync(hybrid.decryptAsync(env, privateKey, { signal: aborted }), ABORT)
   await t.throwsAsync(hybrid.signAsync('x', privateKey, { signal: aborted }), ABORT)
-  await t.throwsAsync(hybrid.verifyAsync('x', sig, publicKey, { signal: aborted }), ABORT)
+  await t.throwsAsync(hybrid.verifyAsync('x', publicKey, sig, { signal: aborted }), ABORT)
   await t.throwsAsync(hybrid.generateKeypairAsync({ suite: SUITES[1], signal: aborted }), ABORT)
   // RSA-4096 key generation (about a second) aborted at once after it starts.
   const ac = new AbortController()

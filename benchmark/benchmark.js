@@ -39,6 +39,17 @@ function parseArgs(argv) {
   return args
 }
 
+/** The checked-out commit, with "+changes" when the tree differs from it (null outside git). */
+function commit() {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: __dirname, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: __dirname, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+    return dirty ? `${head}+changes` : head
+  } catch {
+    return null
+  }
+}
+
 function rustc() {
   try {
     return execFileSync('rustc', ['-V'], { encoding: 'utf8' }).trim()
@@ -48,16 +59,18 @@ function rustc() {
 }
 
 /**
- * --redo: the run to complete, and the suites (files and titles) with a row that broke a noise
+ * --redo: the run to complete, and the suites (files and titles) to run again: those named by
+ * --suite (after a change to the code they measure), or else those with a row that broke a noise
  * bound; the new run takes the old one's mode.
  */
 function redoPlan(args, dir, files) {
   const old = JSON.parse(fs.readFileSync(args.redo, 'utf8'))
   if (!old.noise?.before) throw new Error(`${args.redo} recorded no load figures: run the benchmark again in full`)
-  if (old.config.filter) throw new Error(`${args.redo} is a filtered run: --redo completes whole runs`)
-  const titles = noisySuites(old)
+  if (old.config.filter || args.filter) throw new Error(`${args.redo}: --redo completes whole runs, without --filter`)
+  const titleOf = (f) => require(path.join(dir, f)).title || f
+  const titles = args.suites ? files.map(titleOf) : noisySuites(old)
   args.quick = Boolean(old.config.quick)
-  return { old, titles, files: files.filter((f) => titles.includes(require(path.join(dir, f)).title)) }
+  return { old, titles, files: files.filter((f) => titles.includes(titleOf(f))) }
 }
 
 async function main() {
@@ -88,7 +101,7 @@ async function main() {
   for (const p of new Set(peers)) versions[p] = h.peerVersion(p)
   // The code path each of our backends took here (src/cpu.rs), so a fall back to portable code shows.
   const cpuPaths = require('..').cpuPaths()
-  const machine = { ...h.machine(), cpuPaths, rustc: rustc(), 'cryptographer.js': ours.version, peers: versions }
+  const machine = { ...h.machine(), cpuPaths, rustc: rustc(), 'cryptographer.js': ours.version, commit: commit(), peers: versions }
   console.log(`Machine: ${machineLine(machine)}`)
   console.log(
     `Mode: ${args.quick ? 'quick' : 'full'}; each contestant is timed in ${h.rounds} interleaved rounds ` +
@@ -116,7 +129,15 @@ async function main() {
       progress.suite(i)
       console.log(`\n== ${h.suite} ==`)
       const before = h.results.length + h.tables.length
-      await suite.run(h)
+      try {
+        await suite.run(h)
+      } catch (err) {
+        // One suite's failure costs its own figures, not the run's: the others still run and are
+        // saved, the failure is listed (and bench:docs refuses the run), and --redo --suite can
+        // run that suite again once it is fixed.
+        console.error(err)
+        h.failures.push(`${h.suite}: the suite stopped: ${err?.message ?? err}`)
+      }
       if (h.results.length + h.tables.length === before) empty.push(f)
     }
   } finally {

@@ -52,7 +52,7 @@ function mergeRedo(old, fresh, titles, files = []) {
     config: {
       ...old.config,
       emptySuites: [...(old.config.emptySuites || []).filter((f) => !files.includes(f)), ...(fresh.config.emptySuites || [])],
-      redone: [...(old.config.redone || []), { suites: titles, date: fresh.machine.date, seconds: fresh.config.seconds }],
+      redone: [...(old.config.redone || []), { suites: titles, date: fresh.machine.date, commit: fresh.machine.commit ?? null, seconds: fresh.config.seconds }],
     },
     noise: combineNoise(old.noise, fresh.noise),
     results: pick('results'),
@@ -60,7 +60,10 @@ function mergeRedo(old, fresh, titles, files = []) {
     plots: pick('plots'),
     facts: { ...old.facts, ...fresh.facts },
     notes: { ...Object.fromEntries(Object.entries(old.notes || {}).filter(([t]) => !replaced.has(t))), ...fresh.notes },
-    failures: [...(old.failures || []).filter((f) => ![...replaced].some((t) => f.startsWith(`${t} / `))), ...(fresh.failures || [])],
+    failures: [
+      ...(old.failures || []).filter((f) => ![...replaced].some((t) => f.startsWith(`${t} / `)) && !titles.some((t) => f.startsWith(`${t}: the suite stopped`))),
+      ...(fresh.failures || []),
+    ],
   }
 }
 

@@ -266,6 +266,9 @@ function methodNote(run) {
     `Where a rate is hard to read (slow operations, operations without an input size) the time per operation comes first. ` +
     `Error bars on the plots are the medians' intervals. Every round is kept in the JSON.` +
     (c.quick ? ' This was a --quick run: shorter timing, fewer sizes.' : '') +
+    (c.redone || [])
+      .map((r) => ` Run again on ${r.date || '?'}${r.commit ? ` at commit ${r.commit}` : ''}, their figures replacing the first run's: ${r.suites.join(', ')}.`)
+      .join('') +
     (c.filter ? ` Filtered to rows matching /${c.filter}/.` : '')
   )
 }

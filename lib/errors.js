@@ -57,8 +57,9 @@ function describe(value) {
   }
 }
 
-const invalidArgType = (name, expected, value) =>
-  coded(TypeError, 'ERR_INVALID_ARG_TYPE', `The "${name}" argument must be ${expected}. Received ${describe(value)}`)
+/** `then`: what the caller should do instead, appended to the message when the value's type says it. */
+const invalidArgType = (name, expected, value, then = '') =>
+  coded(TypeError, 'ERR_INVALID_ARG_TYPE', `The "${name}" argument must be ${expected}. Received ${describe(value)}${then && `: ${then}`}`)
 
 const invalidArgValue = (name, expected, value) =>
   coded(

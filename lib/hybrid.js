@@ -20,7 +20,7 @@ const { coded, BYTES, invalidArgType, invalidArgValue } = require('./errors')
 const { runAsync, signalOf } = require('./abort')
 const diagnostics = require('./diagnostics')
 const { asBuffer, bytesOf } = require('./bytes')
-const { carries, explicit, keyed } = require('./forms')
+const { explicit, keyed } = require('./forms')
 const { randomBytes } = require('./random')
 const { armor, unarmor, parseKey, parsedOnce, encodeKey, rsaModulusBits, x25519Canonical, ed25519Canonical, keys } = require('./keys')
 const { sha } = require('./hash')
@@ -226,13 +226,6 @@ function keyBytes(input, kind, name) {
   const { label, bytes } = unarmor(input, name)
   if (label !== PEM[kind]) throw invalidKey(name, `a hybrid ${kind} (bytes, or PEM "${PEM[kind]}")`, `Received label "${label}"`)
   return bytes
-}
-
-/** True for the input of a hybrid public key (PEM text, or bytes starting with its magic). */
-function isPublicKey(input) {
-  if (typeof input === 'string') return true
-  const b = asBuffer(input)
-  return b !== undefined && b.length >= 8 && b.subarray(0, 8).toString('latin1') === MAGIC.publicKey
 }
 
 function parseBlob(buf, kind, name) {
@@ -594,15 +587,18 @@ function signAsync(data, ...args) {
   }, TRACE.sign)
 }
 
+// verify(data, publicKey, signature, options?) or verify(data, { publicKey, signature, ...options }).
+const verifyArgs = (args) => keyed(args, ['publicKey', 'signature'], 'verify')
+
 /**
- * [publicKey, signature, options] of verify(data, publicKey, signature, options?) or
- * verify(data, { publicKey, signature, ...options }). The order verify(data, signature,
- * publicKey) of earlier versions is read too: a signature never starts as a hybrid public key
- * does (its magic, or PEM text), so the two orders are told apart by the bytes.
+ * The bytes of a composite signature. A signature is never a string, so a string here is a PEM
+ * public key given after the signature, an order that is not read: the error says the order.
  */
-function verifyArgs(args) {
-  if (!carries(args[0], 'publicKey') && !isPublicKey(args[0]) && isPublicKey(args[1])) return [args[1], args[0], args[2]]
-  return keyed(args, ['publicKey', 'signature'], 'verify')
+function signatureBytes(signature) {
+  const sig = asBuffer(signature)
+  if (sig) return sig
+  const order = typeof signature === 'string' ? 'the arguments are hybrid.verify(data, publicKey, signature), the public key before the signature' : ''
+  throw invalidArgType('signature', 'an instance of Buffer, TypedArray, DataView or ArrayBuffer', signature, order)
 }
 
 /**
@@ -610,10 +606,9 @@ function verifyArgs(args) {
  * part)` results, or null when the signature's length, version or suite is not the key's.
  */
 function eachComponent(data, signature, publicKey, check) {
+  const sig = signatureBytes(signature)
   const key = publicKeyOf(publicKey)
   const d = bytesOf(data, 'data')
-  const sig = asBuffer(signature)
-  if (!sig) throw invalidArgType('signature', BYTES, signature)
   const { suite } = key
   if (sig.length !== suite.sigLength || sig[0] !== VERSION || sig[1] !== suite.id) return null
   const m = signedMessage(key, d)

@@ -38,7 +38,7 @@ module.exports = {
       const node = nodeHas(name) ? nodeCrypto.generateKeyPairSync(name) : null
       const nodeKey = node && nodeCrypto.createPrivateKey({ key: seed, format: 'raw-seed', asymmetricKeyType: name })
       const nodePub = node && nodeCrypto.createPublicKey(nodeKey)
-      const valid = (s) => String(api.verify(publicKey, msg, Buffer.from(s)))
+      const valid = (s) => String(api.verify(msg, publicKey, Buffer.from(s)))
 
       const keygen = [
         { name: 'cryptographer.js', fn: () => api.generateKeypair().publicKey.length },
@@ -49,24 +49,24 @@ module.exports = {
       await h.compare({ table, row: `${label} keygen` }, keygen)
 
       const sign = [
-        { name: 'cryptographer.js', fn: () => api.sign(privateKey, msg, { deterministic: true }) },
-        { name: 'cryptographer.js (expanded key)', fn: () => api.sign(expanded, msg, { deterministic: true }), ours: true },
+        { name: 'cryptographer.js', fn: () => api.sign(msg, privateKey, { deterministic: true }) },
+        { name: 'cryptographer.js (expanded key)', fn: () => api.sign(msg, expanded, { deterministic: true }), ours: true },
       ]
       if (nobleSet) sign.push({ name: '@noble/post-quantum', fn: () => nobleSet.sign(msg, expanded, { extraEntropy: false }) })
       await h.compare({ table, row: `${label} sign (deterministic)` }, sign)
 
       const hedged = [
-        { name: 'cryptographer.js', fn: () => api.sign(privateKey, msg), out: valid },
-        { name: 'cryptographer.js (signAsync)', fn: () => api.signAsync(privateKey, msg), async: true, out: valid, ours: true },
+        { name: 'cryptographer.js', fn: () => api.sign(msg, privateKey), out: valid },
+        { name: 'cryptographer.js (signAsync)', fn: () => api.signAsync(msg, privateKey), async: true, out: valid, ours: true },
       ]
       if (nobleSet) hedged.push({ name: '@noble/post-quantum', fn: () => nobleSet.sign(msg, expanded), out: valid })
       if (node) hedged.push({ name: 'node:crypto', fn: () => nodeCrypto.sign(null, msg, nodeKey), out: valid })
       await h.compare({ table, row: `${label} sign (hedged)` }, hedged)
 
-      const sig = api.sign(privateKey, msg)
+      const sig = api.sign(msg, privateKey)
       const verify = [
-        { name: 'cryptographer.js', fn: () => api.verify(publicKey, msg, sig) },
-        { name: 'cryptographer.js (verifyAsync)', fn: () => api.verifyAsync(publicKey, msg, sig), async: true, ours: true },
+        { name: 'cryptographer.js', fn: () => api.verify(msg, publicKey, sig) },
+        { name: 'cryptographer.js (verifyAsync)', fn: () => api.verifyAsync(msg, publicKey, sig), async: true, ours: true },
       ]
       if (nobleSet) verify.push({ name: '@noble/post-quantum', fn: () => nobleSet.verify(sig, msg, publicKey) })
       if (node) verify.push({ name: 'node:crypto', fn: () => nodeCrypto.verify(null, msg, nodePub, sig) })

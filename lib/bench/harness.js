@@ -387,6 +387,7 @@ function machineLine(m = {}) {
     `${m.cpu || '?'}, ${m.cores || '?'} cores; CPU features seen: ${features?.length ? features.join(' ') : 'unknown'}; ${m.platform || '?'}; ` +
     (m.cpuPaths ? `code paths (cpuPaths()): ${Object.entries(m.cpuPaths).map(([k, v]) => `${k} ${v}`).join(', ')}; ` : '') +
     `Node ${m.node || '?'} (OpenSSL ${m.openssl || '?'})${m.rustc ? `, ${m.rustc}` : ''}; cryptographer.js ${m['cryptographer.js'] || '?'}` +
+    (m.commit ? ` (commit ${m.commit})` : '') +
     (peers ? `; ${peers}` : '')
   )
 }
