@@ -272,40 +272,33 @@ pub struct Work<J: Job> {
 impl<J: Job> Work<J> {
   /// `job` as an AsyncTask, cancelled by `token` (the caller's signal) if there is one.
   pub fn new(job: J, token: Option<&CancelToken>) -> napi::bindgen_prelude::AsyncTask<Self> {
+    napi::bindgen_prelude::AsyncTask::new(Self::queued(job, token))
+  }
+
+  /// The work of `job`, its queueing stamped on a timed token.
+  fn queued(job: J, token: Option<&CancelToken>) -> Self {
     let clock = token.and_then(|t| t.clock.clone());
     if let Some(c) = &clock {
       c.first(&c.queued);
     }
-    napi::bindgen_prelude::AsyncTask::new(Work {
+    Work {
       job: Some(job),
       cancel: Cancel(token.filter(|t| t.cancellable).map(|t| t.state.clone())),
       granted: None,
       clock,
-    })
+    }
   }
-}
 
-/// How one run of a job on the pool ended.
-pub enum Ran {
-  Done(CryptoResult<Output>),
-  /// Memory the job needs (`what`, bytes) was not free in the budget: it stopped before
-  /// allocating, and waits off the pool for the memory to run again ([`Waiting`]).
-  Waits(&'static str, u64),
-}
-
-impl<'task, J: Job> ScopedTask<'task> for Work<J> {
-  type Output = Ran;
-  type JsValue = Unknown<'task>;
-
-  fn compute(&mut self) -> napi::Result<Ran> {
+  /// One run of the job on a pool thread (`compute`), its pick and end stamped on a timed token.
+  fn run(&mut self) -> Ran {
     if !self.cancel.start() {
-      return Ok(Ran::Done(Err(aborted())));
+      return Ran::Done(Err(aborted()));
     }
     if let Some(c) = &self.clock {
       c.first(&c.running);
     }
     let Some(job) = self.job.as_mut() else {
-      return Ok(Ran::Done(Err(CryptoError::internal())));
+      return Ran::Done(Err(CryptoError::internal()));
     };
     let cancel = &self.cancel;
     // A panic here would abort the process; every job is written not to panic on user input,
@@ -322,7 +315,24 @@ impl<'task, J: Job> ScopedTask<'task> for Work<J> {
     if let (Some(c), Ran::Done(_)) = (&self.clock, &ran) {
       c.last(&c.finished);
     }
-    Ok(ran)
+    ran
+  }
+}
+
+/// How one run of a job on the pool ended.
+pub enum Ran {
+  Done(CryptoResult<Output>),
+  /// Memory the job needs (`what`, bytes) was not free in the budget: it stopped before
+  /// allocating, and waits off the pool for the memory to run again ([`Waiting`]).
+  Waits(&'static str, u64),
+}
+
+impl<'task, J: Job> ScopedTask<'task> for Work<J> {
+  type Output = Ran;
+  type JsValue = Unknown<'task>;
+
+  fn compute(&mut self) -> napi::Result<Ran> {
+    Ok(self.run())
   }
 
   fn resolve(&mut self, env: &'task Env, ran: Ran) -> napi::Result<Self::JsValue> {
@@ -422,5 +432,58 @@ impl<J: Job> budget::Waiter for Waiting<J> {
 impl<J: Job> Drop for Waiting<J> {
   fn drop(&mut self) {
     self.fail(CryptoError::internal());
+  }
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  /// A job that reports whether it can be cancelled.
+  struct Probe;
+
+  impl Job for Probe {
+    fn run(&mut self, cancel: &Cancel) -> CryptoResult<Output> {
+      Ok(Output::Bool(cancel.can_cancel()))
+    }
+  }
+
+  fn ran_cancellable(ran: Ran) -> Option<bool> {
+    match ran {
+      Ran::Done(Ok(Output::Bool(b))) => Some(b),
+      _ => None,
+    }
+  }
+
+  #[test]
+  fn a_timed_token_stamps_queued_running_finished_in_order() {
+    let token = CancelToken::new(Some(false), Some(true));
+    assert!(token.times().iter().all(|t| t.is_nan()));
+    let mut work = Work::queued(Probe, Some(&token));
+    let t = token.times();
+    assert!(t[0] >= 0.0 && t[1].is_nan() && t[2].is_nan(), "{t:?}");
+    // Timed only (no signal): the job runs as one without a token does.
+    assert_eq!(ran_cancellable(work.run()), Some(false));
+    let t = token.times();
+    assert!(0.0 <= t[0] && t[0] <= t[1] && t[1] <= t[2], "{t:?}");
+    // A second job of the same call: the first queueing and pick stay, the last end moves.
+    let mut again = Work::queued(Probe, Some(&token));
+    again.run();
+    let u = token.times();
+    assert_eq!((u[0], u[1]), (t[0], t[1]));
+    assert!(u[2] >= t[2]);
+  }
+
+  #[test]
+  fn a_signal_token_cancels_a_queued_job_and_is_untimed() {
+    let token = CancelToken::new(None, None);
+    let mut work = Work::queued(Probe, Some(&token));
+    assert!(token.cancel());
+    assert!(ran_cancellable(work.run()).is_none());
+    assert!(token.times().iter().all(|t| t.is_nan()));
+    let timed = CancelToken::new(Some(true), Some(true));
+    let mut work = Work::queued(Probe, Some(&timed));
+    assert_eq!(ran_cancellable(work.run()), Some(true));
+    assert!(timed.times().iter().all(|t| t.is_finite()));
   }
 }
