@@ -116,6 +116,9 @@ test('docsGate: noisy and partial runs, each with its reasons', async (t) => {
   const empty = run()
   empty.config.emptySuites = ['hash']
   t.deepEqual(docsGate(empty, { suites: ['hash'] }).partial, ['the suites hash put no figure on the page'])
+  // A suite that could not run here says why.
+  empty.config.skippedSuites = { hash: 'no Bun' }
+  t.deepEqual(docsGate(empty, { suites: ['hash'] }).partial, ['the suites hash (no Bun) put no figure on the page'])
 })
 
 withCharts('writeDocs publishes a quiet complete run and refuses a noisy one unless told, stamping it', async (t) => {

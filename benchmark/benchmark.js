@@ -77,7 +77,7 @@ async function main() {
   const args = parseArgs(process.argv.slice(2))
   const dir = path.join(__dirname, 'suites')
   // The last suites run one thread: the load average after the run is then the machine's.
-  const order = ['hash', 'batch', 'files', 'streams', 'kdf', 'password', 'cipher', 'cipher-stream', 'age', 'pk', 'pq', 'pq-dsa', 'hybrid', 'diagnostics', 'reuse', 'app', 'memory', 'first-call', 'headline']
+  const order = ['hash', 'batch', 'files', 'streams', 'kdf', 'password', 'cipher', 'cipher-stream', 'age', 'pk', 'pq', 'pq-dsa', 'hybrid', 'diagnostics', 'reuse', 'bun', 'wasm', 'app', 'memory', 'first-call', 'headline']
   let files = fs
     .readdirSync(dir)
     .filter((f) => f.endsWith('.js'))
@@ -120,8 +120,10 @@ async function main() {
   progress.attach()
   h.onRow = (label) => progress.row(label)
   const started = Date.now()
-  // Suites that put nothing on the page (a filter left none of their rows, or they failed to).
+  // Suites that put nothing on the page (a filter left none of their rows, they failed to, or
+  // they could not run here: `skipped`, the reason a suite's run returned).
   const empty = []
+  const skipped = {}
   try {
     for (const [i, f] of files.entries()) {
       const suite = require(path.join(dir, f))
@@ -129,8 +131,9 @@ async function main() {
       progress.suite(i)
       console.log(`\n== ${h.suite} ==`)
       const before = h.results.length + h.tables.length
+      let why
       try {
-        await suite.run(h)
+        why = await suite.run(h)
       } catch (err) {
         // One suite's failure costs its own figures, not the run's: the others still run and are
         // saved, the failure is listed (and bench:docs refuses the run), and --redo --suite can
@@ -139,6 +142,7 @@ async function main() {
         h.failures.push(`${h.suite}: the suite stopped: ${err?.message ?? err}`)
       }
       if (h.results.length + h.tables.length === before) empty.push(f)
+      if (typeof why === 'string') skipped[f] = why
     }
   } finally {
     progress.finish()
@@ -151,6 +155,7 @@ async function main() {
     filter: args.filter ? args.filter.source : null,
     suites: files,
     emptySuites: empty,
+    skippedSuites: skipped,
     rounds: h.rounds,
     timePerContestantMs: h.time,
     level: h.level,

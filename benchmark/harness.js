@@ -38,4 +38,14 @@ function makeFile(file, size) {
   return file
 }
 
-module.exports = { ...core, Harness, makeFile }
+/** True when this runtime's node:crypto has the hash `name`. */
+function nodeHas(name) {
+  try {
+    require('node:crypto').createHash(name).update('x').digest()
+    return true
+  } catch {
+    return false
+  }
+}
+
+module.exports = { ...core, Harness, makeFile, nodeHas }

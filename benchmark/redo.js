@@ -52,6 +52,7 @@ function mergeRedo(old, fresh, titles, files = []) {
     config: {
       ...old.config,
       emptySuites: [...(old.config.emptySuites || []).filter((f) => !files.includes(f)), ...(fresh.config.emptySuites || [])],
+      skippedSuites: { ...Object.fromEntries(Object.entries(old.config.skippedSuites || {}).filter(([f]) => !files.includes(f))), ...fresh.config.skippedSuites },
       redone: [...(old.config.redone || []), { suites: titles, date: fresh.machine.date, commit: fresh.machine.commit ?? null, seconds: fresh.config.seconds }],
     },
     noise: combineNoise(old.noise, fresh.noise),

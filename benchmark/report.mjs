@@ -439,7 +439,10 @@ export function docsGate(run, { suites = allSuites() } = {}) {
   if (c.filter) partial.push(`it is filtered (--filter ${c.filter})`)
   const missing = suites.filter((s) => !(c.suites || []).includes(s))
   if (missing.length) partial.push(`it lacks the suites ${missing.join(', ')}`)
-  if (c.emptySuites?.length) partial.push(`the suites ${c.emptySuites.join(', ')} put no figure on the page`)
+  if (c.emptySuites?.length) {
+    const why = (s) => (c.skippedSuites?.[s] ? `${s} (${c.skippedSuites[s]})` : s)
+    partial.push(`the suites ${c.emptySuites.map(why).join(', ')} put no figure on the page`)
+  }
   if (run.failures?.length) partial.push(`${run.failures.length} contestant(s) were not timed: ${run.failures.slice(0, 3).join('; ')}`)
   if (!run.results.some((r) => r.suite?.startsWith('Node.js versions'))) partial.push('it has no Node.js-versions table (run npm run bench:node-matrix on the same machine first)')
   return { noisy, partial }

@@ -13,7 +13,7 @@
 // string, gets the same bytes as the others (a hash's speed does not depend on the bytes).
 const nodeCrypto = require('node:crypto')
 const { sha, hmac } = require('../..')
-const { cpuFlags } = require('../harness')
+const { cpuFlags, nodeHas } = require('../harness')
 
 /** `n` random printable ASCII bytes. */
 const input = (n) => Buffer.from(nodeCrypto.randomBytes(Math.ceil((n * 3) / 4) + 3).toString('base64').slice(0, n), 'latin1')
@@ -66,15 +66,6 @@ const SIZES = [
   [64 * 1024, '64 KiB'],
   [1024 * 1024, '1 MiB'],
 ]
-
-function nodeHas(name) {
-  try {
-    nodeCrypto.createHash(name).update('x').digest()
-    return true
-  } catch {
-    return false
-  }
-}
 
 // CPU features the fast paths need, and the bulk speed that shows they are in use. A build that
 // silently falls back to portable code (e.g. a bad target-cpu flag) shows up here.

@@ -247,13 +247,14 @@ class Harness {
    * Records a row timed elsewhere (or by `compare`): `contestants` are `{ name, rates, ours }`
    * with every round's rate (ops/s), rounds interleaved; the one at index `reference` (default 0,
    * -1 for none) is the cryptographer.js figure the ratios are taken against. `start` is the
-   * noise sample taken when the row began (default: now, so the window is the recording alone).
+   * noise sample taken when the row began (default: now, so the window is the recording alone);
+   * `window` is the row's load as `noise.between` gives it, when it was measured where the row
+   * ran (a child process's own samples; `start` then plays no part).
    * Returns the records: `{ name, opsPerSec (median), mbPerSec, ratio, ... }` with the spread
    * (`rounds`, `q1`, `q3`, `lo`, `hi`), the ratio's interval (`ratioLo`, `ratioHi`, `verdict`)
    * as stats.js defines them, and the row's `noise` (noise.js rowNoise).
    */
-  record({ table, row }, contestants, { bytes = 0, x, variable = false, start = this.monitor.mark(), reference = 0 } = {}) {
-    const window = noise.between(start, noise.sample())
+  record({ table, row }, contestants, { bytes = 0, x, variable = false, start = this.monitor.mark(), reference = 0, window = noise.between(start, noise.sample()) } = {}) {
     const ref = reference >= 0 ? contestants[reference] : null
     const out = contestants.map((c) => {
       const s = stats.summarize(c.rates, this.level)
