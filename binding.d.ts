@@ -55,20 +55,32 @@ export declare class RsaKey {
 }
 
 /**
- * `aeadStreamFile(alg, decrypt, secret, passphrase, src, dst, options, token?, progress?)`:
- * `src` sealed or opened into `dst` on the libuv pool; resolves to the bytes written.
+ * `aeadStreamFile(request, secret, src, dst, token?, progress?)`: `src` sealed or opened into
+ * `dst` on the libuv pool; resolves to the bytes written.
  */
-export declare function aeadStreamFile(alg: number, decrypt: boolean, secret: unknown, passphrase: boolean, src: unknown, dst: unknown, options?: unknown | undefined | null, token?: CancelToken | undefined | null, progress?: FileProgress | undefined | null): Promise<number>
+export declare function aeadStreamFile(request: AeadStreamRequest, secret: unknown, src: unknown, dst: unknown, token?: CancelToken | undefined | null, progress?: FileProgress | undefined | null): Promise<number>
 
 /** `aeadStreamFinal(state)`: the rest (the last segment). */
 export declare function aeadStreamFinal(stream: unknown): Buffer
 
 /**
- * `aeadStreamNewAsync(alg, decrypt, secret, passphrase, options, head?, token?)`: a stream
- * state, made on the libuv pool (a passphrase's Argon2id; for a key, HKDF only, and the pool is
- * used all the same: one way to make a state, and a stream's first chunk is never tiny work).
+ * `aeadStreamNewAsync(request, secret, head?, token?)`: a stream state, made on the libuv pool
+ * (a passphrase's Argon2id; for a key, HKDF only, and the pool is used all the same: one way to
+ * make a state, and a stream's first chunk is never tiny work).
  */
-export declare function aeadStreamNewAsync(alg: number, decrypt: boolean, secret: unknown, passphrase: boolean, options?: unknown | undefined | null, head?: unknown | undefined | null, token?: CancelToken | undefined | null): Promise<unknown>
+export declare function aeadStreamNewAsync(request: AeadStreamRequest, secret: unknown, head?: unknown | undefined | null, token?: CancelToken | undefined | null): Promise<unknown>
+
+/**
+ * What a stream or file call of the format does: the algorithm (an id of `streamAlgorithms()`),
+ * the direction, whether the secret is a passphrase (else a 32-byte key), and the options `spec`
+ * reads (`aad`, `segmentSize`, the Argon2id costs and ceilings, `allowV1`, `lead`).
+ */
+export interface AeadStreamRequest {
+  algorithm: number
+  decrypt: boolean
+  passphrase: boolean
+  options?: unknown
+}
 
 /**
  * `aeadStreamUpdate(state, chunk)`: the output `chunk` completes (sealed segments, or the
@@ -95,13 +107,23 @@ export declare function ageEncrypt(data: unknown, passphrase: unknown, keys: Arr
 export declare function ageEncryptAsync(data: unknown, passphrase: unknown, keys: Array<string> | undefined | null, workFactor: number, armor: boolean, token?: CancelToken | undefined | null): Promise<Buffer | string>
 
 /**
- * `ageFile(decrypt, src, dst, passphrase, keys, workFactor, token?, progress?)`: `src` encrypted to
- * the passphrase into `dst` (a binary age file, scrypt at N = 2^workFactor), or with `decrypt`
- * the plaintext of the binary age file `src` into `dst` (`workFactor` is then the ceiling,
- * `maxWorkFactor`), renamed there after the last chunk verified; on the libuv pool, resolving
- * to the bytes written.
+ * `ageFile(request, src, dst, passphrase, token?, progress?)`: `src` encrypted to the passphrase
+ * (or the recipients) into `dst` (a binary age file, scrypt at N = 2^workFactor), or with
+ * `decrypt` the plaintext of the binary age file `src` into `dst`, renamed there after the last
+ * chunk verified; on the libuv pool, resolving to the bytes written.
  */
-export declare function ageFile(decrypt: boolean, src: unknown, dst: unknown, passphrase: unknown, keys: Array<string> | undefined | null, workFactor: number, token?: CancelToken | undefined | null, progress?: FileProgress | undefined | null): Promise<number>
+export declare function ageFile(request: AgeFileRequest, src: unknown, dst: unknown, passphrase: unknown, token?: CancelToken | undefined | null, progress?: FileProgress | undefined | null): Promise<number>
+
+/**
+ * What an `ageFile` call does: the direction, the X25519 keys (recipients, or identities when
+ * decrypting; without them the call's passphrase is the key), and the scrypt work factor (the
+ * ceiling `maxWorkFactor` when decrypting).
+ */
+export interface AgeFileRequest {
+  decrypt: boolean
+  keys?: Array<string>
+  workFactor: number
+}
 
 /** `ageGenerateIdentity()`: a new X25519 identity, `AGE-SECRET-KEY-1…`. */
 export declare function ageGenerateIdentity(): string
@@ -130,8 +152,8 @@ export declare function algorithms(): Array<AlgorithmInfo>
 export declare function argon2Hash(password: unknown, salt: unknown | undefined | null, secret: unknown | undefined | null, associatedData: unknown | undefined | null, options: Argon2Options): unknown
 
 /**
- * Argon2 hash on the libuv pool (inputs copied first). Queued work can be cancelled; a
- * running hash finishes (about 0.1 s at the default cost) and its result is discarded.
+ * Argon2 hash on the libuv pool (inputs copied first). `token` cancels queued work, and a
+ * long running hash between two passes ([`compute`]).
  */
 export declare function argon2HashAsync(password: unknown, salt: unknown | undefined | null, secret: unknown | undefined | null, associatedData: unknown | undefined | null, options: Argon2Options, token?: CancelToken | undefined | null): Promise<unknown>
 
@@ -186,8 +208,8 @@ export declare function argon2Parse(phc: string, limits?: Argon2Limits | undefin
 export declare function argon2Runs(): number
 
 /**
- * Checks `password` against a PHC string (constant-time compare of the tags). Parameters above
- * `limits` are refused before any work.
+ * Checks `password` against a PHC string (constant-time compare of the tags). Parameters
+ * above `limits` are refused before any work.
  */
 export declare function argon2Verify(phc: string, password: unknown, secret?: unknown | undefined | null, limits?: Argon2Limits | undefined | null): unknown
 
@@ -354,7 +376,10 @@ export declare function hashFile(alg: number, hmac: boolean, path: unknown, opti
 /** `hashFileSync(alg, hmac, path, options?)`: as `hashFile`, on the calling thread. */
 export declare function hashFileSync(alg: number, hmac: boolean, path: unknown, options?: unknown | undefined | null): Buffer
 
-/** HKDF, synchronous: `keyLength` 1..255·HashLen bytes; `salt`, `info` optional. Returns a Buffer. */
+/**
+ * HKDF, synchronous: `keyLength` 1..255·HashLen bytes; `salt`, `info` optional. Returns a
+ * Buffer.
+ */
 export declare function hkdf(ikm: unknown, salt: unknown | undefined | null, info: unknown | undefined | null, keyLength: number, hash: number): unknown
 
 /** HKDF on the libuv pool (inputs copied first). */
@@ -481,6 +506,11 @@ export interface MlDsaSet {
   id: number
   /** `'ml-dsa-44'`, `'ml-dsa-65'`, `'ml-dsa-87'`. */
   name: string
+  /**
+   * The OID (`id-ml-dsa-*`) as the hex of its DER content: `'608648016503040311'` is
+   * 2.16.840.1.101.3.4.3.17.
+   */
+  oid: string
   seedLength: number
   publicLength: number
   expandedLength: number
@@ -488,6 +518,26 @@ export interface MlDsaSet {
 }
 
 export declare function mldsaSets(): Array<MlDsaSet>
+
+export declare function nativeContract(): NativeContract
+
+/** The constants `lib/` reads instead of retyping them, each named by what it is. */
+export interface NativeContract {
+  /** The `op` bit of `cipher()` / `cipherAsync()` that decrypts (bits 0..7 are the mode id). */
+  cipherOpDecrypt: number
+  /** The `op` bit that turns PKCS#7 padding off. */
+  cipherOpNoPadding: number
+  /** The key families of `cipherKey(family, key)`, by id (`cipherModes()` names each mode's). */
+  cipherFamilies: Array<string>
+  /** The longest key a KDF, or output an XOF, returns in one call (2^30 bytes). */
+  maxOutputLength: number
+  /** The Argon2 variants by id (`variant` of `argon2Hash`), as PHC strings name them. */
+  argon2Variants: Array<string>
+  /** The Argon2 versions the parser and the hash accept, the default first. */
+  argon2Versions: Array<number>
+  /** The longest Argon2 PHC string the parser reads (characters). */
+  maxPhcLength: number
+}
 
 /**
  * `passphraseCipher(decrypt, data, passphrase)`: the crypto-js format, synchronously (inputs
@@ -551,22 +601,22 @@ export declare function pkPoint(alg: number, point: unknown, compress: boolean):
 export declare function pkPublic(alg: number, private: unknown): Buffer
 
 /**
- * `pkSign(alg, privateKey, message, hash, flags)`: a signature (ECDSA: DER, or r‖s with
+ * `pkSign(alg, privateKey, message, { hash, flags })`: a signature (ECDSA: DER, or r‖s with
  * `flags & 1`; `flags & 2`: low S).
  */
-export declare function pkSign(alg: number, key: unknown, msg: unknown, hash: number, flags: number): Buffer
+export declare function pkSign(alg: number, key: unknown, msg: unknown, options: SignatureOptions): Buffer
 
-/** `pkSignAsync(alg, privateKey, message, hash, flags, token?)`: `pkSign` on the libuv pool. */
-export declare function pkSignAsync(alg: number, key: unknown, msg: unknown, hash: number, flags: number, token?: CancelToken | undefined | null): Promise<unknown>
+/** `pkSignAsync(alg, privateKey, message, { hash, flags }, token?)`: `pkSign` on the libuv pool. */
+export declare function pkSignAsync(alg: number, key: unknown, msg: unknown, options: SignatureOptions, token?: CancelToken | undefined | null): Promise<unknown>
 
-/** `pkVerify(alg, publicKey, message, signature, hash, flags)`: false for any invalid signature. */
-export declare function pkVerify(alg: number, key: unknown, msg: unknown, sig: unknown, hash: number, flags: number): boolean
+/** `pkVerify(alg, publicKey, message, signature, { hash, flags })`: false for any invalid signature. */
+export declare function pkVerify(alg: number, key: unknown, msg: unknown, sig: unknown, options: SignatureOptions): boolean
 
 /**
- * `pkVerifyAsync(alg, publicKey, message, signature, hash, flags, token?)`: `pkVerify` on the
+ * `pkVerifyAsync(alg, publicKey, message, signature, { hash, flags }, token?)`: `pkVerify` on the
  * libuv pool.
  */
-export declare function pkVerifyAsync(alg: number, key: unknown, msg: unknown, sig: unknown, hash: number, flags: number, token?: CancelToken | undefined | null): Promise<unknown>
+export declare function pkVerifyAsync(alg: number, key: unknown, msg: unknown, sig: unknown, options: SignatureOptions, token?: CancelToken | undefined | null): Promise<unknown>
 
 /** Fills `out` (any ArrayBufferView) from the operating system's CSPRNG. */
 export declare function randomFill(out: unknown): void
@@ -636,6 +686,15 @@ export declare function sealedMessageAsync(alg: number, decrypt: boolean, secret
  * checked by the JS layer).
  */
 export declare function setMemoryBudget(bytes: number, onlyIfUnset: boolean): void
+
+/**
+ * How a signature is made or checked: the ECDSA hash (an id of the hash list) and `flags` (the
+ * ECDSA bits above); both 0 for Ed25519.
+ */
+export interface SignatureOptions {
+  hash: number
+  flags: number
+}
 
 /** One algorithm of the streaming format, as the JS layer sees it. */
 export interface StreamAlgorithmInfo {

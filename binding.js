@@ -889,6 +889,7 @@ module.exports.mldsaAsync = nativeBinding.mldsaAsync
 module.exports.mldsaKeys = nativeBinding.mldsaKeys
 module.exports.mldsaKeysAsync = nativeBinding.mldsaKeysAsync
 module.exports.mldsaSets = nativeBinding.mldsaSets
+module.exports.nativeContract = nativeBinding.nativeContract
 module.exports.passphraseCipher = nativeBinding.passphraseCipher
 module.exports.passphraseCipherAsync = nativeBinding.passphraseCipherAsync
 module.exports.pbkdf2 = nativeBinding.pbkdf2

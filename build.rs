@@ -2,7 +2,7 @@ use std::fmt::Write as _;
 
 fn main() {
   napi_build::setup();
-  // The SHA-512 kernel's inline assembly (src/arch.rs `Sha512Avx2`) takes every general-purpose
+  // The SHA-512 kernel's inline assembly (src/arch/sha512.rs `Sha512Avx2`) takes every general-purpose
   // register, which a build that keeps a frame pointer does not leave: an unoptimised build, a
   // build for Apple's targets (their ABI keeps one in every function), one with
   // `-C force-frame-pointers`, or one instrumented for libFuzzer (its stack-depth tracking keeps
@@ -33,7 +33,7 @@ fn main() {
 }
 
 /// The Keccak sponge's absorbing loop for x86-64 with BMI1 and BMI2, as a `keccak_absorb_asm!`
-/// macro over one `asm!` block (included by src/arch.rs, which documents the interface). Written
+/// macro over one `asm!` block (included by src/arch/keccak.rs, which documents the interface). Written
 /// out here from FIPS 202 §3.2 rather than by hand: 2 × 24 rounds of 25 lanes each, every index
 /// and rotation computed below.
 ///

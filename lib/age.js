@@ -2,11 +2,11 @@
 // crypto.cipher.age: age v1 files (age-encryption.org/v1) encrypted to a passphrase or to X25519
 // recipients (`age1…`, decrypted with `AGE-SECRET-KEY-1…` identities), readable
 // by the `age` and `rage` tools and writing files they read. All the work is native
-// (src/cipher/age/): this layer reads options and formats results. scrypt at age's work
+// (src/formats/age/): this layer reads options and formats results. scrypt at age's work
 // factors costs 0.1-1 s, so `encrypt`/`decrypt` return Promises and run on the libuv pool
 // (`signal` stops them); `encryptSync`/`decryptSync` block the calling thread (as
 // password.hash/hashSync). `encryptFile`/`decryptFile` stream files on disk natively on the pool
-// (src/stream_file.rs, through the file runner of ./files.js), in the binary form only.
+// (src/formats/file.rs, through the file runner of ./files.js), in the binary form only.
 const native = require('./native')
 const { checkOptions, checkInt } = require('./options')
 const { checkDecryptFormat, decryptOutput } = require('./output')
@@ -122,7 +122,7 @@ function ageFile(src, dst, options, allowed, what, decrypt, args) {
     const o = readOptions(options, allowed, what)
     const n = args(o)
     return {
-      start: (from, to, token, counter) => native.ageFile(decrypt, from, to, ...o.keys, n, token, counter),
+      start: (from, to, token, counter) => native.ageFile({ decrypt, keys: o.keys[1], workFactor: n }, from, to, o.keys[0], token, counter),
       signal: signalOf(o),
       onProgress: o.onProgress ?? undefined,
     }

@@ -1,16 +1,16 @@
 'use strict'
 // Streaming authenticated encryption: `encryptStream`, `decryptStream`, `encryptFile` and
 // `decryptFile` on crypto.cipher.aes (AES-256-GCM) and crypto.cipher.xchacha20
-// (XChaCha20-Poly1305), from the native list (`streamAlgorithms()`, src/cipher/stream_format.rs).
+// (XChaCha20-Poly1305), from the native list (`streamAlgorithms()`, src/formats/aead_stream.rs).
 // The format (header, key derivation, STREAM segments) is docs/stream-format.md.
 //
-// - The Transforms hold a native state (src/cipher/stream_api.rs): each chunk goes in as it is,
+// - The Transforms hold a native state (src/formats/aead_stream_api.rs): each chunk goes in as it is,
 //   and what comes out is the sealed segments it completed, or the plaintext of segments whose
 //   tags verified (never a byte before its segment's tag). The state is made on the libuv pool
 //   (a passphrase's Argon2id, before the first segment); decryptStream collects the header's
 //   bytes before it makes its state.
 // - The files are read, sealed or opened and written natively on the pool
-//   (src/stream_file.rs), with the progress, abort and error machinery of X.file()
+//   (src/formats/file.rs), with the progress, abort and error machinery of X.file()
 //   (./hash-stream.js). decryptFile writes to a temporary file beside dst and renames it over
 //   dst only after the last segment verified.
 const { Transform } = require('node:stream')
@@ -108,6 +108,11 @@ function read(alg, what, options) {
   return { secret, passphrase: hasPass, nativeOptions, signal: checkSignal(o.signal), onProgress: checkProgress(o.onProgress) }
 }
 
+/** The native request of a stream or file call (`AeadStreamRequest`). */
+function request(alg, decrypt, r) {
+  return { algorithm: alg.id, decrypt, passphrase: r.passphrase, options: r.nativeOptions }
+}
+
 /**
  * A Promise of the native state, made on the pool (a passphrase's Argon2id; HKDF for a key) from
  * `head` when decrypting. A refused argument throws here.
@@ -115,7 +120,7 @@ function read(alg, what, options) {
 function makeState(alg, decrypt, r, head) {
   return startAsync(
     r.signal,
-    (token) => aeadStreamNewAsync(alg.id, decrypt, r.secret, r.passphrase, r.nativeOptions, head, token),
+    (token) => aeadStreamNewAsync(request(alg, decrypt, r), r.secret, head, token),
     decrypt ? alg.traced.decryptStream : alg.traced.encryptStream,
   )
 }
@@ -219,7 +224,7 @@ function aeadFile(alg, decrypt, src, dst, options) {
     const r = read(alg, decrypt ? 'decryptFile' : 'encryptFile', options)
     return {
       start: (from, to, token, counter) =>
-        aeadStreamFile(alg.id, decrypt, r.secret, r.passphrase, from, to, r.nativeOptions, token, counter),
+        aeadStreamFile(request(alg, decrypt, r), r.secret, from, to, token, counter),
       signal: r.signal,
       onProgress: r.onProgress,
     }

@@ -19,9 +19,9 @@ const { kind, totalLength } = require('./diagnostics')
 const MODES = native.cipherModes()
 const nativeCipher = native.cipher
 const nativeCipherAsync = native.cipherAsync
-const OP_DECRYPT = 1 << 8
-const OP_NO_PADDING = 1 << 9
-const FAMILY_ID = { aes: 0, chacha20: 1, des: 2 }
+// The op bits and key family ids of the native calls (src/contract.rs).
+const { cipherOpDecrypt: OP_DECRYPT, cipherOpNoPadding: OP_NO_PADDING, cipherFamilies } = native.nativeContract()
+const FAMILY_ID = Object.fromEntries(cipherFamilies.map((name, id) => [name, id]))
 
 const byFamily = { aes: new Map(), chacha20: new Map(), des: new Map() }
 const byId = new Map()
@@ -108,7 +108,7 @@ function runAsync(spec, decrypt, data, options, key) {
     refuseAsyncOutput(options)
     const [bits, , bytes, fmt] = plan(spec, decrypt, data, options)
     if (ctx !== undefined) {
-      ctx.algorithm = byId.get(bits & 0xff).algorithm
+      ctx.algorithm = byId.get(bits & ~(OP_DECRYPT | OP_NO_PADDING)).algorithm
       ctx.bytesIn = bytes.length
     }
     const params = { iv: options.iv, aad: options.aad, tagLength: options.tagLength }
@@ -148,7 +148,7 @@ function runBatchAsync(spec, decrypt, messages, o) {
     }
     if (isSmallBatch(messages)) return runBatchSync(spec, decrypt, messages, o)
     const [, bits, fmt] = opOf(spec, decrypt, o)
-    if (ctx !== undefined) ctx.algorithm = byId.get(bits & 0xff).algorithm
+    if (ctx !== undefined) ctx.algorithm = byId.get(bits & ~(OP_DECRYPT | OP_NO_PADDING)).algorithm
     checkInt(o.tagLength, 'options.tagLength', 0, 0xffffffff)
     const params = { ivs: o.ivs, aad: o.aad, tagLength: o.tagLength }
     const parts = await joinParts(native.cipherBatchAsync(bits, o.key, messages, params, token))

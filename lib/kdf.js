@@ -14,7 +14,9 @@ const { kind } = require('./diagnostics')
 const { explicit } = require('./forms')
 
 const U32 = 2 ** 32 - 1
-const MAX_KEY = 2 ** 30
+// The native bounds and Argon2 ids (src/contract.rs).
+const CONTRACT = native.nativeContract()
+const MAX_KEY = CONTRACT.maxOutputLength
 
 // ---- shared option readers ---------------------------------------------------------------
 
@@ -141,8 +143,10 @@ const [hkdf, hkdfAsync] = rawKdf(
 
 // ---- Argon2 ---------------------------------------------------------------------------------
 
-const VARIANTS = { d: 0, i: 1, id: 2, argon2d: 0, argon2i: 1, argon2id: 2 }
-const VARIANT_NAMES = ['argon2d', 'argon2i', 'argon2id']
+// 'argon2id' and 'id' name the same variant; its id is its place in the native list.
+const VARIANT_NAMES = CONTRACT.argon2Variants
+const VARIANTS = Object.fromEntries(VARIANT_NAMES.flatMap((name, id) => [[name, id], [name.replace('argon2', ''), id]]))
+const [DEFAULT_VERSION] = CONTRACT.argon2Versions
 const ARGON2_OPTIONS = new Set(['salt', 'timeCost', 'memoryCost', 'parallelism', 'keyLength', 'variant',
   'version', 'secret', 'associatedData', 'outputFormat'])
 const ARGON2_ASYNC_OPTIONS = new Set([...ARGON2_OPTIONS, 'signal'])
@@ -174,8 +178,8 @@ function readVariant(v, name = 'options.variant') {
 }
 
 function readVersion(v, name = 'options.version') {
-  if (v === undefined) return 0x13
-  if (v !== 0x13 && v !== 0x10) throw invalidArgValue(name, '19 (0x13) or 16 (0x10)', v)
+  if (v === undefined) return DEFAULT_VERSION
+  if (!CONTRACT.argon2Versions.includes(v)) throw invalidArgValue(name, '19 (0x13) or 16 (0x10)', v)
   return v
 }
 

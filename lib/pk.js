@@ -119,18 +119,20 @@ function operation(what, allowed, read, run, runNative) {
 // signSync/signAsync(message, privateKey, options?) or (message, { privateKey, ...options }), as
 // every signature of the library; verify(message, publicKey, signature, options?) or
 // (message, { publicKey, signature, ...options }).
+// The native SignatureOptions of Ed25519: no hash, no flags.
+const ED25519_SIGNATURE = { hash: 0, flags: 0 }
 const edSignArgs = (a) => [a[0], ...keyed(a.slice(1), ['privateKey'], 'sign')]
 const edVerifyArgs = (a) => [a[0], ...keyed(a.slice(1), ['publicKey', 'signature'], 'verify')]
 const edSign = (args, allowed, what) => {
   const [message, key, options] = edSignArgs(args)
   checkOptions(options, allowed, what)
-  return [ED25519.id, privateKeyFor(key, 'ed25519', 'privateKey'), message, 0, 0]
+  return [ED25519.id, privateKeyFor(key, 'ed25519', 'privateKey'), message, ED25519_SIGNATURE]
 }
 edSign.options = (args) => edSignArgs(args)[2]
 const edVerify = (args, allowed, what) => {
   const [message, key, signature, options] = edVerifyArgs(args)
   checkOptions(options, allowed, what)
-  return [ED25519.id, keyBytes(key, { alg: 'ed25519', private: false }, 'publicKey'), message, signature, 0, 0]
+  return [ED25519.id, keyBytes(key, { alg: 'ed25519', private: false }, 'publicKey'), message, signature, ED25519_SIGNATURE]
 }
 edVerify.options = (args) => edVerifyArgs(args)[3]
 
@@ -213,7 +215,7 @@ const ecSign = (args, allowed, what) => {
   const hash = readHash(o.hash)
   refuseWeakHash(hash, o, true)
   const { curve, key } = ecKey(o.curve, privateKey, true, 'privateKey')
-  return [curve.id, key, message, hash.id, ecdsaFlags(o, curve, true)]
+  return [curve.id, key, message, { hash: hash.id, flags: ecdsaFlags(o, curve, true) }]
 }
 ecSign.options = (args) => ecSignArgs(args)[2]
 const ecVerify = (args, allowed, what) => {
@@ -222,7 +224,7 @@ const ecVerify = (args, allowed, what) => {
   const hash = readHash(o.hash)
   refuseWeakHash(hash, o, false)
   const { curve, key } = ecKey(o.curve, publicKey, false, 'publicKey')
-  return [curve.id, key, message, signature, hash.id, ecdsaFlags(o, curve, false)]
+  return [curve.id, key, message, signature, { hash: hash.id, flags: ecdsaFlags(o, curve, false) }]
 }
 ecVerify.options = (args) => ecVerifyArgs(args)[3]
 

@@ -7,7 +7,7 @@
 // A sealed message is a stream of the library's format, sealed or opened whole in memory
 // (docs/stream-format.md, "Sealed messages"): authenticated, versioned and key-committing, its
 // Argon2id cost and salt in its header, so `openSync(sealed, { passphrase })` opens every sealed
-// message, those of a PassphraseKey included. The work is native (src/cipher/seal.rs).
+// message, those of a PassphraseKey included. The work is native (src/formats/seal.rs).
 //
 // A PassphraseKey holds Argon2id's 32-byte output natively (never the passphrase); dispose() or
 // `using` wipes it at once, and the garbage collector wipes it with the key object otherwise. It

@@ -184,7 +184,7 @@ fn restated() -> Restated {
 /// Apple only, and none of the assembly in a build without it.
 #[cfg(target_arch = "aarch64")]
 fn aws_lc_keccak() -> &'static str {
-  let armcap = crate::arch::aws_lc_armcap();
+  let armcap = crate::awslc::armcap();
   if !armcap.has_asm {
     "aws-lc-c"
   } else if !cfg!(any(target_os = "linux", target_vendor = "apple")) {

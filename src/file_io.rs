@@ -1,5 +1,5 @@
 //! Reading files natively, shared by every job that takes a path: `X.file()` (`hash/file.rs`,
-//! `hash/blake3_tree.rs`) and the streaming AEAD's `encryptFile`/`decryptFile` (`stream_file.rs`).
+//! `hash/blake3_tree.rs`) and the streaming AEAD's `encryptFile`/`decryptFile` (`formats/file.rs`).
 //!
 //! Files of 1 MiB and more are read by a helper thread into three reused buffers of
 //! [`AHEAD_LEN`] bytes while the job's thread works on the previous one ([`read_ahead`]); smaller

@@ -9,7 +9,7 @@ pub use crate::task::Cancel;
 
 /// Argon2 PHC strings (`$argon2id$v=19$m=..,t=..,p=..$salt$hash`).
 pub mod argon2 {
-  pub use crate::kdf::argon2::{parse, parse_bounded, Argon2Limits, Params};
+  pub use crate::kdf::argon2::{parse, parse_bounded, Argon2Limits, Argon2Params};
 }
 
 /// bcrypt hash strings (`$2b$cc$<salt><hash>`).
@@ -24,23 +24,25 @@ pub mod base64 {
 
 /// age files: the header, the ASCII armor, Bech32 key strings and the two identities.
 pub mod age {
-  pub use crate::cipher::age::armor::{decode as armor_decode, encode as armor_encode, is_armored};
-  pub use crate::cipher::age::bech32::{decode as bech32_decode, encode as bech32_encode};
-  pub use crate::cipher::age::header::{
+  pub use crate::formats::age::armor::{
+    decode as armor_decode, encode as armor_encode, is_armored,
+  };
+  pub use crate::formats::age::bech32::{decode as bech32_decode, encode as bech32_encode};
+  pub use crate::formats::age::header::{
     parse as parse_header, write as write_header, write_mac, Parsed, Stanza, MAX_ARGS, MAX_HEADER,
     MAX_STANZAS,
   };
-  pub use crate::cipher::age::scrypt::{ScryptIdentity, ScryptRecipient};
-  pub use crate::cipher::age::x25519::{X25519Identity, X25519Recipient};
-  pub use crate::cipher::age::{decrypt, encrypt, Identity, Recipient};
+  pub use crate::formats::age::scrypt::{ScryptIdentity, ScryptRecipient};
+  pub use crate::formats::age::x25519::{X25519Identity, X25519Recipient};
+  pub use crate::formats::age::{decrypt, encrypt, Identity, Recipient};
 }
 
 /// The streaming AEAD format (header and segments): a [`stream::Spec`] begun through
-/// [`stream::StreamFormat::begin`], its body run through [`stream::Body`].
+/// [`stream::Format::begin`], its body run through [`stream::Body`].
 pub mod stream {
-  pub use crate::cipher::stream_format::{Cost, Secret, Spec, ALGORITHMS, MIN_SEGMENT};
+  pub use crate::formats::aead_stream::{Cost, Spec, StreamSecret, ALGORITHMS, MIN_SEGMENT};
+  pub use crate::formats::{Begun, Body, Format};
   use crate::kdf::argon2::Argon2Limits;
-  pub use crate::stream_file::{Begun, Body, StreamFormat};
   use zeroize::Zeroizing;
 
   /// A request for algorithm `ALGORITHMS[alg]` with a key (32 bytes) or a passphrase, no aad and
@@ -53,9 +55,9 @@ pub mod stream {
       alg: &ALGORITHMS[alg % ALGORITHMS.len()],
       decrypt,
       secret: if passphrase {
-        Secret::Passphrase(secret)
+        StreamSecret::Passphrase(secret)
       } else {
-        Secret::Key(secret)
+        StreamSecret::Key(secret)
       },
       aad: Vec::new(),
       segment_size: MIN_SEGMENT,

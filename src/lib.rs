@@ -1,8 +1,9 @@
 //! cryptographer.js native core.
 //!
 //! Where things live. The N-API boundary is `js/` (argument reading, byte views, result buffers,
-//! handles to native state, errors into JS): the only module with `unsafe` for N-API, beside
-//! `arch.rs` (SIMD kernels and CPU checks); the rest of the crate denies `unsafe_code`.
+//! handles to native state, errors into JS). Three modules may use `unsafe`: `js/` (N-API),
+//! `arch/` (SIMD kernels and CPU checks) and `awslc/` (the AWS-LC calls aws-lc-rs does not
+//! offer); the rest of the crate denies `unsafe_code`.
 //! Algorithms are listed once per family, and everything else is generic over that list:
 //! - a hash: one row in `hash_algorithms!` (`hash/list.rs`, about 1 line, plus a `HashCore`
 //!   impl of ~20 lines in `hash/backends.rs` if its backend is not a RustCrypto `Digest`) gives
@@ -10,13 +11,16 @@
 //!   the JS API (`lib/hash.js`) reads the list through `algorithms()`; files are read
 //!   (`file_io.rs`) and hashed natively by `hash/file.rs` (BLAKE3 on several cores:
 //!   `hash/blake3_tree.rs`), streams and async iterables feed the incremental form from
-//!   `lib/hash-stream.js`. `hash/mod.rs` lists the family's files floor by floor;
-//! - a cipher mode: one row in `MODES` (`cipher/modes.rs`) and one arm in `ModeKey`
-//!   (`cipher/keys.rs`); an AEAD implements `DetachedAead` (`cipher/aead.rs`: one framing, tag
-//!   checked before release, output wiped on failure); `cipher/api.rs` and `lib/cipher.js` read
-//!   the table through `cipherModes()`; the streaming AEAD format (`cipher/stream_format.rs`,
-//!   over the STREAM segments of `cipher/stream.rs`) lists its algorithms once, and its files run
-//!   through `stream_file.rs`, a pipeline generic over the format;
+//!   `lib/hash-stream.js`. `hash/mod.rs` describes the family's files;
+//! - a cipher mode: a `Mode` variant and its row in `MODES` (`cipher/modes.rs`; the row's place is
+//!   checked at compile time), its arm in `ModeKey::new` (`cipher/keys.rs`) and in the dispatch
+//!   (`cipher/dispatch.rs`); an AEAD implements `DetachedAead` (`cipher/aead.rs`: one framing, tag
+//!   checked before release, output wiped on failure); `cipher/api.rs` and `lib/cipher.js` read the
+//!   table through `cipherModes()`;
+//! - a container format: a folder or file in `formats/`, over the primitives. The library's AEAD
+//!   stream format (`formats/aead_stream.rs`, over the STREAM construction of
+//!   `formats/stream.rs`) lists its algorithms once; a format implements `formats::Format`, and
+//!   its files run through `formats/file.rs`, a pipeline generic over the format;
 //! - a KDF: one file in `kdf/` with a `task::Job` (the async form, cancellation and the sync form
 //!   come from `task.rs`) and its `#[napi]` entry points, plus its wrapper in `lib/kdf.js`;
 //! - a public-key algorithm: one row in `pk::ALGS` (`pk/mod.rs`), an arm in its `with_curve!`
@@ -48,12 +52,16 @@ mod arch;
 #[allow(unsafe_code)]
 mod awslc;
 mod batch;
+#[cfg(test)]
+mod benches;
 mod budget;
 mod cipher;
+mod contract;
 mod cpu;
 mod ct;
 mod error;
 mod file_io;
+mod formats;
 #[cfg(feature = "fuzzing")]
 #[doc(hidden)]
 pub mod fuzzing;
@@ -69,7 +77,6 @@ mod pool;
 mod proptests;
 mod random;
 mod staging;
-mod stream_file;
 mod task;
 
 use napi::bindgen_prelude::Object;

@@ -16,11 +16,11 @@ use digest::block_api::{Buffer, UpdateCore, VariableOutputCore};
 use digest::Digest;
 use proptest::prelude::*;
 
-use crate::arch::{Avx512Vl, Baseline, BlowfishIndex, Bmi1, Salsa20Core};
+use crate::arch::{salsa20_8_scalar, Avx512Vl, Baseline, BlowfishIndex, Bmi1, Salsa20Core};
 use crate::hash::blake2::{Blake2bScalar, Blake2sScalar};
 use crate::hash::core::HashCore;
 use crate::hash::list::Alg;
-use crate::kdf::scrypt::{salsa20_8_scalar, LAYOUT};
+use crate::kdf::scrypt::LAYOUT;
 use crate::task::Cancel;
 
 /// The case count of a property, unless `PROPTEST_CASES` is set.
@@ -285,7 +285,7 @@ proptest! {
     p in 1u32..=3,
     len in 1usize..=160,
   ) {
-    let params = crate::kdf::scrypt::Params::new(f64::from(1u32 << log_n), r, p, len as u32, 1e9).unwrap();
+    let params = crate::kdf::scrypt::ScryptParams::new(f64::from(1u32 << log_n), r, p, len as u32, 1e9).unwrap();
     let mut got = vec![0u8; len];
     crate::kdf::scrypt::derive(&password, &salt, params, &mut got, &Cancel::NEVER).unwrap();
     let mut want = vec![0u8; len];
@@ -382,7 +382,7 @@ proptest! {
   #![proptest_config(cases(48))]
 
   /// bcrypt's EksBlowfish and output encryption (`kdf/bcrypt.rs` `raw_with`, each round index,
-  /// and the dispatched `arch::bcrypt`) equal the same steps over the `blowfish` crate, for
+  /// and the dispatched `raw_fastest`) equal the same steps over the `blowfish` crate, for
   /// random keys of 1..72 bytes (bcrypt's: the password and its NUL, cut at 72), salts, cost 4-5.
   #[test]
   fn bcrypt_equals_blowfish_crate(
@@ -397,7 +397,7 @@ proptest! {
     if let Some(ix) = Bmi1::detect() {
       prop_assert_eq!(raw_with(ix, cost, &salt, &key, never).unwrap(), want, "bextr index");
     }
-    prop_assert_eq!(crate::arch::bcrypt(cost, &salt, &key, never).unwrap(), want, "dispatched");
+    prop_assert_eq!(crate::kdf::bcrypt::raw_fastest(cost, &salt, &key, never).unwrap(), want, "dispatched");
   }
 }
 

@@ -435,6 +435,56 @@ impl<J: Job> Drop for Waiting<J> {
   }
 }
 
+/// The two `#[napi]` entry points of one job: the synchronous one (`run_sync` on the calling
+/// thread) and the async one (the libuv pool, with an optional cancel token as the last
+/// argument). Both take the same arguments and make the job with the same block, which names
+/// the environment as the first identifier in the parentheses:
+///
+/// ```ignore
+/// twins! {
+///   #[doc = " scrypt, synchronous."]
+///   #[napi(js_name = "scrypt")]
+///   pub fn scrypt_sync;
+///   #[doc = " scrypt on the libuv pool."]
+///   #[napi]
+///   pub fn scrypt_async;
+///   (env, password: Unknown, salt: Unknown, options: ScryptOptions) -> ScryptJob {
+///     job(env, password, salt, options)
+///   }
+/// }
+/// ```
+// The docs of the two functions are written `#[doc = " …"]`: a `///` comment inside a macro's
+// input reaches napi-rs as a raw string, which its generated declarations would show as `r"…`.
+macro_rules! twins {
+  (
+    $(#[$($sync_attr:tt)*])*
+    pub fn $sync:ident;
+    $(#[$($async_attr:tt)*])*
+    pub fn $async:ident;
+    ($env:ident $(, $arg:ident: $ty:ty)* $(,)?) -> $job:ty $make:block
+  ) => {
+    $(#[$($sync_attr)*])*
+    pub fn $sync<'e>(
+      $env: &'e napi::Env
+      $(, $arg: $ty)*
+    ) -> napi::Result<napi::bindgen_prelude::Unknown<'e>> {
+      let job: $job = $crate::error::OrThrow::or_throw($make, $env)?;
+      $crate::task::run_sync($env, job)
+    }
+
+    $(#[$($async_attr)*])*
+    pub fn $async(
+      $env: &napi::Env
+      $(, $arg: $ty)*,
+      token: Option<&$crate::task::CancelToken>,
+    ) -> napi::Result<napi::bindgen_prelude::AsyncTask<$crate::task::Work<$job>>> {
+      let job: $job = $crate::error::OrThrow::or_throw($make, $env)?;
+      Ok($crate::task::Work::new(job, token))
+    }
+  };
+}
+pub(crate) use twins;
+
 #[cfg(test)]
 mod tests {
   use super::*;

@@ -10,7 +10,7 @@
 
 mod bounded;
 
-use cryptographer::fuzzing::stream::{spec, Body, StreamFormat};
+use cryptographer::fuzzing::stream::{spec, Body, Format};
 use cryptographer::fuzzing::{Cancel, Code, CryptoResult};
 use libfuzzer_sys::fuzz_target;
 

@@ -351,9 +351,9 @@ function mldsaPublic(k) {
   return k.forms.publicKey
 }
 
-const MLDSA = (set, oidLast) => {
+const MLDSA = (set) => {
   const alg = set.name
-  const oid = `6086480165030403${oidLast}`
+  const oid = set.oid
   const jwkAlg = alg.toUpperCase()
   const privateKey = (bytes, isSeed) => {
     const key = Buffer.from(bytes)
@@ -411,8 +411,8 @@ const MLDSA = (set, oidLast) => {
   }
   return row
 }
-// The id-ml-dsa-* OIDs end in 0x11, 0x12, 0x13, in the order of the native table.
-const MLDSA_ROWS = MLDSA_SETS.map((set, i) => MLDSA(set, (0x11 + i).toString(16)))
+// Each set's id-ml-dsa-* OID is in its native row.
+const MLDSA_ROWS = MLDSA_SETS.map(MLDSA)
 const NATIVE_MLDSA = new Map(MLDSA_SETS.map((s) => [s.name, s]))
 
 const ALGORITHMS = [OKP('ed25519', '2b6570', 'Ed25519'), OKP('x25519', '2b656e', 'X25519'), EC, RSA, ...KEM_ROWS, ...MLDSA_ROWS]

@@ -127,6 +127,17 @@ impl DetachedAead for Ring<'_> {
   }
 }
 
+/// XChaCha20's subkey (draft-irtf-cfrg-xchacha §2.3): HChaCha20(key, the first 16 bytes of the
+/// 24-byte nonce). ChaCha20-Poly1305 under it then takes the nonce 0^4 ‖ nonce[16..24].
+pub fn xchacha_subkey(key: &[u8; 32], head: &[u8; 16]) -> Zeroizing<[u8; 32]> {
+  let mut sub = Zeroizing::new([0u8; 32]);
+  sub.copy_from_slice(&chacha20::hchacha::<chacha20::R20>(
+    &chacha20::Key::from(*key),
+    &Array::<u8, U16>::from(*head),
+  ));
+  sub
+}
+
 /// ChaCha20-Poly1305 with a 12-byte nonce, XChaCha20-Poly1305 with a 24-byte one.
 pub fn chacha(
   key: &LessSafeKey,
@@ -139,15 +150,9 @@ pub fn chacha(
   if iv.len() != 24 {
     return seal_or_open(Ring::new(key, iv)?, op, input, out);
   }
-  // XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha): subkey = HChaCha20(key, nonce[..16]), then
-  // ChaCha20-Poly1305 with nonce 0^4 ‖ nonce[16..].
-  let head = Array::<u8, U16>::try_from(&iv[..16]).map_err(|_| internal("nonce"))?;
-  let mut sub = Zeroizing::new([0u8; 32]);
-  sub.copy_from_slice(&chacha20::hchacha::<chacha20::R20>(
-    &chacha20::Key::from(*raw),
-    &head,
-  ));
-  let sub = chacha_key(&sub)?;
+  // XChaCha20-Poly1305: the subkey, then ChaCha20-Poly1305 with nonce 0^4 ‖ nonce[16..].
+  let head: &[u8; 16] = iv[..16].try_into().map_err(|_| internal("nonce"))?;
+  let sub = chacha_key(&xchacha_subkey(raw, head))?;
   let mut nonce = [0u8; 12];
   nonce[4..].copy_from_slice(&iv[16..24]);
   seal_or_open(Ring::new(&sub, &nonce)?, op, input, out)

@@ -7,7 +7,7 @@
 //!   expanded key per mode.
 //! - `cipherAsync(op, key, data, { iv, aad, tagLength }, token?)`: the same work on the libuv
 //!   pool (`crate::task`), on copies of the inputs made at call time.
-//! - `cipherModes()`: the mode table; `passphraseCipher(Async)`: the OpenSSL/crypto-js format.
+//! - `cipherModes()`: the mode table.
 
 use std::cell::{Cell, RefCell};
 
@@ -18,16 +18,15 @@ use zeroize::Zeroizing;
 
 use super::dispatch::run;
 use super::keys::ModeKey;
-use super::modes::{check_passphrase, KeyFamily, Mode, Op, MODES};
-use super::openssl;
+use super::modes::{KeyFamily, Mode, Op, MODES};
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
 use crate::js::{self, Args, Bytes, Cx, Kept, Tag, Value};
 use crate::staging::Staged;
 use crate::task::{Cancel, CancelToken, Job, Output, Work};
 
 /// `op` bits besides the mode id (bits 0..7).
-const OP_DECRYPT: u32 = 1 << 8;
-const OP_NO_PADDING: u32 = 1 << 9;
+pub(crate) const OP_DECRYPT: u32 = 1 << 8;
+pub(crate) const OP_NO_PADDING: u32 = 1 << 9;
 
 /// One mode as the JS layer sees it (built from `MODES`).
 #[napi(object)]
@@ -152,12 +151,10 @@ impl Kept for KeyHandle {
 }
 
 fn family_of(id: u32) -> CryptoResult<KeyFamily> {
-  match id {
-    0 => Ok(KeyFamily::Aes),
-    1 => Ok(KeyFamily::ChaCha),
-    2 => Ok(KeyFamily::Des),
-    _ => Err(CryptoError::invalid_value("family", "0, 1 or 2", id)),
-  }
+  KeyFamily::ALL
+    .get(id as usize)
+    .copied()
+    .ok_or_else(|| CryptoError::invalid_value("family", "0, 1 or 2", id))
 }
 
 /// `cipherKey(family, key)`: a kept-key handle (family 0 = AES, 1 = ChaCha20, 2 = DES).
@@ -350,75 +347,6 @@ pub fn cipher_async<'js>(
     })
   })()
   .or_throw(env)?;
-  Ok(Work::new(job, token))
-}
-
-// ------------------------------------------------------------------------------------------------
-// OpenSSL `Salted__` format (crypto-js compatibility)
-// ------------------------------------------------------------------------------------------------
-
-/// A crypto-js / OpenSSL `Salted__` message (`crypto.cipher.legacy.cryptoJs`):
-/// `"Salted__" ‖ salt(8) ‖ AES-256-CBC(EVP_BytesToKey-MD5(passphrase, salt))`, what
-/// `CryptoJS.AES.encrypt(text, passphrase)` produces before base64. Weak (one MD5 round, no MAC):
-/// for reading and migrating old data only. Empty passphrases are refused.
-fn passphrase_run(decrypt: bool, passphrase: &[u8], data: &[u8]) -> CryptoResult<Vec<u8>> {
-  check_passphrase(passphrase)?;
-  if decrypt {
-    openssl::decrypt(passphrase, data)
-  } else {
-    openssl::encrypt(passphrase, data)
-  }
-}
-
-/// `passphraseCipher(decrypt, data, passphrase)`: the crypto-js format, synchronously (inputs
-/// read in place).
-#[napi]
-pub fn passphrase_cipher(
-  env: Env,
-  decrypt: bool,
-  data: Unknown,
-  passphrase: Unknown,
-) -> Result<napi::bindgen_prelude::Buffer> {
-  let passphrase = js::read_arg(&env, &passphrase, "options.passphrase").or_throw(&env)?;
-  let data = js::read_arg(&env, &data, "data").or_throw(&env)?;
-  passphrase_run(decrypt, passphrase.as_slice(), data.as_slice())
-    .map(Into::into)
-    .or_throw(&env)
-}
-
-/// The async form's copies of its inputs, made at call time.
-pub struct PassphraseJob {
-  decrypt: bool,
-  passphrase: Zeroizing<Vec<u8>>,
-  data: Zeroizing<Vec<u8>>,
-}
-
-impl Job for PassphraseJob {
-  fn run(&mut self, cancel: &Cancel) -> CryptoResult<Output> {
-    cancel.check()?;
-    passphrase_run(self.decrypt, &self.passphrase, &self.data).map(Output::Buffer)
-  }
-}
-
-/// `passphraseCipherAsync(decrypt, data, passphrase, token?)`: the same on the libuv pool.
-#[napi(ts_return_type = "Promise<Buffer>")]
-pub fn passphrase_cipher_async(
-  env: Env,
-  decrypt: bool,
-  data: Unknown,
-  passphrase: Unknown,
-  token: Option<&CancelToken>,
-) -> Result<AsyncTask<Work<PassphraseJob>>> {
-  let job = (|| -> CryptoResult<PassphraseJob> {
-    let passphrase = js::read_arg(&env, &passphrase, "options.passphrase")?.into_owned();
-    check_passphrase(&passphrase)?;
-    Ok(PassphraseJob {
-      decrypt,
-      passphrase,
-      data: js::read_arg(&env, &data, "data")?.into_owned(),
-    })
-  })()
-  .or_throw(&env)?;
   Ok(Work::new(job, token))
 }
 

@@ -71,7 +71,8 @@ pub enum SivKey {
 }
 
 /// A key prepared for one mode. Variants differ in size (ring's and aes 0.9's key schedules are
-/// several hundred bytes); one is built per call or kept per mode, so no boxing.
+/// several hundred bytes, SIV's larger one is boxed); one is built per call or kept per mode, so
+/// the common ones are not boxed.
 #[allow(clippy::large_enum_variant)]
 pub enum ModeKey {
   /// ECB, CBC, CTR, CFB, CFB8, OFB and CCM.

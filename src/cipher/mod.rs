@@ -21,21 +21,16 @@
 //! authentication or padding failure the output buffer is zeroed before the (single, uniform)
 //! error is returned.
 //!
-//! The files, from the ground floor up; a file imports only files listed before it (and the
-//! crate's shared pieces, `hash/`, `kdf/` and `pk/`), never one after (`src/layers.rs` checks it):
-//! 1. `modes.rs`: the mode table, its checks, the request (`Op`) and the family's errors;
-//! 2. `keys.rs`: the key schedule of each mode (`ModeKey`);
-//! 3. `block_modes.rs`: the generic block modes (ECB/CBC with padding, CTR, CFB, CFB-8, OFB);
-//! 4. `aead.rs`: the one AEAD framing and the AEADs behind it, then `gcm.rs` (GCM for any IV);
-//! 5. `dispatch.rs`: [`dispatch::run`], the IV handling and the dispatch by mode;
-//! 6. `stream.rs` (the STREAM construction, shared by the streaming AEAD format and age),
-//!    `openssl.rs` (the crypto-js `Salted__` format), `stream_format.rs` (the streaming AEAD
-//!    format), `age/` (the age file format);
-//! 7. the entry points: `api.rs`, `batch.rs` (many messages per call), `stream_api.rs`, then
-//!    `seal.rs` (sealed messages: the streaming format whole in memory, and derived keys).
+//! The files: `modes.rs` (the mode table, its checks, the request `Op` and the family's errors),
+//! `keys.rs` (the key schedule of each mode, `ModeKey`), `block_modes.rs` (the generic block
+//! modes: ECB/CBC with padding, CTR, CFB, CFB-8, OFB), `aead.rs` (the one AEAD framing and the
+//! AEADs behind it) and `gcm.rs` (GCM for any IV), `dispatch.rs` ([`dispatch::run`], the IV
+//! handling and the dispatch by mode), and the entry points `api.rs` and `batch.rs` (many
+//! messages per call). This family imports no other; the container formats built on it (STREAM,
+//! the AEAD stream format, age, crypto-js) are `src/formats/`. Their order, floor by floor, is
+//! `src/layers.rs`'s.
 
-mod aead;
-pub mod age;
+pub(crate) mod aead;
 pub mod api;
 pub mod batch;
 mod block_modes;
@@ -43,11 +38,6 @@ pub mod dispatch;
 mod gcm;
 pub mod keys;
 pub mod modes;
-pub mod openssl;
-pub mod seal;
-pub mod stream;
-pub mod stream_api;
-pub mod stream_format;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -32,6 +32,9 @@ pub enum KeyFamily {
 }
 
 impl KeyFamily {
+  /// Every family, by id (`KeyFamily as u32`, the `family` of `cipherKey`).
+  pub const ALL: [KeyFamily; 3] = [KeyFamily::Aes, KeyFamily::ChaCha, KeyFamily::Des];
+
   pub const fn name(self) -> &'static str {
     match self {
       KeyFamily::Aes => "aes",
@@ -40,6 +43,17 @@ impl KeyFamily {
     }
   }
 }
+
+const _: () = {
+  let mut i = 0;
+  while i < KeyFamily::ALL.len() {
+    assert!(
+      KeyFamily::ALL[i] as usize == i,
+      "KeyFamily::ALL: a family is not at its id"
+    );
+    i += 1;
+  }
+};
 
 /// Accepted IV (nonce) lengths in bytes.
 #[derive(Clone, Copy, Debug)]
@@ -81,7 +95,7 @@ const TAG_16: &[usize] = &[16];
 /// Largest IV (nonce) accepted by the modes that take any length (GCM, SIV).
 pub const MAX_IV: usize = 1 << 20;
 
-/// THE mode table. Index = `Mode as usize`.
+/// THE mode table. Index = `Mode as usize` (checked below, at compile time).
 pub const MODES: &[ModeInfo] = &[
   ModeInfo {
     mode: Mode::Ecb,
@@ -225,6 +239,21 @@ pub const MODES: &[ModeInfo] = &[
   },
 ];
 
+const _: () = {
+  let mut i = 0;
+  while i < MODES.len() {
+    assert!(
+      MODES[i].mode as usize == i,
+      "MODES: a row is not at its mode's index"
+    );
+    i += 1;
+  }
+  assert!(
+    MODES.len() == Mode::DesCbc as usize + 1,
+    "MODES: a mode has no row"
+  );
+};
+
 impl Mode {
   pub fn from_id(id: u32) -> Option<Mode> {
     MODES.get(id as usize).map(|m| m.mode)
@@ -358,7 +387,7 @@ impl Op<'_> {
     }
   }
 
-  fn padded(&self) -> bool {
+  fn pads(&self) -> bool {
     self.padding && self.mode.info().pad_block > 0
   }
 
@@ -376,24 +405,11 @@ impl Op<'_> {
       // still, but whole blocks are decrypted into place before the padding is checked).
       return n.saturating_sub(prefix + tag);
     }
-    let body = if self.padded() {
+    let body = if self.pads() {
       (n / info.pad_block + 1) * info.pad_block
     } else {
       n
     };
     prefix + body + tag
   }
-}
-
-/// Refuses an empty passphrase (the crypto-js format of `api.rs`, `age/scrypt.rs` and the stream
-/// format).
-pub(crate) fn check_passphrase(passphrase: &[u8]) -> CryptoResult<()> {
-  if passphrase.is_empty() {
-    return Err(CryptoError::invalid_value(
-      "options.passphrase",
-      "a non-empty passphrase",
-      "an empty one",
-    ));
-  }
-  Ok(())
 }

@@ -7,18 +7,17 @@ use cipher::KeyInit;
 use super::dispatch::run;
 use super::keys::{with_aes, AesKey, ModeKey};
 use super::modes::*;
-use super::openssl;
 use super::{aead, gcm};
 use crate::error::CryptoResult;
 
-fn bytes(n: usize, seed: u8) -> Vec<u8> {
+pub(crate) fn bytes(n: usize, seed: u8) -> Vec<u8> {
   (0..n)
     .map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed))
     .collect()
 }
 
 /// Encryption of whole blocks in `mode` without padding, AAD or tag.
-fn unpadded(mode: Mode, iv: Option<&[u8]>) -> Op<'_> {
+pub(crate) fn unpadded(mode: Mode, iv: Option<&[u8]>) -> Op<'_> {
   Op {
     mode,
     decrypt: false,
@@ -274,17 +273,6 @@ fn no_input_panics() {
   }
 }
 
-#[test]
-fn openssl_format_round_trip_and_header() {
-  // Interop with crypto-js (and so with EVP_BytesToKey) is tested from JS (__test__/cipher.spec.js).
-  let sealed = openssl::encrypt(b"password", b"hello").unwrap();
-  assert_eq!(&sealed[..8], b"Salted__");
-  assert_eq!(sealed.len(), 16 + 16);
-  assert_eq!(openssl::decrypt(b"password", &sealed).unwrap(), b"hello");
-  assert!(openssl::decrypt(b"password", &sealed[..20]).is_err());
-  assert!(openssl::decrypt(b"password", b"short").is_err());
-}
-
 /// The own CBC encryptor (`block_modes::CbcEncrypt`) equals the `cbc` crate for every key size
 /// of AES and for DES / 3DES (8-byte blocks), on every length 0..100 with PKCS#7 padding.
 #[test]
@@ -338,78 +326,8 @@ fn cbc_encrypt_matches_cbc_crate() {
   }
 }
 
-/// `cargo test --release cbc_speed -- --ignored --nocapture`: MB/s of CBC encryption at 64 KiB,
-/// the own loop (through `run`) against the `cbc` crate and AWS-LC's `AES_cbc_encrypt` (OpenSSL's
-/// `aesni_cbc_encrypt`, what node runs), interleaved rounds, medians.
-#[test]
-#[ignore]
-fn cbc_speed() {
-  use cipher::{BlockModeEncrypt, KeyIvInit};
-  use std::time::Instant;
-  let data = bytes(65536, 3);
-  let iv = bytes(16, 9);
-  for klen in [16usize, 24, 32] {
-    let key = bytes(klen, 1);
-    let mut out = vec![0u8; data.len() + 16];
-    let mut ours = || {
-      let op = unpadded(Mode::Cbc, Some(&iv));
-      let mut e = ModeKey::new(Mode::Cbc, &key).unwrap();
-      run(&mut e, &op, &data, &mut out).unwrap();
-    };
-    let mut buf = data.clone();
-    let mut crate_cbc = || {
-      let (input, _) = cipher::array::Array::slice_as_chunks(&data);
-      let out = cipher_blocks(&mut buf);
-      match klen {
-        16 => cbc::Encryptor::<aes::Aes128>::new_from_slices(&key, &iv)
-          .unwrap()
-          .encrypt_blocks_b2b(input, out),
-        24 => cbc::Encryptor::<aes::Aes192>::new_from_slices(&key, &iv)
-          .unwrap()
-          .encrypt_blocks_b2b(input, out),
-        _ => cbc::Encryptor::<aes::Aes256>::new_from_slices(&key, &iv)
-          .unwrap()
-          .encrypt_blocks_b2b(input, out),
-      }
-      .unwrap()
-    };
-    let mut out2 = vec![0u8; data.len()];
-    let iv16: [u8; 16] = iv[..].try_into().unwrap();
-    let mut awslc = || crate::awslc::aes_cbc_encrypt_reference(&key, &iv16, &data, &mut out2);
-    let mut t = [vec![], vec![], vec![]];
-    for _ in 0..15 {
-      for (i, f) in [&mut ours as &mut dyn FnMut(), &mut crate_cbc, &mut awslc]
-        .into_iter()
-        .enumerate()
-      {
-        let s = Instant::now();
-        for _ in 0..50 {
-          f();
-        }
-        t[i].push(50.0 * 65536.0 / s.elapsed().as_secs_f64() / 1e6);
-      }
-    }
-    let med = |v: &mut Vec<f64>| {
-      v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-      v[v.len() / 2]
-    };
-    println!(
-      "AES-{} CBC encrypt 64 KiB MB/s: ours {:.0}, cbc crate {:.0}, AWS-LC {:.0}",
-      klen * 8,
-      med(&mut t[0]),
-      med(&mut t[1]),
-      med(&mut t[2])
-    );
-  }
-  fn cipher_blocks(b: &mut [u8]) -> &mut [cipher::Block<aes::Aes128>] {
-    let (blocks, rest) = cipher::array::Array::slice_as_chunks_mut(b);
-    assert!(rest.is_empty());
-    blocks
-  }
-}
-
 /// A stream mode of the `ctr`/`ofb` crates: `(key, iv, input, output)`, the reference.
-type Reference = fn(&[u8], &[u8], &[u8], &mut [u8]);
+pub(crate) type Reference = fn(&[u8], &[u8], &[u8], &mut [u8]);
 
 fn crate_stream<S: cipher::KeyIvInit + cipher::StreamCipher>(
   key: &[u8],
@@ -422,12 +340,12 @@ fn crate_stream<S: cipher::KeyIvInit + cipher::StreamCipher>(
 }
 
 /// The references by AES key size (128, 192, 256).
-const CTR_CRATE: [Reference; 3] = [
+pub(crate) const CTR_CRATE: [Reference; 3] = [
   crate_stream::<ctr::Ctr128BE<aes::Aes128>>,
   crate_stream::<ctr::Ctr128BE<aes::Aes192>>,
   crate_stream::<ctr::Ctr128BE<aes::Aes256>>,
 ];
-const OFB_CRATE: [Reference; 3] = [
+pub(crate) const OFB_CRATE: [Reference; 3] = [
   crate_stream::<ofb::Ofb<aes::Aes128>>,
   crate_stream::<ofb::Ofb<aes::Aes192>>,
   crate_stream::<ofb::Ofb<aes::Aes256>>,
@@ -509,53 +427,5 @@ fn ctr32_matches_ctr_crate() {
     });
     assert_eq!(inplace, want, "in place, n={n}");
     assert_eq!(got, want, "n={n}");
-  }
-}
-
-/// `cargo test --release stream_mode_speed -- --ignored --nocapture`: MB/s at 64 KiB of the own
-/// CTR and OFB (through `run`) against the `ctr` and `ofb` crates, and ECB (the cipher without a
-/// mode) for scale; interleaved rounds, medians.
-#[test]
-#[ignore]
-fn stream_mode_speed() {
-  use std::time::Instant;
-  let data = bytes(65536, 3);
-  let iv = bytes(16, 9);
-  for (klen, at) in [(16usize, 0usize), (32, 2)] {
-    let key = bytes(klen, 1);
-    let ours = |mode: Mode, out: &mut [u8]| {
-      let op = unpadded(mode, (mode != Mode::Ecb).then_some(&iv[..]));
-      let mut e = ModeKey::new(mode, &key).unwrap();
-      run(&mut e, &op, &data, out).unwrap();
-    };
-    let crates = |refs: [Reference; 3], out: &mut [u8]| refs[at](&key, &iv, &data, out);
-    type Contestant<'a> = (&'a str, Box<dyn Fn(&mut [u8]) + 'a>);
-    let mut rows: [Contestant; 5] = [
-      ("own CTR", Box::new(|o| ours(Mode::Ctr, o))),
-      ("ctr crate", Box::new(|o| crates(CTR_CRATE, o))),
-      ("own OFB", Box::new(|o| ours(Mode::Ofb, o))),
-      ("ofb crate", Box::new(|o| crates(OFB_CRATE, o))),
-      ("ECB", Box::new(|o| ours(Mode::Ecb, o))),
-    ];
-    let mut out = vec![0u8; data.len()];
-    let mut t = vec![vec![]; rows.len()];
-    for _ in 0..15 {
-      for (i, (_, f)) in rows.iter_mut().enumerate() {
-        let s = Instant::now();
-        for _ in 0..50 {
-          f(&mut out);
-        }
-        t[i].push(50.0 * 65536.0 / s.elapsed().as_secs_f64() / 1e6);
-      }
-    }
-    let line: Vec<String> = rows
-      .iter()
-      .zip(&mut t)
-      .map(|((name, _), v)| {
-        v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-        format!("{name} {:.0}", v[v.len() / 2])
-      })
-      .collect();
-    println!("AES-{} 64 KiB MB/s: {}", klen * 8, line.join(", "));
   }
 }

@@ -9,7 +9,7 @@ use napi::Env;
 use napi_derive::napi;
 use zeroize::Zeroizing;
 
-use super::core::{oneshot, HashCore, Hmac, Params};
+use super::core::{oneshot, HashCore, HashParams, Hmac};
 use super::list::{Alg, Family, State, MAX_XOF_LEN};
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
 use crate::js::{self, Args, Bytes, Cx, Kept, OutBy, Tag, Value};
@@ -97,7 +97,7 @@ fn alg(cx: Cx<'_>, v: Value<'_>) -> CryptoResult<Alg> {
 }
 
 pub(crate) fn known_alg(id: u32) -> CryptoResult<Alg> {
-  Alg::from_id(id).ok_or_else(|| CryptoError::invalid_value("algorithm", "a known hash id", id))
+  Alg::from_js_id(id, "algorithm")
 }
 
 /// `hash(alg, data, out?, caller?)`: the hot path, no options. `caller` is true when `out` is
@@ -202,8 +202,8 @@ impl<'js> HashOptions<'js> {
     ]
   }
 
-  pub(crate) fn params(&self) -> Params<'_> {
-    Params {
+  pub(crate) fn params(&self) -> HashParams<'_> {
+    HashParams {
       key: self.key.as_ref().map(Bytes::as_slice),
       salt: self.salt.as_ref().map(Bytes::as_slice),
       personalization: self.personalization.as_ref().map(Bytes::as_slice),

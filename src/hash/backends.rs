@@ -32,10 +32,10 @@ impl<D: Digest + BlockSizeUser + Clone> HashCore for RustCrypto<D> {
   }
 }
 
-// The digest contexts of `ring` and AWS-LC, now only measured against (`backend_speed` below):
-// every hash runs on its own or a RustCrypto backend (`docs/backends.md`).
+// The digest contexts of `ring` and AWS-LC, now only measured against (`backend_speed` in
+// `src/benches.rs`): every hash runs on its own or a RustCrypto backend (`docs/backends.md`).
 #[cfg(test)]
-mod contexts {
+pub(crate) mod contexts {
   use super::HashCore;
 
   /// A `ring`-shaped digest context: `ring::digest::Context` and `aws_lc_rs::digest::Context` have
@@ -109,8 +109,6 @@ mod contexts {
     }
   }
 }
-#[cfg(test)]
-use contexts::{AwsLc, Ring};
 
 /// BLAKE3 (any output length). Inputs from 1 MiB up are hashed on the rayon pool, on every core.
 /// So are streams: once a hasher has taken 1 MiB in smaller pieces (a stream's 64 KiB chunks), it
@@ -179,119 +177,5 @@ impl HashCore for Blake3 {
   }
   fn block_len(&self) -> usize {
     0
-  }
-}
-
-#[cfg(test)]
-mod tests {
-  use super::*;
-  use crate::hash::core::oneshot;
-  use crate::hash::md;
-  use std::time::Instant;
-
-  /// Bytes per microsecond (MB/s) of one-shot hashing `data` with fresh states from `make`.
-  fn rate<H: HashCore>(make: &dyn Fn() -> H, data: &[u8]) -> f64 {
-    let reps = ((64usize << 20) / data.len().max(64)).clamp(8, 1 << 20);
-    let mut out = vec![0u8; make().output_len()];
-    let t = Instant::now();
-    for _ in 0..reps {
-      oneshot(make(), std::hint::black_box(data), &mut out);
-    }
-    (reps * data.len()) as f64 / t.elapsed().as_secs_f64() / 1e6
-  }
-
-  /// `cargo test --release backend_speed -- --ignored --nocapture`: MB/s of the candidate
-  /// backends per algorithm, interleaved rounds, at 64 B, 1 KiB, 64 KiB and 1 MiB.
-  /// `BACKEND_SPEED=sha512` keeps the rows whose name contains `sha512`.
-  #[test]
-  #[ignore]
-  fn backend_speed() {
-    use aws_lc_rs::digest as a;
-    use ring::digest as r;
-    type Row<'a> = (&'a str, Box<dyn Fn(&[u8]) -> f64>);
-    let rows: Vec<Row> = vec![
-      (
-        "sha512 ring",
-        Box::new(|d| rate(&|| Ring::new(&r::SHA512), d)),
-      ),
-      (
-        "sha512 aws-lc",
-        Box::new(|d| rate(&|| AwsLc::new(&a::SHA512), d)),
-      ),
-      (
-        "sha512 sha2",
-        Box::new(|d| rate(&RustCrypto::<sha2::Sha512>::default, d)),
-      ),
-      (
-        "sha512 ours",
-        Box::new(|d| rate(&md::Md::<md::Sha512Compress>::default, d)),
-      ),
-      (
-        "sha384 ring",
-        Box::new(|d| rate(&|| Ring::new(&r::SHA384), d)),
-      ),
-      (
-        "sha384 aws-lc",
-        Box::new(|d| rate(&|| AwsLc::new(&a::SHA384), d)),
-      ),
-      (
-        "sha384 sha2",
-        Box::new(|d| rate(&RustCrypto::<sha2::Sha384>::default, d)),
-      ),
-      (
-        "sha384 ours",
-        Box::new(|d| rate(&md::Md::<md::Sha384Compress>::default, d)),
-      ),
-      (
-        "sha256 aws-lc",
-        Box::new(|d| rate(&|| AwsLc::new(&a::SHA256), d)),
-      ),
-      (
-        "sha256 sha2",
-        Box::new(|d| rate(&RustCrypto::<sha2::Sha256>::default, d)),
-      ),
-      (
-        "sha3_256 aws-lc",
-        Box::new(|d| rate(&|| AwsLc::new(&a::SHA3_256), d)),
-      ),
-      (
-        "sha3_256 sha3",
-        Box::new(|d| rate(&RustCrypto::<sha3::Sha3_256>::default, d)),
-      ),
-      (
-        "sha3_512 aws-lc",
-        Box::new(|d| rate(&|| AwsLc::new(&a::SHA3_512), d)),
-      ),
-      (
-        "sha3_256 ours",
-        Box::new(|d| rate(&|| crate::hash::keccak::Keccak::sha3(256), d)),
-      ),
-      (
-        "sha3_512 ours",
-        Box::new(|d| rate(&|| crate::hash::keccak::Keccak::sha3(512), d)),
-      ),
-      (
-        "sha3_512 sha3",
-        Box::new(|d| rate(&RustCrypto::<sha3::Sha3_512>::default, d)),
-      ),
-    ];
-    let only = std::env::var("BACKEND_SPEED").unwrap_or_default();
-    let rows: Vec<Row> = rows
-      .into_iter()
-      .filter(|(name, _)| name.contains(only.as_str()))
-      .collect();
-    for size in [64usize, 1024, 64 << 10, 1 << 20] {
-      let data = vec![7u8; size];
-      let mut runs = vec![Vec::new(); rows.len()];
-      for _ in 0..5 {
-        for (i, (_, f)) in rows.iter().enumerate() {
-          runs[i].push(f(&data));
-        }
-      }
-      for (i, (name, _)) in rows.iter().enumerate() {
-        runs[i].sort_by(f64::total_cmp);
-        println!("{size:>8} B {name:<16} median {:>7.0} MB/s", runs[i][2]);
-      }
-    }
   }
 }

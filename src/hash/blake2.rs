@@ -10,50 +10,50 @@
 //! | AMD EPYC, Zen 4 (2026-11-26) | 1,190-1,200 | 1,000-1,015 | 1,012 | 636-639 | 610-620 |
 //!
 //! A single BLAKE2 message is one serial chain of rounds, and which form of it runs faster
-//! turned on more than the CPU model: the two Zen 4 rows are the same family and model (25,
-//! 17) on two VMs, and the faster backend is not the same. So the choice is measured: the first
-//! hash of each variant times both backends over the same 8 KiB a few times (38-80 µs, once
-//! per process) and keeps the faster ([`Backend::measured`]). Both produce the same bytes (tested
-//! against each other for every parameter combination); `cpuPaths()` says which one runs.
+//! turned on more than the CPU model: the two Zen 4 rows are the same family and model (25, 17) on
+//! two VMs, and the faster backend is not the same. So the choice is measured: the first hash of
+//! each variant times both backends over the same 8 KiB a few times (38-80 µs, once per process)
+//! and keeps the faster ([`Blake2Backend::measured`]). Both produce the same bytes (tested against
+//! each other for every parameter combination); `cpuPaths()` says which one runs.
 //! Non-x86 targets get this file without measuring (the crates are portable code there).
 
 use std::sync::OnceLock;
 
 use zeroize::Zeroize;
 
-use super::core::{check_len, check_max, first_is_faster, HashCore, Params};
+use super::core::{check_len, check_max, first_is_faster, HashCore, HashParams};
 use crate::error::CryptoResult;
 
 /// The implementation a BLAKE2 variant runs in this process.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Backend {
+pub enum Blake2Backend {
   /// `blake2b_simd` / `blake2s_simd` (their own run-time AVX2 / SSE4.1 choice).
   Simd,
   /// The scalar code of this file.
   Scalar,
 }
 
-impl Backend {
+impl Blake2Backend {
   /// The faster of the two for hashing with `simd` and `scalar` on this CPU (on x86-64 timed
   /// once over 8 KiB each; elsewhere the scalar code).
-  fn measured(simd: impl Fn(&[u8]), scalar: impl Fn(&[u8])) -> Backend {
+  fn measured(simd: impl Fn(&[u8]), scalar: impl Fn(&[u8])) -> Blake2Backend {
     if !cfg!(target_arch = "x86_64") {
-      return Backend::Scalar;
+      return Blake2Backend::Scalar;
     }
     let data = [0x5a_u8; 8 * 1024];
     let sample = std::hint::black_box(&data[..]);
     if first_is_faster(&|| scalar(sample), &|| simd(sample)) {
-      Backend::Scalar
+      Blake2Backend::Scalar
     } else {
-      Backend::Simd
+      Blake2Backend::Simd
     }
   }
 
   /// Its name in `cpuPaths()`.
   pub fn name(self) -> &'static str {
     match self {
-      Backend::Simd => "simd",
-      Backend::Scalar => "scalar",
+      Blake2Backend::Simd => "simd",
+      Blake2Backend::Scalar => "scalar",
     }
   }
 }
@@ -229,7 +229,7 @@ blake2!(
 );
 
 /// BLAKE2b/BLAKE2s as the hash list drives them: the `*_simd` crates (run-time AVX2/SSE4.1) or
-/// the scalar code above, whichever measured faster on this CPU ([`Backend`]).
+/// the scalar code above, whichever measured faster on this CPU ([`Blake2Backend`]).
 #[derive(Clone)]
 pub enum Blake2b {
   Simd {
@@ -252,11 +252,11 @@ pub enum Blake2s {
 macro_rules! blake2_core {
   ($t:ident, $simd:ident, $scalar:ident, block: $block:expr, max: $max:expr, salt: $salt:expr) => {
     impl $t {
-      /// The backend this process runs (measured on first use: [`Backend::measured`]).
-      pub fn backend() -> Backend {
-        static PICK: OnceLock<Backend> = OnceLock::new();
+      /// The backend this process runs (measured on first use: [`Blake2Backend::measured`]).
+      pub fn backend() -> Blake2Backend {
+        static PICK: OnceLock<Blake2Backend> = OnceLock::new();
         *PICK.get_or_init(|| {
-          Backend::measured(
+          Blake2Backend::measured(
             |d| {
               std::hint::black_box($simd::Params::new().hash(d));
             },
@@ -269,7 +269,7 @@ macro_rules! blake2_core {
 
       /// Output length, key, salt and personalization already checked against the limits.
       fn with(len: usize, key: &[u8], salt: &[u8], personal: &[u8]) -> Self {
-        if Self::backend() == Backend::Scalar {
+        if Self::backend() == Blake2Backend::Scalar {
           $t::Scalar($scalar::new(len, key, salt, personal))
         } else {
           let mut params = $simd::Params::new();
@@ -298,7 +298,7 @@ macro_rules! blake2_core {
         out
       }
 
-      pub fn from_params(p: &Params) -> CryptoResult<Self> {
+      pub fn from_params(p: &HashParams) -> CryptoResult<Self> {
         let len = check_len("outputLength", p.output_len, 1, $max as u32, $max as u32)?;
         Ok(Self::with(
           len,
@@ -407,41 +407,6 @@ mod tests {
           "s k{klen} s{slen} p{plen} out{out_s} len{len}"
         );
       }
-    }
-  }
-
-  /// `cargo test --release blake2_speed -- --ignored --nocapture`: MB/s of both backends.
-  #[test]
-  #[ignore]
-  fn blake2_speed() {
-    let data = vec![7u8; 16 << 20];
-    let mb = data.len() as f64 / 1e6;
-    for _ in 0..3 {
-      let t = std::time::Instant::now();
-      let a = blake2b_simd::blake2b(&data);
-      let simd = mb / t.elapsed().as_secs_f64();
-      let t = std::time::Instant::now();
-      let mut h = Blake2bScalar::new(64, &[], &[], &[]);
-      h.update(&data);
-      let mut out = [0u8; 64];
-      h.finalize_into(&mut out);
-      let scalar = mb / t.elapsed().as_secs_f64();
-      assert_eq!(out[..], a.as_bytes()[..]);
-      let t = std::time::Instant::now();
-      let a = blake2s_simd::blake2s(&data);
-      let simd_s = mb / t.elapsed().as_secs_f64();
-      let t = std::time::Instant::now();
-      let mut h = Blake2sScalar::new(32, &[], &[], &[]);
-      h.update(&data);
-      let mut out = [0u8; 32];
-      h.finalize_into(&mut out);
-      let scalar_s = mb / t.elapsed().as_secs_f64();
-      assert_eq!(out[..], a.as_bytes()[..]);
-      println!(
-        "blake2b simd {simd:.0} scalar {scalar:.0} | blake2s simd {simd_s:.0} scalar {scalar_s:.0} MB/s (measured picks: {:?}, {:?})",
-        Blake2b::backend(),
-        Blake2s::backend()
-      );
     }
   }
 }

@@ -31,7 +31,7 @@ use rayon_core::ThreadPool;
 use zeroize::Zeroizing;
 
 use super::api::digest_with;
-use super::core::Params;
+use super::core::HashParams;
 use crate::error::{Code, CryptoError, CryptoResult};
 use crate::file_io::{sys_error, Counters, ReadBuf};
 use crate::task::{Cancel, Output};
@@ -52,7 +52,7 @@ pub enum TreeMode {
 }
 
 impl TreeMode {
-  pub fn new(p: &Params) -> CryptoResult<Self> {
+  pub fn new(p: &HashParams) -> CryptoResult<Self> {
     Ok(match (p.key, p.context) {
       (Some(key), _) => TreeMode::Keyed(Zeroizing::new(
         key.try_into().map_err(|_| CryptoError::internal())?,

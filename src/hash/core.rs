@@ -1,14 +1,14 @@
 //! The ground floor of the hash family: the one trait every hash backend is driven through
 //! ([`HashCore`]), the generic HMAC and one-shot over it, and the options a parameterised hash
-//! takes ([`Params`]). It imports nothing from the rest of the family.
+//! takes ([`HashParams`]). It imports nothing from the rest of the family.
 
 use crate::error::{CryptoError, CryptoResult};
 
 /// Whether `first` runs faster than `second` on this machine: each is timed five times,
 /// interleaved, and the best times compared. Used where two implementations of one function are
 /// tested to agree and which is faster turned out to depend on the machine (the BLAKE2 backends,
-/// the Keccak permutation): each choice is made once per process (measured as a first call's extra latency on Zen 4: 38-80 µs
-/// per BLAKE2 variant, 180 µs for the Keccak permutation).
+/// the Keccak permutation): each choice is made once per process (measured as a first call's extra
+/// latency on Zen 4: 38-80 µs per BLAKE2 variant, 180 µs for the Keccak permutation).
 pub fn first_is_faster(first: &dyn Fn(), second: &dyn Fn()) -> bool {
   let time = |f: &dyn Fn()| {
     let start = std::time::Instant::now();
@@ -35,7 +35,7 @@ pub trait HashCore: Clone {
 
 /// The options a parameterised hash takes (all absent for the fixed-output ones).
 #[derive(Default)]
-pub struct Params<'a> {
+pub struct HashParams<'a> {
   pub key: Option<&'a [u8]>,
   pub salt: Option<&'a [u8]>,
   pub personalization: Option<&'a [u8]>,
@@ -43,7 +43,7 @@ pub struct Params<'a> {
   pub output_len: Option<u32>,
 }
 
-impl Params<'_> {
+impl HashParams<'_> {
   pub(super) fn is_empty(&self) -> bool {
     self.key.is_none()
       && self.salt.is_none()

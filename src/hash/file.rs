@@ -23,7 +23,7 @@ use crate::js::{self, Cx};
 use crate::task::{run_sync, Cancel, CancelToken, Job, Output, Work};
 
 /// One file hashed on the pool (or on the calling thread for `fileSync`).
-pub struct FileJob {
+pub struct HashFileJob {
   path: PathBuf,
   engine: Option<Engine>,
   /// BLAKE3 only: how to hash a large file as a tree, on several cores.
@@ -31,7 +31,7 @@ pub struct FileJob {
   progress: Arc<Counters>,
 }
 
-impl Job for FileJob {
+impl Job for HashFileJob {
   fn run(&mut self, cancel: &Cancel) -> CryptoResult<Output> {
     let mut engine = self.engine.take().ok_or_else(CryptoError::internal)?;
     let file = File::open(&self.path).map_err(|e| open_error(&e, &self.path))?;
@@ -73,7 +73,7 @@ fn job<'js>(
   path: &Unknown<'js>,
   options: Option<&Unknown<'js>>,
   progress: Arc<Counters>,
-) -> CryptoResult<FileJob> {
+) -> CryptoResult<HashFileJob> {
   let alg = known_alg(alg)?;
   let options = js::Object::new(env, options)?;
   let (engine, tree) = if hmac {
@@ -94,7 +94,7 @@ fn job<'js>(
     };
     (Engine::Hash(state), tree)
   };
-  Ok(FileJob {
+  Ok(HashFileJob {
     path: path_arg(env, path)?,
     engine: Some(engine),
     tree,
@@ -113,7 +113,7 @@ pub fn hash_file<'js>(
   options: Option<Unknown<'js>>,
   token: Option<&CancelToken>,
   progress: Option<&FileProgress>,
-) -> napi::Result<AsyncTask<Work<FileJob>>> {
+) -> napi::Result<AsyncTask<Work<HashFileJob>>> {
   let counters = FileProgress::counters(progress);
   let job = job(env, alg, hmac, &path, options.as_ref(), counters).or_throw(env)?;
   Ok(Work::new(job, token))

@@ -1,10 +1,10 @@
 //! The Keccak sponge (FIPS 202 §4, with the Keccak team's padding): SHA3-224/256/384/512,
 //! SHAKE128/256 and Keccak-256 are one [`Keccak`] each, differing in rate, domain byte and output
 //! length. The permutation is the own x86-64 BMI1/BMI2 assembly (`arch::KeccakBmi`) where the CPU
-//! has it and it measures faster than AWS-LC's (`arch::keccak_f1600`: s2n-bignum's assembly on
-//! x86-64, C or Neon elsewhere), chosen once per process ([`Permutation`]). One sponge for all of
-//! them, rather than AWS-LC's digests for some (an allocated `EVP_MD_CTX` per hash, no SHA3-224
-//! in aws-lc-rs, no SHAKE) and RustCrypto's portable permutation for the rest (why:
+//! has it and it measures faster than AWS-LC's (`awslc::keccak::keccak_f1600`: s2n-bignum's
+//! assembly on x86-64, C or Neon elsewhere), chosen once per process ([`Permutation`]). One sponge
+//! for all of them, rather than AWS-LC's digests for some (an allocated `EVP_MD_CTX` per hash, no
+//! SHA3-224 in aws-lc-rs, no SHAKE) and RustCrypto's portable permutation for the rest (why:
 //! `docs/backends.md`).
 
 use std::sync::OnceLock;
@@ -12,7 +12,8 @@ use std::sync::OnceLock;
 use zeroize::Zeroize;
 
 use super::core::{first_is_faster, HashCore};
-use crate::arch::{keccak_f1600, KeccakBmi};
+use crate::arch::KeccakBmi;
+use crate::awslc::keccak::keccak_f1600;
 
 /// Keccak-f[1600] as this process runs it.
 #[derive(Clone, Copy)]
@@ -48,7 +49,7 @@ impl Permutation {
 
   /// For each whole `rate`-byte block of `data`: XOR it into the state, then permute.
   #[inline]
-  fn absorb(self, state: &mut [u64; 25], data: &[u8], rate: usize) {
+  pub(crate) fn absorb(self, state: &mut [u64; 25], data: &[u8], rate: usize) {
     match self {
       Permutation::Bmi(own) => own.absorb(state, data, rate),
       Permutation::AwsLc => {
@@ -225,44 +226,6 @@ mod tests {
       own.permute(&mut b);
       assert_eq!(a, b, "permutation {i}");
     }
-  }
-
-  /// `cargo test --release permutation_speed -- --ignored --nocapture`: ns per 136-byte block
-  /// absorbed (SHA3-256's rate) with each permutation, medians of interleaved rounds, and the
-  /// process's pick.
-  #[test]
-  #[ignore]
-  fn permutation_speed() {
-    let Some(own) = KeccakBmi::detect() else {
-      eprintln!("no BMI1/BMI2 on this CPU: only AWS-LC's permutation runs here");
-      return;
-    };
-    let data = vec![7u8; 136 * 2000];
-    let time = |p: Permutation| {
-      let mut state = [0u64; 25];
-      let start = std::time::Instant::now();
-      p.absorb(&mut state, &data, 136);
-      std::hint::black_box(state);
-      start.elapsed().as_nanos() as f64 / 2000.0
-    };
-    let median = |mut v: Vec<f64>| {
-      v.sort_by(f64::total_cmp);
-      v[v.len() / 2]
-    };
-    let (mut aws, mut ours, mut ratio) = (vec![], vec![], vec![]);
-    for _ in 0..31 {
-      let (a, o) = (time(Permutation::AwsLc), time(Permutation::Bmi(own)));
-      aws.push(a);
-      ours.push(o);
-      ratio.push(a / o);
-    }
-    println!(
-      "ns per 136-byte block, medians of 31 interleaved rounds: AWS-LC {:.1}, own {:.1}; AWS-LC / own {:.3} (picked: {})",
-      median(aws),
-      median(ours),
-      median(ratio),
-      if Permutation::get().is_own() { "own" } else { "AWS-LC" }
-    );
   }
 
   /// Every length 0..600 (both sides of each rate), whole and split at every eighth point,

@@ -10,7 +10,7 @@
 
 use super::backends::{Blake3, RustCrypto};
 use super::blake2::{Blake2b, Blake2s};
-use super::core::{check_len, HashCore, Params};
+use super::core::{check_len, HashCore, HashParams};
 use super::keccak::Keccak;
 use super::md::{self, BlockFn};
 use super::rmd160::{Ripemd160, Ripemd160Compress};
@@ -74,6 +74,12 @@ macro_rules! hash_algorithms {
 
       pub fn from_id(id: u32) -> Option<Alg> {
         Self::ALL.get(id as usize).copied()
+      }
+
+      /// The hash of an id the JS layer passed as the argument `name` (an index of
+      /// `algorithms()`), or the error naming it.
+      pub fn from_js_id(id: u32, name: &str) -> CryptoResult<Alg> {
+        Self::from_id(id).ok_or_else(|| CryptoError::invalid_value(name, "a known hash id", id))
       }
 
       pub fn name(self) -> &'static str {
@@ -167,7 +173,7 @@ pub const MAX_XOF_LEN: u32 = 1 << 30;
 impl State {
   /// A fresh state with the given options. Options the algorithm does not take are an error
   /// (the JS layer names them before they get here; this is the backstop).
-  pub fn with_params(alg: Alg, p: &Params) -> CryptoResult<State> {
+  pub fn with_params(alg: Alg, p: &HashParams) -> CryptoResult<State> {
     if p.is_empty() {
       return Ok(State::new(alg));
     }
@@ -295,22 +301,22 @@ mod tests {
   #[test]
   fn bad_params_are_errors_not_panics() {
     let long = [0u8; 65];
-    let p = Params {
+    let p = HashParams {
       key: Some(&long),
       ..Default::default()
     };
     assert!(State::with_params(Alg::Blake2b, &p).is_err());
-    let p = Params {
+    let p = HashParams {
       key: Some(&long[..31]),
       ..Default::default()
     };
     assert!(State::with_params(Alg::Blake3, &p).is_err());
-    let p = Params {
+    let p = HashParams {
       output_len: Some(0),
       ..Default::default()
     };
     assert!(State::with_params(Alg::Shake128, &p).is_err());
-    let p = Params {
+    let p = HashParams {
       output_len: Some(16),
       ..Default::default()
     };

@@ -630,11 +630,11 @@ fn md5_block(state: &mut [u32; 4], block: &[u8; 64]) {
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+pub(crate) mod tests {
   use super::*;
   use digest::Digest;
 
-  fn ours<H: HashCore + Default>(msg: &[u8], out: &mut [u8]) {
+  pub(crate) fn ours<H: HashCore + Default>(msg: &[u8], out: &mut [u8]) {
     let mut h = H::default();
     let (a, b) = msg.split_at(msg.len() / 3);
     h.update(a);
@@ -658,21 +658,6 @@ pub(super) mod tests {
   /// The message `equals_crate` is run on: 300 bytes.
   pub(in crate::hash) fn check_data() -> Vec<u8> {
     (0..300u32).map(|i| (i * 7 + 3) as u8).collect()
-  }
-
-  /// MB/s of ours and of the crate `D` over `data`, with equal digests. (Also used by
-  /// `rmd160.rs`.)
-  pub(in crate::hash) fn speed<F: BlockFn, D: Digest>(data: &[u8]) -> (f64, f64) {
-    let mb = data.len() as f64 / 1e6;
-    let t = std::time::Instant::now();
-    let mut out = [0u8; 64];
-    ours::<Md<F>>(data, &mut out[..F::OUTPUT_LEN]);
-    let a = mb / t.elapsed().as_secs_f64();
-    let t = std::time::Instant::now();
-    let want = D::digest(data);
-    let b = mb / t.elapsed().as_secs_f64();
-    assert_eq!(out[..F::OUTPUT_LEN], want[..]);
-    (a, b)
   }
 
   /// Every block function here equals its RustCrypto crate (see `equals_crate`).
@@ -789,41 +774,5 @@ pub(super) mod tests {
     check::<Sha512Compress>("sha512", &data);
     check::<Sha384Compress>("sha384", &data);
     check::<Md4Compress>("md4", &data);
-  }
-
-  /// `cargo test --release lanes_speed -- --ignored --nocapture`: ns per message of
-  /// `hash_lanes` over four SHA-256 messages of 0..3 blocks (the slope is the kernel's cost per
-  /// block and lane, the intercept the bookkeeping's).
-  #[test]
-  #[ignore]
-  fn lanes_speed() {
-    let data = [7u8; 192];
-    let mut outs = [[0u8; 32]; 4];
-    for len in [0, 64, 128, 192] {
-      let m = &data[..len];
-      let mut best = f64::MAX;
-      for _ in 0..50 {
-        let t = std::time::Instant::now();
-        for _ in 0..4096 {
-          let outs = outs.each_mut().map(|o| &mut o[..]);
-          hash_lanes::<Sha256Compress, 4>(&Sha256Compress::IV, 0, [m; 4], outs);
-        }
-        best = best.min(t.elapsed().as_nanos() as f64 / 4096.0 / 4.0);
-      }
-      println!("{len} bytes: {best:.1} ns per message");
-    }
-  }
-
-  /// `cargo test --release md_speed -- --ignored --nocapture`: MB/s against the crates, 16 MiB
-  /// (RIPEMD-160: `rmd160_speed`).
-  #[test]
-  #[ignore]
-  fn md_speed() {
-    let data = vec![7u8; 16 << 20];
-    for _ in 0..3 {
-      let (a, b) = speed::<Md4Compress, md4::Md4>(&data);
-      let (e, f) = speed::<Md5Compress, md5::Md5>(&data);
-      println!("md4 ours {a:.0} crate {b:.0} MB/s; md5 ours {e:.0} crate {f:.0} MB/s");
-    }
   }
 }

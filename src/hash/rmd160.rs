@@ -135,22 +135,11 @@ pub type Ripemd160 = Md<Ripemd160Compress>;
 #[cfg(test)]
 mod tests {
   use super::Ripemd160Compress;
-  use crate::hash::md::tests::{check_data, equals_crate, speed};
+  use crate::hash::md::tests::{check_data, equals_crate};
 
   /// Every length across several blocks, with split updates, equals the `ripemd` crate.
   #[test]
   fn equals_rustcrypto() {
     equals_crate::<Ripemd160Compress, ::ripemd::Ripemd160>("ripemd160", &check_data());
-  }
-
-  /// `cargo test --release rmd160_speed -- --ignored --nocapture`: MB/s against the crate, 16 MiB.
-  #[test]
-  #[ignore]
-  fn rmd160_speed() {
-    let data = vec![7u8; 16 << 20];
-    for _ in 0..3 {
-      let (c, d) = speed::<Ripemd160Compress, ::ripemd::Ripemd160>(&data);
-      println!("ripemd160 ours {c:.0} crate {d:.0} MB/s");
-    }
   }
 }

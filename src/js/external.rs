@@ -117,3 +117,67 @@ impl<'js> Cx<'js> {
       .ok_or_else(|| CryptoError::arg_type(name, T::WHAT, self.describe(v)))
   }
 }
+
+#[cfg(test)]
+mod tests {
+  /// Every `Kept` type's tag is its own: a handle of one type is never taken for another. The
+  /// tags are read from the sources (each `impl Kept for` has one `const TAG`), so a new type is
+  /// checked without being listed here.
+  #[test]
+  fn kept_tags_are_unique() {
+    fn files(dir: &std::path::Path, out: &mut Vec<String>) {
+      for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+          files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+          out.push(std::fs::read_to_string(path).unwrap());
+        }
+      }
+    }
+    let mut sources = Vec::new();
+    files(
+      &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+      &mut sources,
+    );
+    let number = |text: &str, field: &str| -> u64 {
+      let at = text.find(field).unwrap() + field.len();
+      let hex: String = text[at..]
+        .trim_start()
+        .trim_start_matches("0x")
+        .chars()
+        .take_while(|c| c.is_ascii_hexdigit() || *c == '_')
+        .filter(|c| *c != '_')
+        .collect();
+      u64::from_str_radix(&hex, 16).unwrap()
+    };
+    // Spelled in two pieces, so that this test's own text does not match.
+    let (impl_kept, tag_const) = (
+      ["impl Kept", " for "].concat(),
+      ["const TAG", ": Tag = Tag {"].concat(),
+    );
+    let mut impls = 0;
+    let mut tags = Vec::new();
+    for text in &sources {
+      impls += text.matches(&impl_kept).count();
+      for (at, _) in text.match_indices(&tag_const) {
+        let body = &text[at..at + text[at..].find('}').unwrap()];
+        tags.push((number(body, "lower:"), number(body, "upper:")));
+      }
+    }
+    assert!(impls >= 7, "found only {impls} Kept types");
+    assert_eq!(
+      tags.len(),
+      impls,
+      "a Kept type whose tag is not written out as the others"
+    );
+    let mut unique = tags.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(
+      unique.len(),
+      tags.len(),
+      "two Kept types share a tag: {tags:x?}"
+    );
+  }
+}

@@ -1,6 +1,6 @@
 //! The JavaScript boundary: the one module that calls N-API, and so the one that needs `unsafe`
-//! for it (the rest of the crate is compiled with `unsafe_code` denied; `src/arch.rs` holds the
-//! CPU-specific kernels, the only other exception).
+//! for it (the rest of the crate is compiled with `unsafe_code` denied; `src/arch/` holds the
+//! CPU-specific kernels and `src/awslc/` the AWS-LC calls, the only other exceptions).
 //!
 //! What it offers the families, all safe:
 //! - [`Cx`] and [`Value`]: the environment and the value handles of one running JS call. Both

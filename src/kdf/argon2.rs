@@ -28,24 +28,25 @@ use std::sync::OnceLock;
 use argon2_rust::__internal::Workspace;
 use argon2_rust::params::{Memory, TagLen};
 use argon2_rust::{Algorithm, Version};
-use napi::bindgen_prelude::{AsyncTask, Unknown};
+use napi::bindgen_prelude::Unknown;
 use napi::Env;
 use napi_derive::napi;
 use zeroize::Zeroizing;
 
 use super::{opt_secret, secret, Secret, MAX_KEY_LEN, PHC_B64};
+use crate::arch::{argon2_in, Argon2Input};
 use crate::budget::{self, Lease};
 use crate::ct;
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
 use crate::pool::{IdlePool, Pooled};
-use crate::task::{aborted, run_sync, Cancel, CancelToken, Job, Output, Work};
+use crate::task::{aborted, twins, Cancel, Job, Output};
 
 /// Arenas larger than this (1 GiB) are never pooled.
 const MAX_POOLED_BLOCKS: usize = 1 << 20;
 
 /// Everything that determines an Argon2 tag except the password and secret.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Params {
+pub struct Argon2Params {
   pub algorithm: Algorithm,
   pub version: Version,
   /// Memory in KiB, ≥ 8·p.
@@ -59,32 +60,33 @@ pub struct Params {
   pub key_length: u32,
 }
 
+/// The variants by the id the JS layer passes (`variant` of [`Argon2Options`]), with their PHC
+/// names.
+pub const VARIANTS: [(Algorithm, &str); 3] = [
+  (Algorithm::Argon2d, "argon2d"),
+  (Algorithm::Argon2i, "argon2i"),
+  (Algorithm::Argon2id, "argon2id"),
+];
+
+/// The versions, the default (and the only one written by default) first.
+pub const VERSIONS: [(Version, u32); 2] = [(Version::V0x13, 0x13), (Version::V0x10, 0x10)];
+
 fn algorithm(id: u32) -> CryptoResult<Algorithm> {
-  match id {
-    0 => Ok(Algorithm::Argon2d),
-    1 => Ok(Algorithm::Argon2i),
-    2 => Ok(Algorithm::Argon2id),
-    _ => Err(CryptoError::invalid_value(
-      "variant",
-      "'id', 'i' or 'd'",
-      id,
-    )),
-  }
+  VARIANTS
+    .get(id as usize)
+    .map(|&(a, _)| a)
+    .ok_or_else(|| CryptoError::invalid_value("variant", "'id', 'i' or 'd'", id))
 }
 
 fn version(v: u32) -> CryptoResult<Version> {
-  match v {
-    0x10 => Ok(Version::V0x10),
-    0x13 => Ok(Version::V0x13),
-    _ => Err(CryptoError::invalid_value(
-      "version",
-      "19 (0x13) or 16 (0x10)",
-      v,
-    )),
-  }
+  VERSIONS
+    .iter()
+    .find(|&&(_, n)| n == v)
+    .map(|&(version, _)| version)
+    .ok_or_else(|| CryptoError::invalid_value("version", "19 (0x13) or 16 (0x10)", v))
 }
 
-impl Params {
+impl Argon2Params {
   /// Range checks with the JS option names (RangeError `ERR_OUT_OF_RANGE`).
   pub fn check(&self) -> CryptoResult<()> {
     super::check_range("timeCost", self.t, 1, u32::MAX)?;
@@ -152,7 +154,7 @@ impl Params {
 }
 
 /// The longest PHC string `parse` reads (bounds the salt, tag and data it decodes).
-const MAX_PHC_LEN: usize = 4096;
+pub const MAX_PHC_LEN: usize = 4096;
 
 /// Default ceilings for parameters read from a stored hash. They accept every setting RFC 9106
 /// and OWASP recommend (m = 2 GiB t = 1; m = 64 MiB t = 3; m = 19 MiB t = 2; libsodium's
@@ -177,12 +179,12 @@ pub struct Argon2Limits {
 
 impl Argon2Limits {
   /// `ERR_OUT_OF_RANGE` naming the parameter and the option that would allow it.
-  fn check(&self, p: &Params) -> CryptoResult<()> {
+  fn check(&self, p: &Argon2Params) -> CryptoResult<()> {
     self.check_for(p, "for a stored hash")
   }
 
   /// As `check`, for parameters read from `place` ("for a stored hash").
-  pub fn check_for(&self, p: &Params, place: &str) -> CryptoResult<()> {
+  pub fn check_for(&self, p: &Argon2Params, place: &str) -> CryptoResult<()> {
     let limits = [
       (
         "memoryCost",
@@ -221,7 +223,7 @@ impl Argon2Limits {
 }
 
 /// [`parse`], then the ceilings: what every entry point that reads a stored string uses.
-pub fn parse_bounded(phc: &str, limits: &Argon2Limits) -> CryptoResult<(Params, Vec<u8>)> {
+pub fn parse_bounded(phc: &str, limits: &Argon2Limits) -> CryptoResult<(Argon2Params, Vec<u8>)> {
   let parsed = parse(phc)?;
   limits.check(&parsed.0)?;
   Ok(parsed)
@@ -248,7 +250,7 @@ fn number(s: &str, what: &str) -> CryptoResult<u32> {
 
 /// Parses a PHC string into its parameters and tag. Everything malformed, including values
 /// Argon2 cannot have (m < 8p, salt < 8 bytes, tag < 4 bytes), is `ERR_INVALID_ARG_VALUE`.
-pub fn parse(phc: &str) -> CryptoResult<(Params, Vec<u8>)> {
+pub fn parse(phc: &str) -> CryptoResult<(Argon2Params, Vec<u8>)> {
   if phc.len() > MAX_PHC_LEN {
     return Err(malformed(format_args!(
       "Received a string of {} characters (at most {MAX_PHC_LEN})",
@@ -326,7 +328,7 @@ pub fn parse(phc: &str) -> CryptoResult<(Params, Vec<u8>)> {
   let tag = PHC_B64
     .decode(tag)
     .map_err(|e| malformed(format_args!("Received a hash {}", e.what())))?;
-  let params = Params {
+  let params = Argon2Params {
     algorithm,
     version,
     m,
@@ -444,7 +446,7 @@ pub fn argon2_runs() -> f64 {
 /// Computes the tag into `out` (`params.key_length` bytes). Long async hashes stop between
 /// passes once `cancel` is cancelled ([`compute_cancellable`]).
 pub fn compute(
-  params: &Params,
+  params: &Argon2Params,
   password: &[u8],
   secret: &[u8],
   out: &mut [u8],
@@ -462,29 +464,20 @@ pub fn compute(
     .tag_len(TagLen::bytes(out.len() as u64))
     .build()
     .map_err(|e| CryptoError::new(Code::OutOfRange, format!("Invalid Argon2 parameters: {e}")))?;
+  let input = Argon2Input {
+    algorithm: params.algorithm,
+    version: params.version,
+    password,
+    salt: &params.salt,
+    secret,
+    ad: &params.ad,
+  };
   let mut arena = take(p.memory_blocks() as usize)?;
   let result =
     if cancel.can_cancel() && u64::from(params.m) * u64::from(params.t) > CANCELLABLE_WORK {
-      compute_cancellable(
-        &mut arena.workspace,
-        &p,
-        params,
-        password,
-        secret,
-        out,
-        cancel,
-      )
+      compute_cancellable(&mut arena.workspace, &p, &input, out, cancel)
     } else {
-      crate::arch::argon2_in(
-        &mut arena.workspace,
-        params,
-        &p,
-        password,
-        secret,
-        out,
-        None,
-      )
-      .map_err(failed)
+      argon2_in(&mut arena.workspace, &p, &input, out, None).map_err(failed)
     };
   give_back(arena);
   result
@@ -506,9 +499,7 @@ struct Cancelled;
 fn compute_cancellable(
   workspace: &mut Workspace,
   p: &argon2_rust::Params,
-  params: &Params,
-  password: &[u8],
-  secret: &[u8],
+  input: &Argon2Input<'_>,
   out: &mut [u8],
   cancel: &Cancel,
 ) -> CryptoResult<()> {
@@ -518,17 +509,8 @@ fn compute_cancellable(
       std::panic::resume_unwind(Box::new(Cancelled));
     }
   };
-  let run = std::panic::AssertUnwindSafe(|| {
-    crate::arch::argon2_in(
-      workspace,
-      params,
-      p,
-      password,
-      secret,
-      out,
-      Some(&mut at_pass_end),
-    )
-  });
+  let run =
+    std::panic::AssertUnwindSafe(|| argon2_in(workspace, p, input, out, Some(&mut at_pass_end)));
   match std::panic::catch_unwind(run) {
     Ok(result) => result.map_err(failed),
     Err(payload) if payload.is::<Cancelled>() => Err(aborted()),
@@ -538,7 +520,7 @@ fn compute_cancellable(
 
 pub struct HashJob {
   _load: Load,
-  params: Params,
+  params: Argon2Params,
   password: Secret,
   secret: Secret,
   phc: bool,
@@ -559,7 +541,7 @@ impl Job for HashJob {
 
 pub struct VerifyJob {
   _load: Load,
-  params: Params,
+  params: Argon2Params,
   tag: Vec<u8>,
   password: Secret,
   secret: Secret,
@@ -603,7 +585,7 @@ fn hash_job(
     Some(s) => s.to_vec(),
     None => crate::random::bytes(16)?,
   };
-  let params = Params {
+  let params = Argon2Params {
     algorithm: algorithm(o.variant)?,
     version: version(o.version)?,
     m: o.memory_cost,
@@ -642,62 +624,43 @@ fn verify_job(
   })
 }
 
-/// Argon2 hash, synchronous (blocks the calling thread). Returns the PHC string or a Buffer.
-#[napi]
-pub fn argon2_hash<'e>(
-  env: &'e Env,
-  password: Unknown,
-  salt: Option<Unknown>,
-  secret: Option<Unknown>,
-  associated_data: Option<Unknown>,
-  options: Argon2Options,
-) -> napi::Result<Unknown<'e>> {
-  let job = hash_job(env, password, salt, secret, associated_data, options).or_throw(env)?;
-  run_sync(env, job)
+twins! {
+  #[doc = " Argon2 hash, synchronous (blocks the calling thread). Returns the PHC string or a Buffer."]
+  #[napi]
+  pub fn argon2_hash;
+  #[doc = " Argon2 hash on the libuv pool (inputs copied first). `token` cancels queued work, and a"]
+  #[doc = " long running hash between two passes ([`compute`])."]
+  #[napi]
+  pub fn argon2_hash_async;
+  (
+    env,
+    password: Unknown,
+    salt: Option<Unknown>,
+    secret: Option<Unknown>,
+    associated_data: Option<Unknown>,
+    options: Argon2Options,
+  ) -> HashJob {
+    hash_job(env, password, salt, secret, associated_data, options)
+  }
 }
 
-/// Argon2 hash on the libuv pool (inputs copied first). Queued work can be cancelled; a
-/// running hash finishes (about 0.1 s at the default cost) and its result is discarded.
-#[napi]
-pub fn argon2_hash_async(
-  env: &Env,
-  password: Unknown,
-  salt: Option<Unknown>,
-  secret: Option<Unknown>,
-  associated_data: Option<Unknown>,
-  options: Argon2Options,
-  token: Option<&CancelToken>,
-) -> napi::Result<AsyncTask<Work<HashJob>>> {
-  let job = hash_job(env, password, salt, secret, associated_data, options).or_throw(env)?;
-  Ok(Work::new(job, token))
-}
-
-/// Checks `password` against a PHC string (constant-time compare of the tags). Parameters above
-/// `limits` are refused before any work.
-#[napi]
-pub fn argon2_verify<'e>(
-  env: &'e Env,
-  phc: String,
-  password: Unknown,
-  secret: Option<Unknown>,
-  limits: Option<Argon2Limits>,
-) -> napi::Result<Unknown<'e>> {
-  let job = verify_job(env, phc, password, secret, limits).or_throw(env)?;
-  run_sync(env, job)
-}
-
-/// `argon2Verify` on the libuv pool.
-#[napi]
-pub fn argon2_verify_async(
-  env: &Env,
-  phc: String,
-  password: Unknown,
-  secret: Option<Unknown>,
-  limits: Option<Argon2Limits>,
-  token: Option<&CancelToken>,
-) -> napi::Result<AsyncTask<Work<VerifyJob>>> {
-  let job = verify_job(env, phc, password, secret, limits).or_throw(env)?;
-  Ok(Work::new(job, token))
+twins! {
+  #[doc = " Checks `password` against a PHC string (constant-time compare of the tags). Parameters"]
+  #[doc = " above `limits` are refused before any work."]
+  #[napi]
+  pub fn argon2_verify;
+  #[doc = " `argon2Verify` on the libuv pool."]
+  #[napi]
+  pub fn argon2_verify_async;
+  (
+    env,
+    phc: String,
+    password: Unknown,
+    secret: Option<Unknown>,
+    limits: Option<Argon2Limits>,
+  ) -> VerifyJob {
+    verify_job(env, phc, password, secret, limits)
+  }
 }
 
 /// The parameters of a PHC string (for `needsRehash`).

@@ -9,16 +9,17 @@
 //! used by `verify` so hashes made elsewhere verify). `hash` refuses passwords longer than 72
 //! bytes unless `truncate` is set: bcrypt would silently ignore the rest.
 
-use napi::bindgen_prelude::{AsyncTask, Unknown};
+use napi::bindgen_prelude::Unknown;
 use napi::Env;
 use napi_derive::napi;
 use zeroize::Zeroizing;
 
-use super::blowfish::{cyclic_words, Blowfish, BlowfishIndex};
+use super::blowfish::{cyclic_words, Blowfish};
 use super::{opt_secret, secret, Secret, BCRYPT_B64};
+use crate::arch::{with_blowfish_index, BlowfishIndex, BlowfishWork};
 use crate::ct;
-use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
-use crate::task::{run_sync, Cancel, CancelToken, Job, Output, Work};
+use crate::error::{Code, CryptoError, CryptoResult};
+use crate::task::{twins, Cancel, Job, Output};
 
 pub const MIN_COST: u32 = 4;
 pub const MAX_COST: u32 = 31;
@@ -32,14 +33,14 @@ fn raw(cost: u32, salt: &[u8; 16], password: &[u8], cancel: &Cancel) -> CryptoRe
   let n = password.len().min(MAX_PASSWORD);
   key[..n].copy_from_slice(&password[..n]);
   let key = &key[..(n + 1).min(MAX_PASSWORD)];
-  let out = crate::arch::bcrypt(cost, salt, key, cancel)?;
+  let out = raw_fastest(cost, salt, key, cancel)?;
   let mut tag = [0u8; 23];
   tag.copy_from_slice(&out[..23]);
   Ok(tag)
 }
 
 /// EksBlowfishSetup(cost, salt, key), then "OrpheanBeholderScryDoubt" encrypted 64 times: the 24
-/// bytes of bcrypt's output, with the round index `ix` (`crate::arch::bcrypt` picks it). Checks
+/// bytes of bcrypt's output, with the round index `ix` ([`raw_fastest`] picks it). Checks
 /// `cancel` every 128 rounds.
 #[inline(always)]
 pub fn raw_with<I: BlowfishIndex>(
@@ -73,6 +74,38 @@ pub fn raw_with<I: BlowfishIndex>(
     dst.copy_from_slice(&block);
   }
   Ok(out)
+}
+
+/// [`raw_with`] with the fastest [`BlowfishIndex`] this CPU has, compiled with its feature.
+pub fn raw_fastest(
+  cost: u32,
+  salt: &[u8; 16],
+  key: &[u8],
+  cancel: &Cancel,
+) -> CryptoResult<[u8; 24]> {
+  with_blowfish_index(Raw {
+    cost,
+    salt,
+    key,
+    cancel,
+  })
+}
+
+/// The arguments of [`raw_with`], as the work [`with_blowfish_index`] runs.
+struct Raw<'a> {
+  cost: u32,
+  salt: &'a [u8; 16],
+  key: &'a [u8],
+  cancel: &'a Cancel,
+}
+
+impl BlowfishWork for Raw<'_> {
+  type Output = CryptoResult<[u8; 24]>;
+
+  #[inline(always)]
+  fn run<I: BlowfishIndex>(self, ix: I) -> CryptoResult<[u8; 24]> {
+    raw_with(ix, self.cost, self.salt, self.key, self.cancel)
+  }
 }
 
 /// A parsed `$2?$cc$<22 salt><31 hash>` string.
@@ -226,58 +259,36 @@ fn verify_job(
   })
 }
 
-/// bcrypt hash, synchronous: `rounds` (cost) 4..31; `salt` 16 bytes (random when absent);
-/// passwords over 72 bytes are a RangeError unless `truncate`. Returns the `$2b$` string.
-#[napi]
-pub fn bcrypt_hash<'e>(
-  env: &'e Env,
-  password: Unknown,
-  rounds: u32,
-  salt: Option<Unknown>,
-  truncate: Option<bool>,
-) -> napi::Result<Unknown<'e>> {
-  let job = hash_job(env, password, rounds, salt, truncate.unwrap_or(false)).or_throw(env)?;
-  run_sync(env, job)
+twins! {
+  #[doc = " bcrypt hash, synchronous: `rounds` (cost) 4..31; `salt` 16 bytes (random when absent);"]
+  #[doc = " passwords over 72 bytes are a RangeError unless `truncate`. Returns the `$2b$` string."]
+  #[napi]
+  pub fn bcrypt_hash;
+  #[doc = " bcrypt hash on the libuv pool (inputs copied first)."]
+  #[napi]
+  pub fn bcrypt_hash_async;
+  (
+    env,
+    password: Unknown,
+    rounds: u32,
+    salt: Option<Unknown>,
+    truncate: Option<bool>,
+  ) -> HashJob {
+    hash_job(env, password, rounds, salt, truncate.unwrap_or(false))
+  }
 }
 
-/// bcrypt hash on the libuv pool (inputs copied first).
-#[napi]
-pub fn bcrypt_hash_async(
-  env: Env,
-  password: Unknown,
-  rounds: u32,
-  salt: Option<Unknown>,
-  truncate: Option<bool>,
-  token: Option<&CancelToken>,
-) -> napi::Result<AsyncTask<Work<HashJob>>> {
-  let job = hash_job(&env, password, rounds, salt, truncate.unwrap_or(false)).or_throw(&env)?;
-  Ok(Work::new(job, token))
-}
-
-/// Checks `password` against a `$2a$`/`$2b$`/`$2y$` hash (constant-time compare); a cost above
-/// `maxRounds` (default [`DEFAULT_MAX_ROUNDS`]) is refused before any work.
-#[napi]
-pub fn bcrypt_verify<'e>(
-  env: &'e Env,
-  password: Unknown,
-  hash: String,
-  max_rounds: Option<u32>,
-) -> napi::Result<Unknown<'e>> {
-  let job = verify_job(env, password, hash, max_rounds).or_throw(env)?;
-  run_sync(env, job)
-}
-
-/// `bcryptVerify` on the libuv pool.
-#[napi]
-pub fn bcrypt_verify_async(
-  env: Env,
-  password: Unknown,
-  hash: String,
-  max_rounds: Option<u32>,
-  token: Option<&CancelToken>,
-) -> napi::Result<AsyncTask<Work<VerifyJob>>> {
-  let job = verify_job(&env, password, hash, max_rounds).or_throw(&env)?;
-  Ok(Work::new(job, token))
+twins! {
+  #[doc = " Checks `password` against a `$2a$`/`$2b$`/`$2y$` hash (constant-time compare); a cost above"]
+  #[doc = " `maxRounds` (default [`DEFAULT_MAX_ROUNDS`]) is refused before any work."]
+  #[napi]
+  pub fn bcrypt_verify;
+  #[doc = " `bcryptVerify` on the libuv pool."]
+  #[napi]
+  pub fn bcrypt_verify_async;
+  (env, password: Unknown, hash: String, max_rounds: Option<u32>) -> VerifyJob {
+    verify_job(env, password, hash, max_rounds)
+  }
 }
 
 #[cfg(test)]

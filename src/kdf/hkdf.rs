@@ -1,15 +1,15 @@
 //! HKDF (RFC 5869) with HMAC over any block hash in `src/hash/list.rs`.
 
-use napi::bindgen_prelude::{AsyncTask, Unknown};
+use napi::bindgen_prelude::Unknown;
 use napi::Env;
 use napi_derive::napi;
 use zeroize::Zeroizing;
 
 use super::{hmac_alg, opt_secret, secret, Secret};
-use crate::error::{CryptoError, CryptoResult, OrThrow};
+use crate::error::{CryptoError, CryptoResult};
 use crate::hash::core::{HashCore, Hmac};
 use crate::hash::list::{Alg, State};
-use crate::task::{run_sync, Cancel, CancelToken, Job, Output, Work};
+use crate::task::{twins, Cancel, Job, Output};
 
 /// Extract-then-expand into `out` (1..=255·HashLen bytes). An absent salt is HashLen zero bytes.
 pub fn derive(
@@ -90,33 +90,24 @@ fn job(
   })
 }
 
-/// HKDF, synchronous: `keyLength` 1..255·HashLen bytes; `salt`, `info` optional. Returns a Buffer.
-#[napi(js_name = "hkdf")]
-pub fn hkdf_sync<'e>(
-  env: &'e Env,
-  ikm: Unknown,
-  salt: Option<Unknown>,
-  info: Option<Unknown>,
-  key_length: u32,
-  hash: u32,
-) -> napi::Result<Unknown<'e>> {
-  let job = job(env, ikm, salt, info, key_length, hash).or_throw(env)?;
-  run_sync(env, job)
-}
-
-/// HKDF on the libuv pool (inputs copied first).
-#[napi]
-pub fn hkdf_async(
-  env: Env,
-  ikm: Unknown,
-  salt: Option<Unknown>,
-  info: Option<Unknown>,
-  key_length: u32,
-  hash: u32,
-  token: Option<&CancelToken>,
-) -> napi::Result<AsyncTask<Work<HkdfJob>>> {
-  let job = job(&env, ikm, salt, info, key_length, hash).or_throw(&env)?;
-  Ok(Work::new(job, token))
+twins! {
+  #[doc = " HKDF, synchronous: `keyLength` 1..255·HashLen bytes; `salt`, `info` optional. Returns a"]
+  #[doc = " Buffer."]
+  #[napi(js_name = "hkdf")]
+  pub fn hkdf_sync;
+  #[doc = " HKDF on the libuv pool (inputs copied first)."]
+  #[napi]
+  pub fn hkdf_async;
+  (
+    env,
+    ikm: Unknown,
+    salt: Option<Unknown>,
+    info: Option<Unknown>,
+    key_length: u32,
+    hash: u32,
+  ) -> HkdfJob {
+    job(env, ikm, salt, info, key_length, hash)
+  }
 }
 
 #[cfg(test)]

@@ -39,19 +39,20 @@ pub fn opt_secret(env: &Env, value: &Option<Unknown>, name: &str) -> CryptoResul
 
 /// A hash id from the JS layer that PBKDF2/HKDF can use (a block hash with HMAC).
 pub fn hmac_alg(id: u32) -> CryptoResult<Alg> {
-  match Alg::from_id(id) {
-    Some(a) if matches!(a.family(), Family::Fixed | Family::Blake2) => Ok(a),
-    Some(a) => Err(CryptoError::invalid_value(
+  let a = Alg::from_js_id(id, "hash")?;
+  if !matches!(a.family(), Family::Fixed | Family::Blake2) {
+    return Err(CryptoError::invalid_value(
       "hash",
       "a fixed-output hash with HMAC",
       a.name(),
-    )),
-    None => Err(CryptoError::invalid_value("hash", "a known hash", id)),
+    ));
   }
+  Ok(a)
 }
 
-/// Largest derived key any KDF here returns in one call (1 GiB): a bound against typos.
-pub const MAX_KEY_LEN: u32 = 1 << 30;
+/// Largest derived key any KDF here returns in one call (1 GiB): a bound against typos, the same
+/// as a hash's longest XOF output.
+pub const MAX_KEY_LEN: u32 = crate::hash::list::MAX_XOF_LEN;
 
 pub fn check_range(name: &str, value: u32, min: u32, max: u32) -> CryptoResult<u32> {
   if value < min || value > max {

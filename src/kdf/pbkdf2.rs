@@ -10,17 +10,17 @@
 
 use std::slice;
 
-use napi::bindgen_prelude::{AsyncTask, Unknown};
+use napi::bindgen_prelude::Unknown;
 use napi::Env;
 use napi_derive::napi;
 use zeroize::{Zeroize, Zeroizing};
 
 use super::{check_range, hmac_alg, secret, Secret, MAX_KEY_LEN};
-use crate::error::{CryptoError, CryptoResult, OrThrow};
+use crate::error::{CryptoError, CryptoResult};
 use crate::hash::core::{HashCore, Hmac};
 use crate::hash::list::{Alg, BlockFnVisitor, State};
 use crate::hash::md::{self, Block, BlockFn, Word};
-use crate::task::{run_sync, Cancel, CancelToken, Job, Output, Work};
+use crate::task::{twins, Cancel, Job, Output};
 
 /// Iterations between two cancellation checks: about 0.2 ms for SHA-256, 1 ms for SHA-512 and
 /// 5 ms for Whirlpool, the slowest hash of the list (AMD EPYC, 100,000-iteration runs).
@@ -226,35 +226,18 @@ fn job(
   })
 }
 
-/// PBKDF2, synchronous. `iterations` ≥ 1; `keyLength` in bytes, 1..2^30; `hash` an id from
-/// `algorithms()` (a fixed-output hash). Returns the derived key as a Buffer.
-#[napi(js_name = "pbkdf2")]
-pub fn pbkdf2_sync<'e>(
-  env: &'e Env,
-  password: Unknown,
-  salt: Unknown,
-  iterations: u32,
-  key_length: u32,
-  hash: u32,
-) -> napi::Result<Unknown<'e>> {
-  let job = job(env, password, salt, iterations, key_length, hash).or_throw(env)?;
-  run_sync(env, job)
-}
-
-/// PBKDF2 on the libuv pool; inputs are copied first. `token` cancels it (checked every
-/// 2048 iterations).
-#[napi]
-pub fn pbkdf2_async(
-  env: Env,
-  password: Unknown,
-  salt: Unknown,
-  iterations: u32,
-  key_length: u32,
-  hash: u32,
-  token: Option<&CancelToken>,
-) -> napi::Result<AsyncTask<Work<Pbkdf2Job>>> {
-  let job = job(&env, password, salt, iterations, key_length, hash).or_throw(&env)?;
-  Ok(Work::new(job, token))
+twins! {
+  #[doc = " PBKDF2, synchronous. `iterations` ≥ 1; `keyLength` in bytes, 1..2^30; `hash` an id from"]
+  #[doc = " `algorithms()` (a fixed-output hash). Returns the derived key as a Buffer."]
+  #[napi(js_name = "pbkdf2")]
+  pub fn pbkdf2_sync;
+  #[doc = " PBKDF2 on the libuv pool; inputs are copied first. `token` cancels it (checked every"]
+  #[doc = " 2048 iterations)."]
+  #[napi]
+  pub fn pbkdf2_async;
+  (env, password: Unknown, salt: Unknown, iterations: u32, key_length: u32, hash: u32) -> Pbkdf2Job {
+    job(env, password, salt, iterations, key_length, hash)
+  }
 }
 
 #[cfg(test)]
@@ -328,49 +311,5 @@ mod tests {
     )
     .unwrap();
     assert_eq!(hex(&out), "4b007901b765489abead49d926f721d065a429c1");
-  }
-
-  /// `cargo test --release pbkdf2::tests::timing -- --ignored --nocapture`: best of 5 at
-  /// 100,000 iterations (SHA-512 also against ring's PBKDF2).
-  #[test]
-  #[ignore]
-  fn timing() {
-    let best_of_5 = |f: &mut dyn FnMut()| {
-      (0..5)
-        .map(|_| {
-          let t = std::time::Instant::now();
-          f();
-          t.elapsed().as_secs_f64() * 1e3
-        })
-        .fold(f64::MAX, f64::min)
-    };
-    for alg in [Alg::Sha1, Alg::Sha256, Alg::Sha512] {
-      let mut out = [0u8; 32];
-      let ours = best_of_5(&mut || {
-        derive(
-          alg,
-          b"password",
-          b"saltsaltsaltsalt",
-          100_000,
-          &mut out,
-          &Cancel::NEVER,
-        )
-        .unwrap()
-      });
-      if alg != Alg::Sha512 {
-        eprintln!("{alg:?}: {ours:.1} ms");
-        continue;
-      }
-      let ring = best_of_5(&mut || {
-        ring::pbkdf2::derive(
-          ring::pbkdf2::PBKDF2_HMAC_SHA512,
-          std::num::NonZeroU32::new(100_000).unwrap(),
-          b"saltsaltsaltsalt",
-          b"password",
-          &mut out,
-        )
-      });
-      eprintln!("{alg:?}: {ours:.1} ms (ring {ring:.1} ms)");
-    }
   }
 }

@@ -2,16 +2,16 @@
 //! a running derivation can be cancelled: both ROMix loops check the cancel flag every
 //! [`SLICE`] BlockMix calls. The PBKDF2-HMAC-SHA256 steps use `super::pbkdf2`.
 
-use napi::bindgen_prelude::{AsyncTask, Unknown};
+use napi::bindgen_prelude::Unknown;
 use napi::Env;
 use napi_derive::napi;
 use zeroize::{Zeroize, Zeroizing};
 
 use super::{check_range, secret, Secret, MAX_KEY_LEN};
-use crate::arch::Salsa20Core;
-use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
+use crate::arch::{with_salsa20_core, Salsa20Core, Salsa20Work};
+use crate::error::{Code, CryptoError, CryptoResult};
 use crate::hash::list::Alg;
-use crate::task::{run_sync, Cancel, CancelToken, Job, Output, Work};
+use crate::task::{twins, Cancel, Job, Output};
 
 /// BlockMix calls between two cancellation checks (about 0.3 ms at r = 8).
 const SLICE: usize = 256;
@@ -21,15 +21,15 @@ pub const DEFAULT_MAXMEM: f64 = (32 << 20) as f64;
 
 /// Checked scrypt parameters.
 #[derive(Clone, Copy, Debug)]
-pub struct Params {
+pub struct ScryptParams {
   pub n: u64,
   pub r: u32,
   pub p: u32,
 }
 
-impl Params {
+impl ScryptParams {
   /// RFC 7914 §2 limits plus Node's memory rule: `128·r·(N + 2) + 128·r·p ≤ maxmem` bytes.
-  pub fn new(n: f64, r: u32, p: u32, key_length: u32, maxmem: f64) -> CryptoResult<Params> {
+  pub fn new(n: f64, r: u32, p: u32, key_length: u32, maxmem: f64) -> CryptoResult<ScryptParams> {
     if !(n.fract() == 0.0 && n >= 2.0 && n <= 2f64.powi(32) && (n as u64).is_power_of_two()) {
       return Err(CryptoError::out_of_range(
         "N",
@@ -56,7 +56,7 @@ impl Params {
         n,
       ));
     }
-    let params = Params { n, r, p };
+    let params = ScryptParams { n, r, p };
     let need = params.memory();
     if maxmem.is_nan() || maxmem < 0.0 || need as f64 > maxmem {
       return Err(CryptoError::out_of_range(
@@ -86,34 +86,6 @@ pub(crate) const LAYOUT: [usize; 16] = [0, 5, 10, 15, 4, 9, 14, 3, 8, 13, 2, 7, 
 #[cfg(not(target_arch = "x86_64"))]
 pub(crate) const LAYOUT: [usize; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 
-/// Salsa20/8 core in natural word order (reference for the SIMD version and other targets).
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-#[inline(always)]
-pub(crate) fn salsa20_8_scalar(b: &mut [u32; 16]) {
-  let mut x = *b;
-  macro_rules! qr {
-    ($a:expr, $b:expr, $c:expr, $d:expr) => {
-      x[$b] ^= x[$a].wrapping_add(x[$d]).rotate_left(7);
-      x[$c] ^= x[$b].wrapping_add(x[$a]).rotate_left(9);
-      x[$d] ^= x[$c].wrapping_add(x[$b]).rotate_left(13);
-      x[$a] ^= x[$d].wrapping_add(x[$c]).rotate_left(18);
-    };
-  }
-  for _ in 0..4 {
-    qr!(0, 4, 8, 12);
-    qr!(5, 9, 13, 1);
-    qr!(10, 14, 2, 6);
-    qr!(15, 3, 7, 11);
-    qr!(0, 1, 2, 3);
-    qr!(5, 6, 7, 4);
-    qr!(10, 11, 8, 9);
-    qr!(15, 12, 13, 14);
-  }
-  for (b, x) in b.iter_mut().zip(x) {
-    *b = b.wrapping_add(x);
-  }
-}
-
 /// BlockMix_{Salsa20/8, r}: `input` (2r 64-byte blocks as words) → `out`.
 #[inline(always)]
 fn block_mix(core: impl Salsa20Core, input: &[u32], out: &mut [u32], r: usize) {
@@ -129,8 +101,8 @@ fn block_mix(core: impl Salsa20Core, input: &[u32], out: &mut [u32], r: usize) {
   x.zeroize();
 }
 
-/// ROMix on one 128·r-byte block, in place, with the Salsa20/8 `core` (`crate::arch::ro_mix`
-/// picks the fastest one this CPU has). `v` holds N·32·r words.
+/// ROMix on one 128·r-byte block, in place, with the Salsa20/8 `core` ([`ro_mix`] picks the
+/// fastest one this CPU has). `v` holds N·32·r words.
 #[inline(always)]
 pub(crate) fn ro_mix_with(
   core: impl Salsa20Core,
@@ -176,11 +148,46 @@ pub(crate) fn ro_mix_with(
   Ok(())
 }
 
+/// ROMix with the fastest Salsa20/8 core this CPU has, compiled with that core's features.
+pub(crate) fn ro_mix(
+  block: &mut [u8],
+  v: &mut [u32],
+  n: usize,
+  r: usize,
+  cancel: &Cancel,
+) -> CryptoResult<()> {
+  with_salsa20_core(RoMix {
+    block,
+    v,
+    n,
+    r,
+    cancel,
+  })
+}
+
+/// The arguments of [`ro_mix_with`], as the work [`with_salsa20_core`] runs.
+struct RoMix<'a> {
+  block: &'a mut [u8],
+  v: &'a mut [u32],
+  n: usize,
+  r: usize,
+  cancel: &'a Cancel,
+}
+
+impl Salsa20Work for RoMix<'_> {
+  type Output = CryptoResult<()>;
+
+  #[inline(always)]
+  fn run<C: Salsa20Core>(self, core: C) -> CryptoResult<()> {
+    ro_mix_with(core, self.block, self.v, self.n, self.r, self.cancel)
+  }
+}
+
 /// scrypt of `password` and `salt` into `out` with checked parameters.
 pub fn derive(
   password: &[u8],
   salt: &[u8],
-  params: Params,
+  params: ScryptParams,
   out: &mut [u8],
   cancel: &Cancel,
 ) -> CryptoResult<()> {
@@ -196,7 +203,7 @@ pub fn derive(
   let v = crate::arch::zeroed_u32(vlen).ok_or_else(too_big)?;
   let mut v = Wiped(v);
   for chunk in b.chunks_exact_mut(128 * r) {
-    crate::arch::ro_mix(chunk, &mut v, n, r, cancel)?;
+    ro_mix(chunk, &mut v, n, r, cancel)?;
   }
   super::pbkdf2::derive(Alg::Sha256, password, &b, 1, out, cancel)
 }
@@ -236,7 +243,7 @@ fn too_big() -> CryptoError {
 pub struct ScryptJob {
   password: Secret,
   salt: Secret,
-  params: Params,
+  params: ScryptParams,
   key_length: u32,
 }
 
@@ -265,7 +272,7 @@ pub struct ScryptOptions {
 
 fn job(env: &Env, password: Unknown, salt: Unknown, o: ScryptOptions) -> CryptoResult<ScryptJob> {
   let maxmem = o.maxmem.unwrap_or(DEFAULT_MAXMEM);
-  let params = Params::new(o.n, o.r, o.p, o.key_length, maxmem)?;
+  let params = ScryptParams::new(o.n, o.r, o.p, o.key_length, maxmem)?;
   Ok(ScryptJob {
     password: secret(env, &password, "password")?,
     salt: secret(env, &salt, "salt")?,
@@ -274,40 +281,27 @@ fn job(env: &Env, password: Unknown, salt: Unknown, o: ScryptOptions) -> CryptoR
   })
 }
 
-/// scrypt, synchronous. Returns a Buffer.
-#[napi(js_name = "scrypt")]
-pub fn scrypt_sync<'e>(
-  env: &'e Env,
-  password: Unknown,
-  salt: Unknown,
-  options: ScryptOptions,
-) -> napi::Result<Unknown<'e>> {
-  let job = job(env, password, salt, options).or_throw(env)?;
-  run_sync(env, job)
-}
-
-/// scrypt on the libuv pool; inputs are copied first; `token` cancels it within about 1 ms.
-#[napi]
-pub fn scrypt_async(
-  env: &Env,
-  password: Unknown,
-  salt: Unknown,
-  options: ScryptOptions,
-  token: Option<&CancelToken>,
-) -> napi::Result<AsyncTask<Work<ScryptJob>>> {
-  let job = job(env, password, salt, options).or_throw(env)?;
-  Ok(Work::new(job, token))
+twins! {
+  #[doc = " scrypt, synchronous. Returns a Buffer."]
+  #[napi(js_name = "scrypt")]
+  pub fn scrypt_sync;
+  #[doc = " scrypt on the libuv pool; inputs are copied first; `token` cancels it within about 1 ms."]
+  #[napi]
+  pub fn scrypt_async;
+  (env, password: Unknown, salt: Unknown, options: ScryptOptions) -> ScryptJob {
+    job(env, password, salt, options)
+  }
 }
 
 #[cfg(test)]
 mod tests {
   use super::*;
-  use crate::arch::{Avx512Vl, Baseline};
+  use crate::arch::{salsa20_8_scalar, Avx512Vl, Baseline};
 
   #[test]
   fn rfc7914_vector_2() {
     let mut out = [0u8; 64];
-    let p = Params::new(1024.0, 8, 16, 64, 1e9).unwrap();
+    let p = ScryptParams::new(1024.0, 8, 16, 64, 1e9).unwrap();
     derive(b"password", b"NaCl", p, &mut out, &Cancel::NEVER).unwrap();
     let hex: String = out.iter().map(|x| format!("{x:02x}")).collect();
     assert_eq!(
@@ -341,37 +335,18 @@ mod tests {
     let mut a: Vec<u8> = (0..128 * r).map(|i| (i * 13 + 7) as u8).collect();
     let mut b = a.clone();
     let mut v = vec![0u32; n * 32 * r];
-    crate::arch::ro_mix(&mut a, &mut v, n, r, &Cancel::NEVER).unwrap();
+    ro_mix(&mut a, &mut v, n, r, &Cancel::NEVER).unwrap();
     ro_mix_with(Baseline, &mut b, &mut v, n, r, &Cancel::NEVER).unwrap();
     assert_eq!(a, b);
   }
 
   #[test]
   fn bad_params() {
-    assert!(Params::new(1000.0, 8, 1, 64, 1e9).is_err());
-    assert!(Params::new(1.0, 8, 1, 64, 1e9).is_err());
-    assert!(Params::new(16384.0, 8, 1, 64, 1e6).is_err());
-    assert!(Params::new(16384.0, 0, 1, 64, 1e9).is_err());
-    assert!(Params::new(f64::NAN, 8, 1, 64, 1e9).is_err());
-    assert!(Params::new(65536.0, 1, 1, 64, 1e9).is_err());
-  }
-}
-
-#[cfg(test)]
-mod speed {
-  /// `cargo test --release scrypt_speed -- --ignored --nocapture`: ms for N = 2^14, r = 8, p = 1.
-  #[test]
-  #[ignore]
-  fn scrypt_speed() {
-    let p = super::Params::new(16384.0, 8, 1, 64, 64.0 * 1048576.0).unwrap();
-    let mut out = [0u8; 64];
-    for _ in 0..5 {
-      let t = std::time::Instant::now();
-      super::derive(b"pw", b"salt", p, &mut out, &crate::task::Cancel::NEVER).unwrap();
-      println!(
-        "scrypt 2^14, 8, 1: {:.1} ms",
-        t.elapsed().as_secs_f64() * 1e3
-      );
-    }
+    assert!(ScryptParams::new(1000.0, 8, 1, 64, 1e9).is_err());
+    assert!(ScryptParams::new(1.0, 8, 1, 64, 1e9).is_err());
+    assert!(ScryptParams::new(16384.0, 8, 1, 64, 1e6).is_err());
+    assert!(ScryptParams::new(16384.0, 0, 1, 64, 1e9).is_err());
+    assert!(ScryptParams::new(f64::NAN, 8, 1, 64, 1e9).is_err());
+    assert!(ScryptParams::new(65536.0, 1, 1, 64, 1e9).is_err());
   }
 }

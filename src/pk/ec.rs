@@ -1,12 +1,12 @@
 //! ECDSA and ECDH on P-256, P-384, P-521 and secp256k1: one generic implementation over the
-//! RustCrypto curve types, with a per-curve [`Backend`] for the costly group operations.
+//! RustCrypto curve types, with a per-curve [`EcBackend`] for the costly group operations.
 //!
 //! - Scalars (private keys, nonces), SEC1 points (decoding, validation, compression) and the
 //!   ECDSA equations are RustCrypto's, generic over the curve (`elliptic-curve` traits).
 //! - The backend does the two scalar multiplications: `k·G` (ECDSA signing, key generation,
-//!   public keys) and ECDH, plus ECDSA verification. [`AwsLc`] runs them in AWS-LC (constant-time
+//!   public keys) and ECDH, plus ECDSA verification. [`EcAwsLc`] runs them in AWS-LC (constant-time
 //!   assembly for the NIST curves, 4–25x faster than the generic RustCrypto code measured here,
-//!   docs/backends.md); [`RustCrypto`] is used for secp256k1, where k256's precomputed tables
+//!   docs/backends.md); [`EcRustCrypto`] is used for secp256k1, where k256's precomputed tables
 //!   beat AWS-LC's generic curve code 10x.
 //! - Nonces are RFC 6979 (`rfc6979.rs`) with the message hash's HMAC, for every curve and hash;
 //!   `s` is then `k⁻¹(z + r·d) mod n` in constant time (RustCrypto scalar inversion).
@@ -33,7 +33,7 @@ use crate::hash::list::Alg;
 use elliptic_curve::ops::Invert;
 
 /// A RustCrypto curve with the arithmetic and SEC1 encoding this module needs.
-pub trait RcCurve:
+pub trait EcCurve:
   PrimeCurve
   + CurveArithmetic<AffinePoint: FromSec1Point<Self> + ToSec1Point<Self>>
   + elliptic_curve::Curve<FieldBytesSize: ModulusSize>
@@ -47,7 +47,7 @@ pub trait RcCurve:
 /// The curves: type, bits of the order, name.
 macro_rules! rc_curves {
   ($($t:ty => $bits:expr, $name:expr;)*) => {
-    $(impl RcCurve for $t {
+    $(impl EcCurve for $t {
       const ORDER_BITS: usize = $bits;
       const NAME: &'static str = $name;
     })*
@@ -62,7 +62,7 @@ rc_curves! {
 }
 
 /// Bytes of a scalar / field element (RustCrypto's `FieldBytes`).
-pub fn scalar_len<C: RcCurve>() -> usize {
+pub fn scalar_len<C: EcCurve>() -> usize {
   FieldBytes::<C>::default().len()
 }
 
@@ -71,7 +71,7 @@ fn bad_key(name: &str, expected: String, got: impl std::fmt::Display) -> CryptoE
 }
 
 /// A private scalar: exactly the curve's length, in [1, n−1].
-pub fn private_scalar<C: RcCurve>(d: &[u8], name: &str) -> CryptoResult<NonZeroScalar<C>> {
+pub fn private_scalar<C: EcCurve>(d: &[u8], name: &str) -> CryptoResult<NonZeroScalar<C>> {
   let n = scalar_len::<C>();
   if d.len() != n {
     return Err(bad_key(
@@ -92,7 +92,7 @@ pub fn private_scalar<C: RcCurve>(d: &[u8], name: &str) -> CryptoResult<NonZeroS
 }
 
 /// A uniformly random scalar in [1, n−1] (rejection sampling on the order's bit length).
-pub fn random_scalar<C: RcCurve>() -> CryptoResult<Zeroizing<NonZeroScalar<C>>> {
+pub fn random_scalar<C: EcCurve>() -> CryptoResult<Zeroizing<NonZeroScalar<C>>> {
   let n = scalar_len::<C>();
   let top_bits = C::ORDER_BITS - 8 * (n - 1);
   let mut repr = Zeroizing::new(FieldBytes::<C>::default());
@@ -106,7 +106,7 @@ pub fn random_scalar<C: RcCurve>() -> CryptoResult<Zeroizing<NonZeroScalar<C>>> 
 }
 
 /// A SEC1 point (compressed or uncompressed) on the curve, not the identity.
-pub fn public_point<C: RcCurve>(q: &[u8], name: &str) -> CryptoResult<AffinePoint<C>> {
+pub fn public_point<C: EcCurve>(q: &[u8], name: &str) -> CryptoResult<AffinePoint<C>> {
   let n = scalar_len::<C>();
   let shape_ok = match q.first() {
     Some(4) => q.len() == 1 + 2 * n,
@@ -139,19 +139,19 @@ pub fn public_point<C: RcCurve>(q: &[u8], name: &str) -> CryptoResult<AffinePoin
 }
 
 /// SEC1 encoding of a point.
-pub fn encode_point<C: RcCurve>(p: &AffinePoint<C>, compress: bool) -> Vec<u8> {
+pub fn encode_point<C: EcCurve>(p: &AffinePoint<C>, compress: bool) -> Vec<u8> {
   p.to_sec1_point(compress).as_bytes().to_vec()
 }
 
 /// `bits2int(z) mod n` as a scalar (SEC1 4.1.3 step 5).
-fn digest_scalar<C: RcCurve>(z: &[u8]) -> Scalar<C> {
+fn digest_scalar<C: EcCurve>(z: &[u8]) -> Scalar<C> {
   let mut fb = FieldBytes::<C>::default();
   bits2int(z, C::ORDER_BITS, &mut fb);
   <Scalar<C> as Reduce<FieldBytes<C>>>::reduce(&fb)
 }
 
 /// The per-curve group operations (see the module comment).
-pub trait Backend<C: RcCurve> {
+pub trait EcBackend<C: EcCurve> {
   /// The affine x-coordinate of `k·G` (constant time in `k`).
   fn base_x(k: &NonZeroScalar<C>) -> CryptoResult<FieldBytes<C>>;
   /// `d·G` as an uncompressed SEC1 point.
@@ -164,7 +164,7 @@ pub trait Backend<C: RcCurve> {
 
 /// Signs the digest `z` (any length) with RFC 6979 nonces drawn with the HMAC of `hash`.
 /// Returns (r, s); `low_s` replaces s by n − s when s > n/2.
-pub fn sign<C: RcCurve, B: Backend<C>>(
+pub fn sign<C: EcCurve, B: EcBackend<C>>(
   d: &NonZeroScalar<C>,
   z: &[u8],
   hash: Alg,
@@ -203,7 +203,7 @@ pub fn sign<C: RcCurve, B: Backend<C>>(
 
 /// Parses r and s (big-endian, any length up to the scalar size after leading zeros) as
 /// scalars in [1, n−1]; `None` when either is out of range.
-pub fn sig_scalars<C: RcCurve>(r: &[u8], s: &[u8]) -> Option<(NonZeroScalar<C>, NonZeroScalar<C>)> {
+pub fn sig_scalars<C: EcCurve>(r: &[u8], s: &[u8]) -> Option<(NonZeroScalar<C>, NonZeroScalar<C>)> {
   let one = |v: &[u8]| -> Option<NonZeroScalar<C>> {
     let n = scalar_len::<C>();
     let v = &v[v.iter().take_while(|&&b| b == 0).count()..];
@@ -218,9 +218,9 @@ pub fn sig_scalars<C: RcCurve>(r: &[u8], s: &[u8]) -> Option<(NonZeroScalar<C>, 
 }
 
 /// Everything in RustCrypto (secp256k1: k256's precomputed-table `k·G`).
-pub struct RustCrypto;
+pub struct EcRustCrypto;
 
-impl<C: RcCurve> Backend<C> for RustCrypto {
+impl<C: EcCurve> EcBackend<C> for EcRustCrypto {
   fn base_x(k: &NonZeroScalar<C>) -> CryptoResult<FieldBytes<C>> {
     Ok(
       ProjectivePoint::<C>::mul_by_generator(k.as_ref())
@@ -286,16 +286,16 @@ impl AwsLcCurve for p521::NistP521 {
 }
 
 /// AWS-LC for the scalar multiplications and verification; RustCrypto for the scalar field.
-pub struct AwsLc;
+pub struct EcAwsLc;
 
-fn aws_private<C: RcCurve + AwsLcCurve>(
+fn aws_private<C: EcCurve + AwsLcCurve>(
   d: &NonZeroScalar<C>,
 ) -> CryptoResult<agreement::PrivateKey> {
   let bytes = Zeroizing::new(d.to_repr());
   agreement::PrivateKey::from_private_key(C::ECDH, &bytes).map_err(|_| CryptoError::internal())
 }
 
-impl<C: RcCurve + AwsLcCurve> Backend<C> for AwsLc {
+impl<C: EcCurve + AwsLcCurve> EcBackend<C> for EcAwsLc {
   fn base_x(k: &NonZeroScalar<C>) -> CryptoResult<FieldBytes<C>> {
     let point = aws_private(k)?
       .compute_public_key()

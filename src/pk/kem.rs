@@ -7,7 +7,7 @@
 //! `kem*` entry points and `kemAlgorithms()` (the table the JS layer, `lib/kem.js`, is built
 //! from) are generic over it.
 //!
-//! Backend: AWS-LC's ML-KEM (mlkem-native, `awslc.rs`), chosen by measurement over libcrux-ml-kem
+//! Backend: AWS-LC's ML-KEM (mlkem-native, `awslc/mlkem.rs`), chosen by measurement over libcrux-ml-kem
 //! and RustCrypto's ml-kem (docs/backends.md, "ML-KEM"); X25519 is AWS-LC's too, SHA3/SHAKE are
 //! the `sha3`/`shake` crates of the hashes.
 //!
@@ -35,7 +35,7 @@ use crate::js::{self, Cx, Kept, Tag, Value};
 use crate::task::{Cancel, CancelToken, Job, Output, Work};
 
 /// A shared secret (32 bytes for every KEM here), wiped when dropped.
-pub type Secret = Zeroizing<[u8; 32]>;
+pub type SharedSecret = Zeroizing<[u8; 32]>;
 
 /// A key encapsulation mechanism.
 pub trait Kem {
@@ -56,11 +56,11 @@ pub trait Kem {
   fn keygen(seed: &[u8]) -> CryptoResult<(Vec<u8>, Zeroizing<Vec<u8>>)>;
 
   /// (ciphertext, shared secret) for `public` with the given randomness (`COINS_LEN` bytes).
-  fn encapsulate_derand(public: &[u8], coins: &[u8]) -> CryptoResult<(Vec<u8>, Secret)>;
+  fn encapsulate_derand(public: &[u8], coins: &[u8]) -> CryptoResult<(Vec<u8>, SharedSecret)>;
 
   /// The shared secret of `ct` under an expanded key from [`Kem::keygen`] or, for ML-KEM, one
   /// that passed [`Kem::expand`]'s check.
-  fn decapsulate_expanded(expanded: &[u8], ct: &[u8]) -> CryptoResult<Secret>;
+  fn decapsulate_expanded(expanded: &[u8], ct: &[u8]) -> CryptoResult<SharedSecret>;
 
   /// The public key of a checked expanded private key.
   fn public_of_expanded(expanded: &[u8]) -> Vec<u8>;
@@ -73,7 +73,7 @@ pub trait Kem {
   fn check_public(public: &[u8]) -> CryptoResult<()>;
 
   /// (ciphertext, shared secret) with randomness from the OS.
-  fn encapsulate(public: &[u8]) -> CryptoResult<(Vec<u8>, Secret)> {
+  fn encapsulate(public: &[u8]) -> CryptoResult<(Vec<u8>, SharedSecret)> {
     let mut coins = Zeroizing::new(vec![0u8; Self::COINS_LEN]);
     crate::random::fill(&mut coins)?;
     Self::encapsulate_derand(public, &coins)
@@ -108,7 +108,7 @@ pub trait Kem {
   }
 
   /// The shared secret of `ct` under a private key given as its seed or expanded key.
-  fn decapsulate(private: &[u8], ct: &[u8]) -> CryptoResult<Secret> {
+  fn decapsulate(private: &[u8], ct: &[u8]) -> CryptoResult<SharedSecret> {
     check_len::<Self>(ct, Input::Ciphertext)?;
     Self::decapsulate_expanded(&Self::expand(private)?, ct)
   }
@@ -186,7 +186,7 @@ impl<T: MlKemSet> Kem for T {
     Ok(T::FFI.keypair(seed))
   }
 
-  fn encapsulate_derand(public: &[u8], coins: &[u8]) -> CryptoResult<(Vec<u8>, Secret)> {
+  fn encapsulate_derand(public: &[u8], coins: &[u8]) -> CryptoResult<(Vec<u8>, SharedSecret)> {
     check_len::<Self>(public, Input::PublicKey)?;
     let m: &[u8; 32] = coins
       .try_into()
@@ -196,7 +196,7 @@ impl<T: MlKemSet> Kem for T {
       .ok_or_else(|| modulus_check_failed(T::SET_NAME))
   }
 
-  fn decapsulate_expanded(expanded: &[u8], ct: &[u8]) -> CryptoResult<Secret> {
+  fn decapsulate_expanded(expanded: &[u8], ct: &[u8]) -> CryptoResult<SharedSecret> {
     check_len::<Self>(ct, Input::Ciphertext)?;
     // The key passed its checks (or came from keygen): AWS-LC's own hash check cannot fail.
     T::FFI
@@ -253,7 +253,7 @@ const XWING_M: &str = "X-Wing (ML-KEM-768 part)";
 
 impl XWing {
   /// SHA3-256(ss_M ‖ ss_X ‖ ct_X ‖ pk_X ‖ XWingLabel).
-  fn combiner(ss_m: &[u8], ss_x: &[u8], ct_x: &[u8], pk_x: &[u8]) -> Secret {
+  fn combiner(ss_m: &[u8], ss_x: &[u8], ct_x: &[u8], pk_x: &[u8]) -> SharedSecret {
     let mut h = Keccak::sha3(256);
     for part in [ss_m, ss_x, ct_x, pk_x, XWING_LABEL] {
       h.update(part);
@@ -294,7 +294,7 @@ impl Kem for XWing {
     Ok((public, private))
   }
 
-  fn encapsulate_derand(public: &[u8], coins: &[u8]) -> CryptoResult<(Vec<u8>, Secret)> {
+  fn encapsulate_derand(public: &[u8], coins: &[u8]) -> CryptoResult<(Vec<u8>, SharedSecret)> {
     check_len::<Self>(public, Input::PublicKey)?;
     if coins.len() != Self::COINS_LEN {
       return Err(CryptoError::invalid_value("coins", "64 bytes", coins.len()));
@@ -309,7 +309,7 @@ impl Kem for XWing {
     Ok(([ct_m, ct_x.to_vec()].concat(), ss))
   }
 
-  fn decapsulate_expanded(expanded: &[u8], ct: &[u8]) -> CryptoResult<Secret> {
+  fn decapsulate_expanded(expanded: &[u8], ct: &[u8]) -> CryptoResult<SharedSecret> {
     check_len::<Self>(ct, Input::Ciphertext)?;
     let (dk_m, rest) = expanded.split_at(MlKem768::EXPANDED_LEN);
     let (sk_x, pk_x) = rest.split_at(X25519_LEN);
@@ -504,7 +504,11 @@ fn read_key<'e>(env: &'e Env, alg: KemAlg, v: &Unknown<'e>) -> Result<KemKey<js:
   }
 }
 
-fn decapsulate<B: AsRef<[u8]>>(alg: KemAlg, key: &KemKey<B>, ct: &[u8]) -> CryptoResult<Secret> {
+fn decapsulate<B: AsRef<[u8]>>(
+  alg: KemAlg,
+  key: &KemKey<B>,
+  ct: &[u8],
+) -> CryptoResult<SharedSecret> {
   match key {
     KemKey::Prepared(e) => with_kem!(alg, |K| K::decapsulate_expanded(e, ct)),
     KemKey::Given(b) => with_kem!(alg, |K| K::decapsulate(b.as_ref(), ct)),

@@ -1,7 +1,7 @@
 //! ML-DSA (FIPS 204): ML-DSA-44, ML-DSA-65 and ML-DSA-87, pure mode (HashML-DSA is left out).
 //!
 //! Backend: AWS-LC's mldsa-native (formally verified C, constant-time, AVX2 / AArch64 code chosen
-//! at run time) through the entry points `awslc.rs` declares (key generation from ξ, signing with
+//! at run time) through the entry points `awslc/mldsa.rs` declares (key generation from ξ, signing with
 //! an explicit rnd, the public key of an expanded key), chosen by measurement over libcrux-ml-dsa
 //! and RustCrypto `ml-dsa`: docs/backends.md, "ML-DSA".
 //!
@@ -36,8 +36,11 @@ pub const MAX_CONTEXT: usize = 255;
 pub trait MlDsa {
   /// `"ml-dsa-65"`, as node:crypto names the key type.
   const NAME: &'static str;
+  /// The algorithm's OID (FIPS 204's `id-ml-dsa-*`, under 2.16.840.1.101.3.4.3), as the hex of its
+  /// DER content.
+  const OID: &'static str;
   /// AWS-LC's functions and sizes for the set.
-  const AWS: &'static awslc::MlDsaSet;
+  const AWS: &'static awslc::MlDsaFns;
   /// η (2 or 4): the range of s1 and s2; ℓ and k: the polynomials in s1 and s2.
   const ETA: u32;
   const L: usize;
@@ -79,16 +82,17 @@ pub trait MlDsa {
   }
 }
 
-/// The three parameter sets: type, name, AWS-LC set, η, ℓ, k.
+/// The three parameter sets: type, name, OID, AWS-LC set, η, ℓ, k.
 macro_rules! ml_dsa_sets {
-  ($($set:ident $name:literal $aws:ident eta $eta:literal l $l:literal k $k:literal;)*) => {
+  ($($set:ident $name:literal oid $oid:literal $aws:ident eta $eta:literal l $l:literal k $k:literal;)*) => {
     $(
       #[doc = concat!("ML-DSA parameter set `", $name, "`.")]
       pub struct $set;
 
       impl MlDsa for $set {
         const NAME: &'static str = $name;
-        const AWS: &'static awslc::MlDsaSet = &awslc::$aws;
+        const OID: &'static str = $oid;
+        const AWS: &'static awslc::MlDsaFns = &awslc::$aws;
         const ETA: u32 = $eta;
         const L: usize = $l;
         const K: usize = $k;
@@ -102,9 +106,9 @@ macro_rules! ml_dsa_sets {
 }
 
 ml_dsa_sets! {
-  MlDsa44 "ml-dsa-44" ML_DSA_44 eta 2 l 4 k 4;
-  MlDsa65 "ml-dsa-65" ML_DSA_65 eta 4 l 5 k 6;
-  MlDsa87 "ml-dsa-87" ML_DSA_87 eta 2 l 7 k 8;
+  MlDsa44 "ml-dsa-44" oid "608648016503040311" ML_DSA_44 eta 2 l 4 k 4;
+  MlDsa65 "ml-dsa-65" oid "608648016503040312" ML_DSA_65 eta 4 l 5 k 6;
+  MlDsa87 "ml-dsa-87" oid "608648016503040313" ML_DSA_87 eta 2 l 7 k 8;
 }
 
 /// A private key as native code takes it: the seed or the expanded key.
@@ -213,6 +217,7 @@ type VerifyFn = fn(&[u8], &[u8], &[u8], &[u8]) -> bool;
 /// One parameter set, its functions monomorphised: what the entry points dispatch on.
 pub struct Set {
   pub name: &'static str,
+  pub oid: &'static str,
   pub public_len: usize,
   pub expanded_len: usize,
   pub signature_len: usize,
@@ -234,6 +239,7 @@ impl Set {
   const fn of<P: MlDsa>() -> Set {
     Set {
       name: P::NAME,
+      oid: P::OID,
       public_len: P::PUBLIC_LEN,
       expanded_len: P::EXPANDED_LEN,
       signature_len: P::SIGNATURE_LEN,
@@ -294,6 +300,9 @@ pub struct MlDsaSet {
   pub id: u32,
   /// `'ml-dsa-44'`, `'ml-dsa-65'`, `'ml-dsa-87'`.
   pub name: String,
+  /// The OID (`id-ml-dsa-*`) as the hex of its DER content: `'608648016503040311'` is
+  /// 2.16.840.1.101.3.4.3.17.
+  pub oid: String,
   pub seed_length: u32,
   pub public_length: u32,
   pub expanded_length: u32,
@@ -308,6 +317,7 @@ pub fn mldsa_sets() -> Vec<MlDsaSet> {
     .map(|(id, s)| MlDsaSet {
       id: id as u32,
       name: s.name.into(),
+      oid: s.oid.into(),
       seed_length: SEED_LEN as u32,
       public_length: s.public_len as u32,
       expanded_length: s.expanded_len as u32,
@@ -442,11 +452,11 @@ pub struct MlDsaJob {
   key: Key<Zeroizing<Vec<u8>>>,
   msg: Zeroizing<Vec<u8>>,
   ctx: Zeroizing<Vec<u8>>,
-  op: Op<Vec<u8>>,
+  op: MlDsaOp<Vec<u8>>,
 }
 
 /// Sign, or verify the signature `S` (borrowed by a synchronous call, owned by a queued one).
-enum Op<S> {
+enum MlDsaOp<S> {
   Sign { deterministic: bool },
   Verify { sig: S },
 }
@@ -458,10 +468,10 @@ impl MlDsaJob {
     (key, prepared): (&[u8], bool),
     msg: &[u8],
     ctx: &[u8],
-    op: &Op<impl AsRef<[u8]>>,
+    op: &MlDsaOp<impl AsRef<[u8]>>,
   ) -> CryptoResult<Output> {
     match op {
-      Op::Sign { deterministic } => {
+      MlDsaOp::Sign { deterministic } => {
         let keys;
         let expanded = if prepared {
           key
@@ -477,7 +487,7 @@ impl MlDsaJob {
         rnd.zeroize();
         sig.map(Output::Buffer)
       }
-      Op::Verify { sig } => Ok(Output::Bool((set.verify)(key, msg, ctx, sig.as_ref()))),
+      MlDsaOp::Verify { sig } => Ok(Output::Bool((set.verify)(key, msg, ctx, sig.as_ref()))),
     }
   }
 }
@@ -504,7 +514,7 @@ struct Call<'e> {
   key: Key<js::Bytes<'e>>,
   msg: js::Bytes<'e>,
   ctx: js::Bytes<'e>,
-  op: Op<js::Bytes<'e>>,
+  op: MlDsaOp<js::Bytes<'e>>,
 }
 
 impl<'e> Call<'e> {
@@ -519,7 +529,7 @@ impl<'e> Call<'e> {
       let key = js::read_arg(env, key, "publicKey")?;
       set.check_public(key.as_slice())?;
       let sig = js::read_arg(env, sig, "signature")?;
-      (Key::Given(key), Op::Verify { sig })
+      (Key::Given(key), MlDsaOp::Verify { sig })
     } else {
       let key = match Cx::from(env).kept::<MlDsaPrepared>(Value::from(key)) {
         Some(k) if std::ptr::eq(k.set, set) => Key::Prepared(Arc::clone(&k.expanded)),
@@ -535,7 +545,7 @@ impl<'e> Call<'e> {
       };
       check_context(ctx_bytes.as_slice())?;
       let deterministic = p.deterministic;
-      (key, Op::Sign { deterministic })
+      (key, MlDsaOp::Sign { deterministic })
     };
     let msg = js::read_arg(env, msg, "message")?;
     Ok(Call {
@@ -588,7 +598,7 @@ pub fn mldsa_async<'e>(
       // A private key's length and s1/s2 ranges, so a bad key is refused at call time, not
       // when the promise settles (its whole check runs on the pool).
       match (&c.key, &c.op) {
-        (Key::Given(k), Op::Sign { .. }) => (c.set.check_private)(k.as_slice()).map(|()| c),
+        (Key::Given(k), MlDsaOp::Sign { .. }) => (c.set.check_private)(k.as_slice()).map(|()| c),
         _ => Ok(c),
       }
     })
@@ -598,8 +608,8 @@ pub fn mldsa_async<'e>(
     Key::Given(b) => Key::Given(b.into_owned()),
   };
   let op = match c.op {
-    Op::Sign { deterministic } => Op::Sign { deterministic },
-    Op::Verify { sig } => Op::Verify {
+    MlDsaOp::Sign { deterministic } => MlDsaOp::Sign { deterministic },
+    MlDsaOp::Verify { sig } => MlDsaOp::Verify {
       sig: sig.as_slice().to_vec(),
     },
   };

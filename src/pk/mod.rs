@@ -29,7 +29,7 @@ use napi_derive::napi;
 use zeroize::Zeroizing;
 
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
-use crate::hash::core::{oneshot, HashCore, Params};
+use crate::hash::core::{oneshot, HashCore, HashParams};
 use crate::hash::list::{Alg, Family, State};
 use crate::js::{self, Cx, Kept, Tag, Value};
 use crate::task::{Cancel, CancelToken, Job, Output, Work};
@@ -57,26 +57,60 @@ pub struct PkAlgorithm {
   pub public_length: u32,
 }
 
-/// (algorithm, name, private key bytes, public key bytes).
-pub const ALGS: [(PkAlg, &str, usize, usize); 6] = [
-  (PkAlg::Ed25519, "ed25519", 32, 32),
-  (PkAlg::X25519, "x25519", 32, 32),
-  (PkAlg::P256, "p256", 32, 65),
-  (PkAlg::P384, "p384", 48, 97),
-  (PkAlg::P521, "p521", 66, 133),
-  (PkAlg::Secp256k1, "secp256k1", 32, 65),
+/// One row of [`ALGS`].
+pub struct PkAlgInfo {
+  pub alg: PkAlg,
+  pub name: &'static str,
+  /// Private key bytes (seed / scalar).
+  pub private_len: usize,
+  /// Public key bytes (raw for 25519, uncompressed SEC1 for EC).
+  pub public_len: usize,
+}
+
+const fn row(alg: PkAlg, name: &'static str, private_len: usize, public_len: usize) -> PkAlgInfo {
+  PkAlgInfo {
+    alg,
+    name,
+    private_len,
+    public_len,
+  }
+}
+
+/// The algorithm list. Index = `PkAlg as usize` (checked below, at compile time).
+pub const ALGS: [PkAlgInfo; 6] = [
+  row(PkAlg::Ed25519, "ed25519", 32, 32),
+  row(PkAlg::X25519, "x25519", 32, 32),
+  row(PkAlg::P256, "p256", 32, 65),
+  row(PkAlg::P384, "p384", 48, 97),
+  row(PkAlg::P521, "p521", 66, 133),
+  row(PkAlg::Secp256k1, "secp256k1", 32, 65),
 ];
+
+const _: () = {
+  let mut i = 0;
+  while i < ALGS.len() {
+    assert!(
+      ALGS[i].alg as usize == i,
+      "pk::ALGS: a row is not at its algorithm's index"
+    );
+    i += 1;
+  }
+  assert!(
+    ALGS.len() == PkAlg::Secp256k1 as usize + 1,
+    "pk::ALGS: an algorithm has no row"
+  );
+};
 
 impl PkAlg {
   fn from_id(id: u32) -> CryptoResult<PkAlg> {
     ALGS
       .get(id as usize)
-      .map(|a| a.0)
+      .map(|a| a.alg)
       .ok_or_else(|| CryptoError::invalid_value("algorithm", "a known algorithm id", id))
   }
 
   fn name(self) -> &'static str {
-    ALGS[self as usize].1
+    ALGS[self as usize].name
   }
 }
 
@@ -84,24 +118,24 @@ impl PkAlg {
 pub fn pk_algorithms() -> Vec<PkAlgorithm> {
   ALGS
     .iter()
-    .map(|&(a, name, private, public)| PkAlgorithm {
-      id: a as u32,
-      name: name.into(),
-      private_length: private as u32,
-      public_length: public as u32,
+    .map(|a| PkAlgorithm {
+      id: a.alg as u32,
+      name: a.name.into(),
+      private_length: a.private_len as u32,
+      public_length: a.public_len as u32,
     })
     .collect()
 }
 
-/// `$body` with `$C` the RustCrypto curve type and `$B` its [`ec::Backend`], for the EC
+/// `$body` with `$C` the RustCrypto curve type and `$B` its [`ec::EcBackend`], for the EC
 /// algorithms; `$other` for the rest.
 macro_rules! with_curve {
   ($alg:expr, |$C:ident, $B:ident| $body:expr, $other:expr) => {
     with_curve!(@arms $alg, $C, $B, $body, $other;
-      P256 => p256::NistP256, ec::AwsLc;
-      P384 => p384::NistP384, ec::AwsLc;
-      P521 => p521::NistP521, ec::AwsLc;
-      Secp256k1 => k256::Secp256k1, ec::RustCrypto;
+      P256 => p256::NistP256, ec::EcAwsLc;
+      P384 => p384::NistP384, ec::EcAwsLc;
+      P521 => p521::NistP521, ec::EcAwsLc;
+      Secp256k1 => k256::Secp256k1, ec::EcRustCrypto;
     )
   };
   (@arms $alg:expr, $C:ident, $B:ident, $body:expr, $other:expr;
@@ -132,8 +166,7 @@ const FLAG_LOW_S: u32 = 2;
 
 /// The digest ECDSA signs: `hash` over `msg`. SHAKE128/256 give 32/64 bytes (RFC 8692).
 fn ecdsa_digest(hash: u32, msg: &[u8]) -> CryptoResult<(Alg, Zeroizing<Vec<u8>>)> {
-  let alg =
-    Alg::from_id(hash).ok_or_else(|| CryptoError::invalid_value("hash", "a known hash", hash))?;
+  let alg = Alg::from_js_id(hash, "hash")?;
   let state = match (alg.family(), alg) {
     (Family::Shake, Alg::Shake128) => State::with_params(alg, &shake_len(32))?,
     (Family::Shake, _) => State::with_params(alg, &shake_len(64))?,
@@ -144,8 +177,8 @@ fn ecdsa_digest(hash: u32, msg: &[u8]) -> CryptoResult<(Alg, Zeroizing<Vec<u8>>)
   Ok((alg, out))
 }
 
-fn shake_len(n: u32) -> Params<'static> {
-  Params {
+fn shake_len(n: u32) -> HashParams<'static> {
+  HashParams {
     output_len: Some(n),
     ..Default::default()
   }
@@ -338,7 +371,7 @@ fn verify(
       if flags & FLAG_LOW_S != 0 && bool::from(s.as_ref().is_high()) {
         return Ok(false);
       }
-      Ok(<B as ec::Backend<C>>::verify(&q, &z, &r, &s))
+      Ok(<B as ec::EcBackend<C>>::verify(&q, &z, &r, &s))
     },
     match alg {
       PkAlg::Ed25519 => curve25519::ed25519_verify(key, msg, sig),
@@ -353,7 +386,7 @@ fn derive(alg: PkAlg, private: &Private, public: &[u8]) -> CryptoResult<Zeroizin
     |C, B| {
       let d = Zeroizing::new(ec::private_scalar::<C>(private.bytes(alg)?, "privateKey")?);
       let q = ec::public_point::<C>(public, "publicKey")?;
-      <B as ec::Backend<C>>::ecdh(&d, &q)
+      <B as ec::EcBackend<C>>::ecdh(&d, &q)
     },
     match alg {
       PkAlg::X25519 => private.with(
@@ -372,7 +405,7 @@ fn derive(alg: PkAlg, private: &Private, public: &[u8]) -> CryptoResult<Zeroizin
 fn public_of(alg: PkAlg, private: &[u8]) -> CryptoResult<Vec<u8>> {
   with_curve!(
     alg,
-    |C, B| <B as ec::Backend<C>>::public(&Zeroizing::new(ec::private_scalar::<C>(
+    |C, B| <B as ec::EcBackend<C>>::public(&Zeroizing::new(ec::private_scalar::<C>(
       private,
       "privateKey"
     )?)),
@@ -427,7 +460,16 @@ pub fn pk_prepare<'js>(cx: Cx<'js>, args: js::Args<'js>) -> CryptoResult<Value<'
   cx.keep(PreparedKey(Arc::new(prepared)))
 }
 
-/// `pkSign(alg, privateKey, message, hash, flags)`: a signature (ECDSA: DER, or r‖s with
+/// How a signature is made or checked: the ECDSA hash (an id of the hash list) and `flags` (the
+/// ECDSA bits above); both 0 for Ed25519.
+#[napi(object)]
+#[derive(Clone, Copy)]
+pub struct SignatureOptions {
+  pub hash: u32,
+  pub flags: u32,
+}
+
+/// `pkSign(alg, privateKey, message, { hash, flags })`: a signature (ECDSA: DER, or r‖s with
 /// `flags & 1`; `flags & 2`: low S).
 #[napi]
 pub fn pk_sign(
@@ -435,9 +477,9 @@ pub fn pk_sign(
   alg: u32,
   key: Unknown,
   msg: Unknown,
-  hash: u32,
-  flags: u32,
+  options: SignatureOptions,
 ) -> Result<Buffer> {
+  let SignatureOptions { hash, flags } = options;
   let alg = PkAlg::from_id(alg).or_throw(env)?;
   let mut slot = None;
   let key = read_private(env, &key, &mut slot)?;
@@ -447,7 +489,7 @@ pub fn pk_sign(
     .or_throw(env)
 }
 
-/// `pkVerify(alg, publicKey, message, signature, hash, flags)`: false for any invalid signature.
+/// `pkVerify(alg, publicKey, message, signature, { hash, flags })`: false for any invalid signature.
 #[napi]
 pub fn pk_verify(
   env: &Env,
@@ -455,9 +497,9 @@ pub fn pk_verify(
   key: Unknown,
   msg: Unknown,
   sig: Unknown,
-  hash: u32,
-  flags: u32,
+  options: SignatureOptions,
 ) -> Result<bool> {
+  let SignatureOptions { hash, flags } = options;
   let alg = PkAlg::from_id(alg).or_throw(env)?;
   let key = read(env, &key, "publicKey")?;
   let (msg, sig) = (read(env, &msg, "message")?, read(env, &sig, "signature")?);
@@ -560,17 +602,17 @@ fn pk_job(env: &Env, alg: u32, op: impl FnOnce(PkAlg) -> Result<PkOp>) -> Result
   Ok(PkJob { alg, op: op(alg)? })
 }
 
-/// `pkSignAsync(alg, privateKey, message, hash, flags, token?)`: `pkSign` on the libuv pool.
+/// `pkSignAsync(alg, privateKey, message, { hash, flags }, token?)`: `pkSign` on the libuv pool.
 #[napi]
 pub fn pk_sign_async(
   env: &Env,
   alg: u32,
   key: Unknown,
   msg: Unknown,
-  hash: u32,
-  flags: u32,
+  options: SignatureOptions,
   token: Option<&CancelToken>,
 ) -> Result<AsyncTask<Work<PkJob>>> {
+  let SignatureOptions { hash, flags } = options;
   let job = pk_job(env, alg, |_| {
     let mut slot = None;
     let key = OwnedPrivate::of(read_private(env, &key, &mut slot)?);
@@ -585,20 +627,19 @@ pub fn pk_sign_async(
   Ok(Work::new(job, token))
 }
 
-/// `pkVerifyAsync(alg, publicKey, message, signature, hash, flags, token?)`: `pkVerify` on the
+/// `pkVerifyAsync(alg, publicKey, message, signature, { hash, flags }, token?)`: `pkVerify` on the
 /// libuv pool.
 #[napi]
-#[allow(clippy::too_many_arguments)]
 pub fn pk_verify_async(
   env: &Env,
   alg: u32,
   key: Unknown,
   msg: Unknown,
   sig: Unknown,
-  hash: u32,
-  flags: u32,
+  options: SignatureOptions,
   token: Option<&CancelToken>,
 ) -> Result<AsyncTask<Work<PkJob>>> {
+  let SignatureOptions { hash, flags } = options;
   let job = pk_job(env, alg, |_| {
     Ok(PkOp::Verify {
       key: read(env, &key, "publicKey")?.as_slice().to_vec(),

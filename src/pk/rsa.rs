@@ -1,5 +1,5 @@
 //! RSA: key generation, RSASSA-PSS, RSASSA-PKCS1-v1_5 and RSAES-OAEP, all in AWS-LC
-//! (constant-time, blinded private-key operations) through the small FFI layer `awslc.rs`.
+//! (constant-time, blinded private-key operations) through the small FFI layer `awslc/rsa.rs`.
 //!
 //! Keys reach native code as PKCS#1 DER (RSAPrivateKey / RSAPublicKey), the one form the key
 //! layer (`lib/keys/`) produces from every other; [`RsaKey`] holds the parsed, checked AWS-LC
@@ -24,7 +24,7 @@ use napi::{Env, Result};
 use napi_derive::napi;
 use zeroize::Zeroizing;
 
-use crate::awslc::{Md, Rsa};
+use crate::awslc::{Digest, EvpMd, Rsa};
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
 use crate::hash::core::{oneshot, HashCore};
 use crate::hash::list::{Alg, State};
@@ -194,14 +194,34 @@ pub struct RsaOp {
   extra: Zeroizing<Vec<u8>>,
 }
 
-fn md(alg: u32, name: &str) -> CryptoResult<(Alg, Md)> {
+/// The digest AWS-LC knows for a hash of the list: SHA-1, SHA-2 and SHA-3.
+fn digest(alg: Alg) -> Option<Digest> {
+  Some(match alg {
+    Alg::Sha1 => Digest::Sha1,
+    Alg::Sha224 => Digest::Sha224,
+    Alg::Sha256 => Digest::Sha256,
+    Alg::Sha384 => Digest::Sha384,
+    Alg::Sha512 => Digest::Sha512,
+    Alg::Sha512_224 => Digest::Sha512_224,
+    Alg::Sha512_256 => Digest::Sha512_256,
+    Alg::Sha3_224 => Digest::Sha3_224,
+    Alg::Sha3_256 => Digest::Sha3_256,
+    Alg::Sha3_384 => Digest::Sha3_384,
+    Alg::Sha3_512 => Digest::Sha3_512,
+    _ => return None,
+  })
+}
+
+fn md(alg: u32, name: &str) -> CryptoResult<(Alg, EvpMd)> {
   Alg::from_id(alg)
-    .and_then(|a| Md::of(a).map(|m| (a, m)))
+    .and_then(|a| digest(a).and_then(EvpMd::of).map(|m| (a, m)))
     .ok_or_else(|| CryptoError::invalid_value(name, "a SHA-1, SHA-2 or SHA-3 hash", alg))
 }
 
-fn md_of(alg: Alg) -> CryptoResult<Md> {
-  Md::of(alg).ok_or_else(CryptoError::internal)
+fn md_of(alg: Alg) -> CryptoResult<EvpMd> {
+  digest(alg)
+    .and_then(EvpMd::of)
+    .ok_or_else(CryptoError::internal)
 }
 
 /// What an `rsa` / `rsaAsync` call does: the operation (an index into [`KINDS`]), its hash and

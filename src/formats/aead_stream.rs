@@ -25,9 +25,9 @@
 //! The header is bounded and checked before any work: a segment size in 1 KiB..16 MiB, Argon2
 //! parameters under the caller's ceilings. [`Header::parse`] is a plain function over bytes.
 //!
-//! [`Spec`] is one call's request (direction, algorithm, [`Secret`], options). It is the
-//! [`StreamFormat`] the file pipeline runs (`stream_file.rs`), what the Transforms' native
-//! state is made from ([`StreamState`], through [`InitJob`]), and, whole in memory
+//! [`Spec`] is one call's request (direction, algorithm, [`StreamSecret`], options). It is the
+//! [`Format`] the file pipeline runs (`file.rs`), what the Transforms' native
+//! state is made from ([`TransformState`], through [`TransformInitJob`]), and, whole in memory
 //! ([`Spec::run_all`]), a sealed message (`seal.rs`).
 
 use std::cell::RefCell;
@@ -36,12 +36,12 @@ use argon2_rust::{Algorithm, Version};
 use zeroize::Zeroizing;
 
 use super::stream::{Opener, Sealer, SegmentAead, Segments, TAG_LEN};
+use super::{Begun, Body, Format, Sink};
 use crate::error::{Code, CryptoError, CryptoResult};
 use crate::hash::list::Alg;
 use crate::js::{Kept, Tag};
 use crate::kdf::argon2::{self, Argon2Limits, Load};
 use crate::kdf::hkdf;
-use crate::stream_file::{Begun, Body, Sink, StreamFormat};
 use crate::task::{Cancel, Job, Output};
 
 pub const MAGIC: [u8; 8] = *b"cjs.aead";
@@ -191,7 +191,7 @@ impl DerivedKey {
 
 /// What a stream's key material is.
 #[derive(Clone)]
-pub enum Secret {
+pub enum StreamSecret {
   /// A 32-byte key (key source 0).
   Key(Zeroizing<Vec<u8>>),
   /// A passphrase, through Argon2id over each stream's salt (key source 1 when sealing).
@@ -200,13 +200,13 @@ pub enum Secret {
   Derived(DerivedKey),
 }
 
-impl Secret {
+impl StreamSecret {
   /// The key source byte of the headers it seals.
   pub const fn source(&self) -> u8 {
     match self {
-      Secret::Key(_) => SOURCE_KEY,
-      Secret::Passphrase(_) => SOURCE_ARGON2ID,
-      Secret::Derived(_) => SOURCE_DERIVED,
+      StreamSecret::Key(_) => SOURCE_KEY,
+      StreamSecret::Passphrase(_) => SOURCE_ARGON2ID,
+      StreamSecret::Derived(_) => SOURCE_DERIVED,
     }
   }
 }
@@ -326,14 +326,14 @@ impl<'a> Header<'a> {
   fn encode(
     alg: &StreamAlg,
     segment_size: u32,
-    secret: &Secret,
+    secret: &StreamSecret,
     cost: Cost,
     salt: &[u8],
   ) -> Vec<u8> {
     let (cost, argon2_salt) = match secret {
-      Secret::Key(_) => (None, None),
-      Secret::Passphrase(_) => (Some(cost), None),
-      Secret::Derived(d) => (Some(d.cost), Some(&d.salt)),
+      StreamSecret::Key(_) => (None, None),
+      StreamSecret::Passphrase(_) => (Some(cost), None),
+      StreamSecret::Derived(d) => (Some(d.cost), Some(&d.salt)),
     };
     let mut h = Vec::with_capacity(alg.header_len(VERSION, secret.source()));
     h.extend_from_slice(&MAGIC);
@@ -434,8 +434,8 @@ fn argon2id(
   argon2::compute(&argon2_params(cost, salt), passphrase, b"", out, cancel)
 }
 
-fn argon2_params(cost: Cost, salt: &[u8]) -> argon2::Params {
-  argon2::Params {
+fn argon2_params(cost: Cost, salt: &[u8]) -> argon2::Argon2Params {
+  argon2::Argon2Params {
     algorithm: Algorithm::Argon2id,
     version: Version::V0x13,
     m: cost.m,
@@ -451,7 +451,7 @@ fn argon2_params(cost: Cost, salt: &[u8]) -> argon2::Params {
 pub struct Spec {
   pub alg: &'static StreamAlg,
   pub decrypt: bool,
-  pub secret: Secret,
+  pub secret: StreamSecret,
   pub aad: Vec<u8>,
   /// Encryption: plaintext bytes per segment, and Argon2id's cost for a passphrase.
   pub segment_size: u32,
@@ -507,13 +507,13 @@ impl Spec {
   /// callers): the key, Argon2id of the passphrase, or the derived key.
   fn ikm(&self, source: Source<'_>, cancel: &Cancel) -> CryptoResult<Zeroizing<Vec<u8>>> {
     match (&self.secret, source) {
-      (Secret::Key(key), Source::Key) => Ok(key.clone()),
-      (Secret::Passphrase(passphrase), Source::Argon2id { cost, salt }) => {
+      (StreamSecret::Key(key), Source::Key) => Ok(key.clone()),
+      (StreamSecret::Passphrase(passphrase), Source::Argon2id { cost, salt }) => {
         let mut out = Zeroizing::new(vec![0u8; 32]);
         argon2id(passphrase, cost, salt, &mut out, cancel)?;
         Ok(out)
       }
-      (Secret::Derived(key), Source::Argon2id { .. }) => Ok(Zeroizing::new(key.ikm.to_vec())),
+      (StreamSecret::Derived(key), Source::Argon2id { .. }) => Ok(Zeroizing::new(key.ikm.to_vec())),
       _ => Err(CryptoError::internal()),
     }
   }
@@ -560,22 +560,22 @@ impl Spec {
       ));
     }
     match (header.source, &self.secret) {
-      (Source::Key, Secret::Key(_)) => {}
+      (Source::Key, StreamSecret::Key(_)) => {}
       (Source::Key, _) => {
         return Err(bad_header(
           "it was sealed with a key, not a passphrase (options.key)",
         ))
       }
-      (Source::Argon2id { .. }, Secret::Key(_)) => {
+      (Source::Argon2id { .. }, StreamSecret::Key(_)) => {
         return Err(bad_header(
           "it was sealed with a passphrase (options.passphrase)",
         ))
       }
-      (Source::Argon2id { cost, salt }, Secret::Passphrase(_)) => self
+      (Source::Argon2id { cost, salt }, StreamSecret::Passphrase(_)) => self
         .limits
         .check_for(&argon2_params(cost, salt), "for a stream header")
         .map_err(|e| bad_header(e.message))?,
-      (Source::Argon2id { cost, salt }, Secret::Derived(key)) => {
+      (Source::Argon2id { cost, salt }, StreamSecret::Derived(key)) => {
         if cost != key.cost || salt != key.salt {
           return Err(bad_header(
             "it was not sealed by this derived key (another Argon2id salt or cost): open it with \
@@ -606,7 +606,7 @@ impl Spec {
   }
 }
 
-impl StreamFormat for Spec {
+impl Format for Spec {
   type Body = Codec;
 
   fn head_len(&self) -> usize {
@@ -626,7 +626,7 @@ impl StreamFormat for Spec {
   }
 
   fn memory(&self, head: &[u8]) -> Option<(&'static str, u64)> {
-    if !matches!(self.secret, Secret::Passphrase(_)) {
+    if !matches!(self.secret, StreamSecret::Passphrase(_)) {
       return None;
     }
     let params = if self.decrypt {
@@ -677,9 +677,9 @@ impl Body for Codec {
 
 /// The native state behind `encryptStream()` / `decryptStream()`: output owed to the next call
 /// (the header when sealing), and the segment state machine, gone after `final` or any failure.
-pub struct StreamState(RefCell<(Vec<u8>, Option<Codec>)>);
+pub struct TransformState(RefCell<(Vec<u8>, Option<Codec>)>);
 
-impl Kept for StreamState {
+impl Kept for TransformState {
   const TAG: Tag = Tag {
     lower: 0x6372_7970_746f_7374,
     upper: 0x7265_616d_2e61_6561,
@@ -687,7 +687,7 @@ impl Kept for StreamState {
   const WHAT: &'static str = "a stream made by encryptStream() or decryptStream()";
 }
 
-impl StreamState {
+impl TransformState {
   /// The output of `input` (and what was owed); with `last`, the rest after it (the last
   /// segment). After an error, or after the last call, the state refuses everything, so nothing
   /// is ever released past a failed segment.
@@ -715,15 +715,15 @@ impl StreamState {
   }
 }
 
-/// Makes a [`StreamState`]: the key derivation (Argon2id for a passphrase: run on the pool),
+/// Makes a [`TransformState`]: the key derivation (Argon2id for a passphrase: run on the pool),
 /// and, when decrypting, the header read from `head` (at least the header, or the whole input
 /// if it is shorter), whose bytes past the header go to the opener.
-pub struct InitJob {
+pub struct TransformInitJob {
   pub spec: Option<Spec>,
   pub head: Zeroizing<Vec<u8>>,
 }
 
-impl Job for InitJob {
+impl Job for TransformInitJob {
   fn run(&mut self, cancel: &Cancel) -> CryptoResult<Output> {
     // The spec is consumed below: any waiting for memory comes first.
     let spec = self.spec.as_ref().ok_or_else(CryptoError::internal)?;
@@ -737,7 +737,7 @@ impl Job for InitJob {
       mut body,
     } = spec.begin(&self.head, cancel)?;
     body.push(&self.head[consumed..], &mut lead)?;
-    Ok(Output::Kept(Box::new(StreamState(RefCell::new((
+    Ok(Output::Kept(Box::new(TransformState(RefCell::new((
       lead,
       Some(body),
     ))))))
@@ -751,20 +751,24 @@ mod tests {
   const COST: Cost = Cost { m: 64, t: 1, p: 1 };
 
   /// A secret of each kind, and another of the same kind.
-  fn secrets() -> [(Secret, Secret); 3] {
+  fn secrets() -> [(StreamSecret, StreamSecret); 3] {
     let pass = |p: &[u8]| Zeroizing::new(p.to_vec());
-    let derived = |p: &[u8]| Secret::Derived(DerivedKey::derive(p, COST, &Cancel::NEVER).unwrap());
+    let derived =
+      |p: &[u8]| StreamSecret::Derived(DerivedKey::derive(p, COST, &Cancel::NEVER).unwrap());
     [
-      (Secret::Key(pass(&[3; 32])), Secret::Key(pass(&[4; 32]))),
       (
-        Secret::Passphrase(pass(b"pass")),
-        Secret::Passphrase(pass(b"Pass")),
+        StreamSecret::Key(pass(&[3; 32])),
+        StreamSecret::Key(pass(&[4; 32])),
+      ),
+      (
+        StreamSecret::Passphrase(pass(b"pass")),
+        StreamSecret::Passphrase(pass(b"Pass")),
       ),
       (derived(b"pass"), derived(b"Pass")),
     ]
   }
 
-  fn spec(alg: &'static StreamAlg, decrypt: bool, secret: &Secret, aad: &[u8]) -> Spec {
+  fn spec(alg: &'static StreamAlg, decrypt: bool, secret: &StreamSecret, aad: &[u8]) -> Spec {
     Spec {
       alg,
       decrypt,
@@ -803,7 +807,7 @@ mod tests {
     h.extend_from_slice(&MAGIC);
     h.extend_from_slice(&[1, s.alg.id]);
     h.extend_from_slice(&s.segment_size.to_be_bytes());
-    if let Secret::Passphrase(_) = s.secret {
+    if let StreamSecret::Passphrase(_) = s.secret {
       h.push(SOURCE_ARGON2ID);
       for x in [s.cost.m, s.cost.t, s.cost.p] {
         h.extend_from_slice(&x.to_be_bytes());
@@ -842,12 +846,12 @@ mod tests {
         );
         // Key source 1's Argon2id salt is the header's salt; key source 2's is its own.
         let source = match &secret {
-          Secret::Key(_) => Source::Key,
-          Secret::Passphrase(_) => Source::Argon2id {
+          StreamSecret::Key(_) => Source::Key,
+          StreamSecret::Passphrase(_) => Source::Argon2id {
             cost: DEFAULT_COST,
             salt: &[7; 32],
           },
-          Secret::Derived(d) => Source::Argon2id {
+          StreamSecret::Derived(d) => Source::Argon2id {
             cost: COST,
             salt: &d.salt,
           },
@@ -880,13 +884,13 @@ mod tests {
 
   #[test]
   fn key_source_2_is_version_2_only() {
-    let Secret::Derived(d) = secrets()[2].0.clone() else {
+    let StreamSecret::Derived(d) = secrets()[2].0.clone() else {
       unreachable!()
     };
     let mut bytes = Header::encode(
       &ALGORITHMS[0],
       MIN_SEGMENT,
-      &Secret::Derived(d),
+      &StreamSecret::Derived(d),
       COST,
       &[7; 32],
     );
@@ -931,7 +935,7 @@ mod tests {
         garbage.extend_from_slice(&[0xee; 100]);
         let mut cases = vec![(&secret, &b"aaD"[..]), (&secret, &b""[..])];
         // Another derived key has another Argon2id salt: refused before the commitment.
-        if !matches!(other, Secret::Derived(_)) {
+        if !matches!(other, StreamSecret::Derived(_)) {
           cases.push((&other, &b"aad"[..]));
         }
         for (s, a) in cases {

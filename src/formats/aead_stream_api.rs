@@ -1,15 +1,15 @@
 //! The streaming AEAD's entry points (wrapped by `lib/cipher-stream.js`):
 //!
-//! - `streamAlgorithms()`: the format's algorithm list (`stream_format::ALGORITHMS`), which the JS
+//! - `streamAlgorithms()`: the format's algorithm list (`aead_stream::ALGORITHMS`), which the JS
 //!   layer turns into `encryptStream`/`decryptStream`/`encryptFile`/`decryptFile` on the namespaces.
-//! - `aeadStreamNewAsync(alg, decrypt, secret, passphrase, options, head?, token?)`: the native
-//!   state of a Transform (a handle), made on the pool (Argon2id for a passphrase). When
-//!   decrypting, `head` is the start of the input (the header at least).
+//! - `aeadStreamNewAsync(request, secret, head?, token?)`: the native state of a Transform (a
+//!   handle), made on the pool (Argon2id for a passphrase). When decrypting, `head` is the start
+//!   of the input (the header at least). `request` is an [`AeadStreamRequest`].
 //! - `aeadStreamUpdate(state, chunk)` / `aeadStreamFinal(state)`: the output so far, as a Buffer.
-//! - `aeadStreamFile(alg, decrypt, secret, passphrase, src, dst, options, token?, progress?)`:
-//!   a file sealed or opened on the pool (`stream_file.rs`); resolves to the bytes written.
+//! - `aeadStreamFile(request, secret, src, dst, token?, progress?)`: a file sealed or opened on
+//!   the pool (`file.rs`); resolves to the bytes written.
 //!
-//! Options (one object, every field read before any is used): `aad`, `segmentSize`,
+//! `request.options` (one object, every field read before any is used): `aad`, `segmentSize`,
 //! `memoryCost`/`timeCost`/`parallelism` (Argon2id's cost when sealing with a passphrase),
 //! `maxMemoryCost`/`maxTimeCost`/`maxParallelism` (ceilings on a header's, when opening),
 //! `allowV1` (opening: read version-1 streams, which do not commit to their key), and `lead`
@@ -21,15 +21,15 @@ use napi::Env;
 use napi_derive::napi;
 use zeroize::Zeroizing;
 
-use super::stream_format::{
-  max_header_len, Cost, InitJob, Secret, Spec, StreamAlg, StreamState, ALGORITHMS, DEFAULT_COST,
-  DEFAULT_SEGMENT, MAX_SEGMENT, MIN_SEGMENT,
+use super::aead_stream::{
+  max_header_len, Cost, Spec, StreamAlg, StreamSecret, TransformInitJob, TransformState,
+  ALGORITHMS, DEFAULT_COST, DEFAULT_SEGMENT, MAX_SEGMENT, MIN_SEGMENT,
 };
+use super::file::FileJob;
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
 use crate::file_io::FileProgress;
 use crate::js::{self, Cx, Value};
 use crate::kdf::argon2::Argon2Limits;
-use crate::stream_file::FileJob;
 use crate::task::{CancelToken, Work};
 
 /// One algorithm of the streaming format, as the JS layer sees it.
@@ -79,14 +79,14 @@ pub(super) fn read_secret(
   alg: &StreamAlg,
   secret: &Unknown,
   passphrase: bool,
-) -> CryptoResult<Secret> {
+) -> CryptoResult<StreamSecret> {
   let cx = Cx::from(env);
   if passphrase {
     let s = cx
       .bytes(Value::from(secret), "options.passphrase")?
       .into_owned();
-    super::modes::check_passphrase(&s)?;
-    return Ok(Secret::Passphrase(s));
+    super::check_passphrase(&s)?;
+    return Ok(StreamSecret::Passphrase(s));
   }
   let k = cx.bytes(Value::from(secret), "options.key")?.into_owned();
   if k.len() != 32 {
@@ -99,7 +99,7 @@ pub(super) fn read_secret(
       ),
     ));
   }
-  Ok(Secret::Key(k))
+  Ok(StreamSecret::Key(k))
 }
 
 /// The request of one call with `secret`, its inputs copied (for the pool).
@@ -107,7 +107,7 @@ pub(super) fn spec<'js>(
   env: &'js Env,
   alg: &'static StreamAlg,
   decrypt: bool,
-  secret: Secret,
+  secret: StreamSecret,
   options: Option<&Unknown<'js>>,
 ) -> CryptoResult<Spec> {
   let cx = Cx::from(env);
@@ -167,36 +167,51 @@ pub(super) fn spec<'js>(
     allow_v1: cx.truthy(allow_v1),
     lead,
   };
-  if matches!(spec.secret, Secret::Passphrase(_)) && !decrypt {
+  if matches!(spec.secret, StreamSecret::Passphrase(_)) && !decrypt {
     spec.check_cost()?;
   }
   Ok(spec)
 }
 
-/// `aeadStreamNewAsync(alg, decrypt, secret, passphrase, options, head?, token?)`: a stream
-/// state, made on the libuv pool (a passphrase's Argon2id; for a key, HKDF only, and the pool is
-/// used all the same: one way to make a state, and a stream's first chunk is never tiny work).
+/// What a stream or file call of the format does: the algorithm (an id of `streamAlgorithms()`),
+/// the direction, whether the secret is a passphrase (else a 32-byte key), and the options `spec`
+/// reads (`aad`, `segmentSize`, the Argon2id costs and ceilings, `allowV1`, `lead`).
+#[napi(object, object_to_js = false)]
+pub struct AeadStreamRequest<'js> {
+  pub algorithm: u32,
+  pub decrypt: bool,
+  pub passphrase: bool,
+  pub options: Option<Unknown<'js>>,
+}
+
+impl<'js> AeadStreamRequest<'js> {
+  /// The request with `secret` (the key or passphrase), its inputs copied (for the pool).
+  fn spec(&self, env: &'js Env, secret: &Unknown<'js>) -> CryptoResult<Spec> {
+    let alg = algorithm(self.algorithm)?;
+    let secret = read_secret(env, alg, secret, self.passphrase)?;
+    spec(env, alg, self.decrypt, secret, self.options.as_ref())
+  }
+}
+
+/// `aeadStreamNewAsync(request, secret, head?, token?)`: a stream state, made on the libuv pool
+/// (a passphrase's Argon2id; for a key, HKDF only, and the pool is used all the same: one way to
+/// make a state, and a stream's first chunk is never tiny work).
 #[napi(ts_return_type = "Promise<unknown>")]
-#[allow(clippy::too_many_arguments)]
 pub fn aead_stream_new_async<'js>(
   env: &'js Env,
-  alg: u32,
-  decrypt: bool,
+  request: AeadStreamRequest<'js>,
   secret: Unknown<'js>,
-  passphrase: bool,
-  options: Option<Unknown<'js>>,
   head: Option<Unknown<'js>>,
   token: Option<&CancelToken>,
-) -> napi::Result<AsyncTask<Work<InitJob>>> {
-  let job = (|| -> CryptoResult<InitJob> {
-    let alg = algorithm(alg)?;
-    let secret = read_secret(env, alg, &secret, passphrase)?;
-    let spec = spec(env, alg, decrypt, secret, options.as_ref())?;
+) -> napi::Result<AsyncTask<Work<TransformInitJob>>> {
+  let decrypt = request.decrypt;
+  let job = (|| -> CryptoResult<TransformInitJob> {
+    let spec = request.spec(env, &secret)?;
     let head = match head {
       Some(h) if decrypt => js::read_arg(env, &h, "head")?.into_owned(),
       _ => Zeroizing::new(Vec::new()),
     };
-    Ok(InitJob {
+    Ok(TransformInitJob {
       spec: Some(spec),
       head,
     })
@@ -205,8 +220,8 @@ pub fn aead_stream_new_async<'js>(
   Ok(Work::new(job, token))
 }
 
-fn state<'js>(env: &'js Env, v: &Unknown<'js>) -> CryptoResult<&'js StreamState> {
-  Cx::from(env).kept_arg::<StreamState>(Value::from(v), "stream")
+fn state<'js>(env: &'js Env, v: &Unknown<'js>) -> CryptoResult<&'js TransformState> {
+  Cx::from(env).kept_arg::<TransformState>(Value::from(v), "stream")
 }
 
 /// `out` as a Buffer in V8's heap (a copy; `out` is wiped). Not an external Buffer over the
@@ -237,26 +252,20 @@ pub fn aead_stream_final<'js>(env: &'js Env, stream: Unknown<'js>) -> napi::Resu
   to_js(env, s.run(&[], true).or_throw(env)?)
 }
 
-/// `aeadStreamFile(alg, decrypt, secret, passphrase, src, dst, options, token?, progress?)`:
-/// `src` sealed or opened into `dst` on the libuv pool; resolves to the bytes written.
+/// `aeadStreamFile(request, secret, src, dst, token?, progress?)`: `src` sealed or opened into
+/// `dst` on the libuv pool; resolves to the bytes written.
 #[napi(ts_return_type = "Promise<number>")]
-#[allow(clippy::too_many_arguments)]
 pub fn aead_stream_file<'js>(
   env: &'js Env,
-  alg: u32,
-  decrypt: bool,
+  request: AeadStreamRequest<'js>,
   secret: Unknown<'js>,
-  passphrase: bool,
   src: Unknown<'js>,
   dst: Unknown<'js>,
-  options: Option<Unknown<'js>>,
   token: Option<&CancelToken>,
   progress: Option<&FileProgress>,
 ) -> napi::Result<AsyncTask<Work<FileJob<Spec>>>> {
   let job = (|| -> CryptoResult<FileJob<Spec>> {
-    let alg = algorithm(alg)?;
-    let secret = read_secret(env, alg, &secret, passphrase)?;
-    let spec = spec(env, alg, decrypt, secret, options.as_ref())?;
+    let spec = request.spec(env, &secret)?;
     FileJob::new(env, spec, &src, &dst, progress)
   })()
   .or_throw(env)?;

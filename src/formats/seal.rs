@@ -1,6 +1,6 @@
 //! Sealed messages (wrapped by `lib/seal.js`: `sealSync`/`sealAsync`, `openSync`/`openAsync`,
 //! `deriveKeySync`/`deriveKeyAsync` on `crypto.cipher.aes` and `crypto.cipher.xchacha20`): a
-//! message sealed whole in memory as a stream of the library's format (`stream_format.rs`;
+//! message sealed whole in memory as a stream of the library's format (`aead_stream.rs`;
 //! `docs/stream-format.md`, "Sealed messages"), under a passphrase (key source 1: Argon2id over
 //! the message's salt) or under a key derived once from a passphrase (key source 2: Argon2id over
 //! the key's own salt, kept; each message still has its own salt, so its own key and nonces).
@@ -23,8 +23,8 @@ use napi::Env;
 use napi_derive::napi;
 use zeroize::Zeroizing;
 
-use super::stream_api::{algorithm, spec};
-use super::stream_format::{Cost, DerivedKey, Secret, Spec, DEFAULT_COST};
+use super::aead_stream::{Cost, DerivedKey, Spec, StreamSecret, DEFAULT_COST};
+use super::aead_stream_api::{algorithm, spec};
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
 use crate::js::{self, Cx, Kept, Tag, Value};
 use crate::staging::Staged;
@@ -52,16 +52,16 @@ impl KeptKey {
 }
 
 /// The secret argument: a derived key's handle, or a passphrase.
-fn read_secret(env: &Env, secret: &Unknown) -> CryptoResult<Secret> {
+fn read_secret(env: &Env, secret: &Unknown) -> CryptoResult<StreamSecret> {
   let cx = Cx::from(env);
   if let Some(key) = cx.kept::<KeptKey>(Value::from(secret)) {
-    return Ok(Secret::Derived(key.get()?));
+    return Ok(StreamSecret::Derived(key.get()?));
   }
   let passphrase = cx
     .bytes(Value::from(secret), "options.passphrase")?
     .into_owned();
-  super::modes::check_passphrase(&passphrase)?;
-  Ok(Secret::Passphrase(passphrase))
+  super::check_passphrase(&passphrase)?;
+  Ok(StreamSecret::Passphrase(passphrase))
 }
 
 /// One call's request.
@@ -167,7 +167,7 @@ impl DeriveJob {
     let passphrase = cx
       .bytes(Value::from(passphrase), "passphrase")?
       .into_owned();
-    super::modes::check_passphrase(&passphrase)?;
+    super::check_passphrase(&passphrase)?;
     let [m, t, p] =
       js::Object::new(env, options)?.values([c"memoryCost", c"timeCost", c"parallelism"])?;
     let cost = Cost {

@@ -8,9 +8,9 @@
 //!   (`crate::task`), on copies of the inputs made at call time; `token` stops the scrypt work
 //!   within about a millisecond and the payload between 1 MiB pieces.
 //!
-//! - `ageFile(decrypt, src, dst, passphrase, keys, workFactor, token?, progress?)`: a file sealed or
-//!   opened on the pool by `stream_file.rs` ([`AgeFile`] is the format), binary form only;
-//!   resolves to the bytes written.
+//! - `ageFile(request, src, dst, passphrase, token?, progress?)` ([`AgeFileRequest`]): a file
+//!   sealed or opened on the pool by `formats/file.rs` ([`AgeFile`] is the format), binary form
+//!   only; resolves to the bytes written.
 //!
 //! Encryption returns a Buffer, or the armored text as a string; decryption a Buffer.
 
@@ -23,13 +23,14 @@ use zeroize::Zeroizing;
 use super::scrypt::{ScryptIdentity, ScryptRecipient};
 use super::x25519::{X25519Identity, X25519Recipient};
 use super::{Identity, Recipient, CHUNK};
-use crate::cipher::stream_format::Codec;
 use crate::error::{CryptoResult, OrThrow};
 use crate::file_io::FileProgress;
+use crate::formats::aead_stream::Codec;
+use crate::formats::file::FileJob;
+use crate::formats::{Begun, Format};
 use crate::js;
 use crate::kdf::Secret;
 use crate::staging::Staged;
-use crate::stream_file::{Begun, FileJob, StreamFormat};
 use crate::task::{Cancel, CancelToken, Job, Output, Work};
 
 /// What an age call encrypts to or decrypts with, copied at call time: a passphrase, or X25519
@@ -256,7 +257,7 @@ pub struct AgeFile {
   key: AgeKey,
 }
 
-impl StreamFormat for AgeFile {
+impl Format for AgeFile {
   type Body = Codec;
 
   fn head_len(&self) -> usize {
@@ -308,24 +309,35 @@ impl StreamFormat for AgeFile {
   }
 }
 
-/// `ageFile(decrypt, src, dst, passphrase, keys, workFactor, token?, progress?)`: `src` encrypted to
-/// the passphrase into `dst` (a binary age file, scrypt at N = 2^workFactor), or with `decrypt`
-/// the plaintext of the binary age file `src` into `dst` (`workFactor` is then the ceiling,
-/// `maxWorkFactor`), renamed there after the last chunk verified; on the libuv pool, resolving
-/// to the bytes written.
+/// What an `ageFile` call does: the direction, the X25519 keys (recipients, or identities when
+/// decrypting; without them the call's passphrase is the key), and the scrypt work factor (the
+/// ceiling `maxWorkFactor` when decrypting).
+#[napi(object)]
+pub struct AgeFileRequest {
+  pub decrypt: bool,
+  pub keys: Option<Vec<String>>,
+  pub work_factor: u32,
+}
+
+/// `ageFile(request, src, dst, passphrase, token?, progress?)`: `src` encrypted to the passphrase
+/// (or the recipients) into `dst` (a binary age file, scrypt at N = 2^workFactor), or with
+/// `decrypt` the plaintext of the binary age file `src` into `dst`, renamed there after the last
+/// chunk verified; on the libuv pool, resolving to the bytes written.
 #[napi(ts_return_type = "Promise<number>")]
-#[allow(clippy::too_many_arguments)]
 pub fn age_file(
   env: &Env,
-  decrypt: bool,
+  request: AgeFileRequest,
   src: Unknown,
   dst: Unknown,
   passphrase: Unknown,
-  keys: Option<Vec<String>>,
-  work_factor: u32,
   token: Option<&CancelToken>,
   progress: Option<&FileProgress>,
 ) -> napi::Result<AsyncTask<Work<FileJob<AgeFile>>>> {
+  let AgeFileRequest {
+    decrypt,
+    keys,
+    work_factor,
+  } = request;
   let op = if decrypt {
     AgeOp::Decrypt {
       max_work_factor: work_factor,

@@ -13,14 +13,13 @@
 //! 16 bytes, which STREAM keeps fixed for a whole stream (they are all prefix), so the subkey is
 //! derived once per stream, not per segment.
 
-use chacha20::hchacha;
-use cipher::array::Array;
 use ring::aead::{Aad, LessSafeKey, Nonce, Tag, UnboundKey};
 use zeroize::Zeroizing;
 
-use super::modes::{decrypt_failed, internal, too_long};
+use super::Sink;
+use crate::cipher::aead::xchacha_subkey;
+use crate::cipher::modes::{decrypt_failed, internal, too_long};
 use crate::error::CryptoResult;
-use crate::stream_file::Sink;
 
 /// Bytes of every segment's tag.
 pub const TAG_LEN: usize = 16;
@@ -82,13 +81,11 @@ impl Segments {
       }
       SegmentAead::ChaCha20Poly1305Age => (&ring::aead::CHACHA20_POLY1305, Zeroizing::new(*key)),
       SegmentAead::XChaCha20Poly1305 => {
-        // draft-irtf-cfrg-xchacha: subkey = HChaCha20(key, nonce[..16]); ChaCha20-Poly1305 then
-        // takes 0^4 ‖ nonce[16..24] = 0^4 ‖ prefix[16..19] ‖ counter ‖ flag.
-        let head = Array::try_from(&prefix[..16]).map_err(|_| internal("nonce"))?;
-        let mut sub = Zeroizing::new([0u8; 32]);
-        sub.copy_from_slice(&hchacha::<chacha20::R20>(&chacha20::Key::from(*key), &head));
+        // ChaCha20-Poly1305 under the XChaCha20 subkey takes 0^4 ‖ nonce[16..24] =
+        // 0^4 ‖ prefix[16..19] ‖ counter ‖ flag.
+        let head: &[u8; 16] = prefix[..16].try_into().map_err(|_| internal("nonce"))?;
         nonce[4..7].copy_from_slice(&prefix[16..]);
-        (&ring::aead::CHACHA20_POLY1305, sub)
+        (&ring::aead::CHACHA20_POLY1305, xchacha_subkey(key, head))
       }
     };
     let key = UnboundKey::new(alg, &key[..])

@@ -283,7 +283,7 @@ fn the_scrypt_stanza_is_what_the_spec_says() {
   let mut key = [0u8; 32];
   let mut full_salt = b"age-encryption.org/v1/scrypt".to_vec();
   full_salt.extend_from_slice(&salt);
-  let params = crate::kdf::scrypt::Params::new(16.0, 8, 1, 32, 1e9).unwrap();
+  let params = crate::kdf::scrypt::ScryptParams::new(16.0, 8, 1, 32, 1e9).unwrap();
   crate::kdf::scrypt::derive(
     b"correct horse",
     &full_salt,

@@ -14,7 +14,7 @@
 //!   [`begin_encrypt`] / [`begin_decrypt`] give the header and the sealer / opener, so a file
 //!   pipeline can stream a file through them; [`encrypt`] / [`decrypt`] are the in-memory forms;
 //! - `armor.rs` is the PEM text form, which [`decrypt`] detects by itself; files on disk go
-//!   through `stream_file.rs` in the binary form only ([`FILE_START`], [`refuse_armor`]);
+//!   through `formats/file.rs` in the binary form only ([`FILE_START`], [`refuse_armor`]);
 //! - `api.rs` holds the JavaScript entry points (`crypto.cipher.age`).
 //!
 //! Errors: a malformed header or armor is a `TypeError` (`ERR_INVALID_ARG_VALUE`), a work
@@ -33,11 +33,11 @@ pub(crate) mod x25519;
 
 use zeroize::Zeroizing;
 
-use super::dispatch::run;
-use super::keys::ModeKey;
-use super::modes::{decrypt_failed, Mode, Op};
-use super::stream::{Opener, Sealer, SegmentAead, Segments};
+use crate::cipher::dispatch::run;
+use crate::cipher::keys::ModeKey;
+use crate::cipher::modes::{decrypt_failed, internal, Mode, Op};
 use crate::error::{Code, CryptoError, CryptoResult};
+use crate::formats::stream::{Opener, Sealer, SegmentAead, Segments};
 use crate::hash::core::{HashCore, Hmac};
 use crate::hash::list::{Alg, State};
 use crate::task::Cancel;
@@ -155,7 +155,7 @@ pub fn begin_encrypt(
   cancel: &Cancel,
 ) -> CryptoResult<(Vec<u8>, Sealer)> {
   if recipients.is_empty() {
-    return Err(super::modes::internal("no recipient"));
+    return Err(internal("no recipient"));
   }
   if recipients.len() > 1 && recipients.iter().any(|r| r.alone()) {
     return Err(CryptoError::invalid_value(

@@ -17,9 +17,9 @@ use zeroize::Zeroizing;
 
 use super::header::{decode_b64, malformed, Stanza};
 use super::{open_file_key, seal_file_key, FileKey, Identity, Recipient};
-use crate::cipher::modes::check_passphrase;
 use crate::error::{CryptoError, CryptoResult};
-use crate::kdf::scrypt::{derive, Params};
+use crate::formats::check_passphrase;
+use crate::kdf::scrypt::{derive, ScryptParams};
 use crate::kdf::PHC_B64;
 use crate::task::Cancel;
 
@@ -32,9 +32,9 @@ pub const MIN_WORK_FACTOR: u32 = 1;
 pub const MAX_WORK_FACTOR: u32 = 30;
 
 /// scrypt's parameters at work factor `log_n` (r = 8, p = 1).
-fn params(log_n: u32) -> CryptoResult<Params> {
+fn params(log_n: u32) -> CryptoResult<ScryptParams> {
   // Memory is bounded by the work factor, which the callers bound (and by the memory budget).
-  Params::new((1u64 << log_n) as f64, 8, 1, 32, f64::INFINITY)
+  ScryptParams::new((1u64 << log_n) as f64, 8, 1, 32, f64::INFINITY)
 }
 
 /// The working memory of scrypt at work factor `log_n`, in bytes (128 MiB + 3 KiB at 17).

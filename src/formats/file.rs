@@ -2,12 +2,12 @@
 //! `decryptFile(src, dst)` read `src`, seal or open it segment by segment, and write `dst`. No
 //! byte of either file passes through JavaScript.
 //!
-//! The pipeline is generic over the format ([`StreamFormat`]): the library's streaming AEAD
-//! (`cipher/stream_format.rs`) is one; age's payload can be another. A format says how many bytes
-//! of the input it reads first ([`StreamFormat::head_len`]: a header to parse, or none), and, given
+//! The pipeline is generic over the format ([`Format`]): the library's streaming AEAD
+//! (`aead_stream.rs`) is one; age's payload can be another. A format says how many bytes
+//! of the input it reads first ([`Format::head_len`]: a header to parse, or none), and, given
 //! them, returns what to write before anything else (a header to emit), how many of those bytes
 //! it consumed, and its [`Body`]: the state machine that turns the rest of the input, in pieces of
-//! any size, into output (`cipher/stream.rs`'s `Sealer` / `Opener`, which release plaintext only
+//! any size, into output (`stream.rs`'s `Sealer` / `Opener`, which release plaintext only
 //! after its tag verified).
 //!
 //! - Reading is `file_io.rs`'s (the read-ahead thread and wiped buffers of `X.file()`, the same
@@ -33,71 +33,12 @@ use std::sync::Arc;
 
 use zeroize::Zeroizing;
 
+use super::{Begun, Body, Format, Sink};
 use crate::error::{CryptoError, CryptoResult};
 use crate::file_io::{
   open_error, path_arg, read_chunks, sys_error, Counters, FileProgress, AHEAD_LEN,
 };
 use crate::task::{Cancel, Job, Output};
-
-/// The state machine that turns a format's input into its output after the head.
-pub trait Body: Send + 'static {
-  /// The output `input` completes, put into `out`.
-  fn push<S: Sink + ?Sized>(&mut self, input: &[u8], out: &mut S) -> CryptoResult<()>;
-  /// The rest of the output, once the input ended (the last segment).
-  fn finish<S: Sink + ?Sized>(self, out: &mut S) -> CryptoResult<()>;
-  /// Input bytes handed to `push` between two cancellation checks (a segment).
-  fn piece_len(&self) -> usize;
-}
-
-/// Where a [`Body`] puts its output (`cipher/stream.rs`'s `Sealer` and `Opener`): one whole
-/// sealed or opened segment per call. A `Vec` appends it; the file job's `FileSink` writes it
-/// out, so a file never holds more than the segment being worked on.
-pub trait Sink {
-  fn put(&mut self, bytes: &[u8]) -> CryptoResult<()>;
-  /// The sink's own buffer, when it is one growing `Vec`: whole segments arriving in one input
-  /// are then copied straight into it and sealed or opened there (one copy, not two).
-  fn buffer(&mut self) -> Option<&mut Vec<u8>> {
-    None
-  }
-}
-
-impl Sink for Vec<u8> {
-  fn put(&mut self, bytes: &[u8]) -> CryptoResult<()> {
-    self.extend_from_slice(bytes);
-    Ok(())
-  }
-
-  fn buffer(&mut self) -> Option<&mut Vec<u8>> {
-    Some(self)
-  }
-}
-
-/// What [`StreamFormat::begin`] returns.
-pub struct Begun<B> {
-  /// Written before anything else (a header, when encrypting).
-  pub lead: Vec<u8>,
-  /// Bytes of the head the format used; the rest go to the body.
-  pub consumed: usize,
-  pub body: B,
-}
-
-/// A streaming format the file pipeline (and the Transforms' native state) runs.
-pub trait StreamFormat: Send + 'static {
-  type Body: Body;
-  /// How many bytes from the start of the input `begin` needs (fewer only when the input is
-  /// shorter); 0 when the format reads no header.
-  fn head_len(&self) -> usize;
-  /// Parses the head (or makes a header), derives the keys (possibly slow: Argon2, checking
-  /// `cancel`), and returns the body.
-  fn begin(self, head: &[u8], cancel: &Cancel) -> CryptoResult<Begun<Self::Body>>;
-  /// The working memory `begin` will lease from the memory budget for this head: what takes it
-  /// ("Argon2", "scrypt") and how many bytes, so that the job leases it before `begin` consumes
-  /// the format. `None` when there is none, or when the head is one `begin` refuses (it then
-  /// says why).
-  fn memory(&self, _head: &[u8]) -> Option<(&'static str, u64)> {
-    None
-  }
-}
 
 /// The output file while it is written: removed when dropped unless [`TempFile::commit`] renamed
 /// it over the destination.
@@ -238,7 +179,7 @@ fn read_head(mut file: &File, buf: &mut [u8]) -> CryptoResult<usize> {
 }
 
 /// One file through a format, on the pool. Resolves to the number of bytes written to `dst`.
-pub struct FileJob<F: StreamFormat> {
+pub struct FileJob<F: Format> {
   pub format: Option<F>,
   pub src: PathBuf,
   pub dst: PathBuf,
@@ -247,7 +188,7 @@ pub struct FileJob<F: StreamFormat> {
   pub done: Option<TempFile>,
 }
 
-impl<F: StreamFormat> FileJob<F> {
+impl<F: Format> FileJob<F> {
   /// The job of `format` from the JS paths `src` to `dst`, reporting to `progress`.
   pub fn new(
     env: &napi::Env,
@@ -266,7 +207,7 @@ impl<F: StreamFormat> FileJob<F> {
   }
 }
 
-impl<F: StreamFormat> Job for FileJob<F> {
+impl<F: Format> Job for FileJob<F> {
   fn run(&mut self, cancel: &Cancel) -> CryptoResult<Output> {
     let src = File::open(&self.src).map_err(|e| open_error(&e, &self.src))?;
     check_destination(&self.dst)?;
