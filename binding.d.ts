@@ -9,9 +9,22 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
-/** Cancellation handle for one async call (created by the JS layer for a `signal`). */
+/**
+ * The handle of one async call: cancellation for a caller's `signal` (created by the JS layer
+ * when there is one), and the call's [`Clock`] when it is timed.
+ */
 export declare class CancelToken {
-  constructor()
+  /**
+   * `cancellable` (default true): the caller passed a signal. `timed` (default false): stamp
+   * the call's jobs, for `times()`.
+   */
+  constructor(cancellable?: boolean | undefined | null, timed?: boolean | undefined | null)
+  /**
+   * `[queued, running, finished]`: milliseconds from the token's making to the first job's
+   * queueing, to the first pick of a job by a pool thread, and to the last job's end on the
+   * pool; NaN for what did not happen (or an untimed token).
+   */
+  times(): Array<number>
   /**
    * Requests cancellation. Returns true when the job had not started (it never will, and the
    * caller may settle the promise now); false when it is running or finished (the running job

@@ -22,6 +22,7 @@ export declare const timingSafeEqual: typeof cjs.timingSafeEqual
 export declare const cpuPaths: typeof cjs.cpuPaths
 export declare const setMemoryBudget: typeof cjs.setMemoryBudget
 export declare const memoryBudget: typeof cjs.memoryBudget
+export declare const diagnosticsChannels: typeof cjs.diagnosticsChannels
 
 declare const crypto: {
   sha: typeof cjs.sha
@@ -34,6 +35,7 @@ declare const crypto: {
   cpuPaths: typeof cjs.cpuPaths
   setMemoryBudget: typeof cjs.setMemoryBudget
   memoryBudget: typeof cjs.memoryBudget
+  diagnosticsChannels: typeof cjs.diagnosticsChannels
   cipher: typeof cjs.cipher
   dsa: typeof cjs.dsa
   kem: typeof cjs.kem

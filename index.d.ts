@@ -383,6 +383,47 @@ export declare function setMemoryBudget(bytes: number): void
 /** The memory budget's limit and what is in use and waiting now. */
 export declare function memoryBudget(): MemoryBudget
 
+/** A family of async calls with its own diagnostics channel. */
+export type DiagnosticsFamily = 'hash' | 'hmac' | 'cipher' | 'kdf' | 'password' | 'pk' | 'kem' | 'hybrid' | 'age' | 'stream' | 'file'
+
+/**
+ * The name of each family's `diagnostics_channel` TracingChannel (`cryptographer:<family>`):
+ * `diagnostics_channel.tracingChannel(diagnosticsChannels.hash).subscribe({ asyncEnd(ctx) {} })`.
+ * Its events are `tracing:cryptographer:<family>:start`, `:end`, `:asyncStart`, `:asyncEnd` and
+ * `:error`, each with one {@link DiagnosticsContext} per call (docs/diagnostics.md).
+ */
+export declare const diagnosticsChannels: Readonly<Record<DiagnosticsFamily, string>>
+
+/**
+ * What an async call publishes on its family's channel: names, byte counts, cost parameters and
+ * times, never a key, password, salt, plaintext or result. The same object goes with every event
+ * of one call; times are `performance.now()` milliseconds of the calling thread.
+ */
+export interface DiagnosticsContext {
+  /** The call's family: it is published on `cryptographer:<family>`. */
+  family: DiagnosticsFamily
+  /** 'digest', 'mac', 'batch', 'hashFile', 'encrypt', 'decrypt', 'derive', 'hash', 'verify', 'sign', 'generateKeypair', ... */
+  operation: string
+  /** 'sha256', 'aes-gcm', 'argon2', 'ml-kem-768', ...: the function's, made precise (mode, curve, suite) once the arguments are read. */
+  algorithm: string
+  /** Bytes of data the call processes; undefined where the input is a secret (passwords, keys) or not counted (files, signatures). */
+  bytesIn: number | undefined
+  /** Cost parameters and sizes (Argon2 memoryCost/timeCost/parallelism, scrypt N/r/p, bcrypt cost, PBKDF2 iterations, RSA modulusLength, batch items); undefined where there are none. */
+  params: Record<string, number | string> | undefined
+  /** When the call started. */
+  startedAt: number
+  /** When its first job was queued on the thread pool; undefined when it queued none (small inputs run inline; refused arguments). */
+  queuedAt: number | undefined
+  /** When a pool thread first picked one of its jobs; undefined when none ran (cancelled while queued). */
+  runningAt: number | undefined
+  /** When its last job finished on the pool. */
+  finishedAt: number | undefined
+  /** When the returned Promise settled (set before asyncStart and error). */
+  settledAt: number | undefined
+  /** The rejection, on error (an AbortError when `signal` aborted). */
+  error?: unknown
+}
+
 // ---------------------------------------------------------------------------------------------
 // Encryption (crypto.cipher)
 // ---------------------------------------------------------------------------------------------
@@ -2159,6 +2200,8 @@ declare const crypto: {
   setMemoryBudget: typeof setMemoryBudget
   /** {@link memoryBudget}: the memory budget's limit and use. */
   memoryBudget: typeof memoryBudget
+  /** {@link diagnosticsChannels}: the diagnostics_channel name of each family of async calls. */
+  diagnosticsChannels: typeof diagnosticsChannels
   /** {@link cipher}: symmetric encryption, age, X25519/ECDH, RSA-OAEP. */
   cipher: CipherApi
   /** {@link dsa}: signatures. */

@@ -17,7 +17,7 @@
 // post-quantum encryption and signatures over those families, docs/hybrid-format.md).
 // Shared by all: options.js (unknown keys, integer ranges), output.js (output
 // formats), errors.js (Node-style errors with a `code`), abort.js (every async form: `signal`,
-// cancel token, AbortError), memory.js (the memory budget of Argon2 and scrypt). A new hash or cipher mode needs no JS at all (plus its line in
+// cancel token, AbortError, and its diagnostics_channel tracing with diagnostics.js), memory.js (the memory budget of Argon2 and scrypt). A new hash or cipher mode needs no JS at all (plus its line in
 // index.d.ts); a new KDF is a `rawKdf(...)` call of about 15 lines in kdf.js; a new family is a
 // file here, required below, with its types in index.d.ts.
 const { sha, hmac } = require('./lib/hash')
@@ -48,6 +48,8 @@ const api = {
   /** The process's memory budget for Argon2 and scrypt (lib/memory.js, src/budget.rs). */
   setMemoryBudget,
   memoryBudget,
+  /** The diagnostics_channel TracingChannel of each family of async calls (lib/diagnostics.js). */
+  diagnosticsChannels: require('./lib/diagnostics').channels,
 }
 
 module.exports = api

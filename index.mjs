@@ -3,4 +3,4 @@ import api from './index.js'
 
 export default api
 export const { sha, hash, hmac, kdf, password, cipher, dsa, kem, hybrid, keys, randomBytes, timingSafeEqual, cpuPaths,
-  setMemoryBudget, memoryBudget } = api
+  setMemoryBudget, memoryBudget, diagnosticsChannels } = api

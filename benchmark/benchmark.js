@@ -77,7 +77,7 @@ async function main() {
   const args = parseArgs(process.argv.slice(2))
   const dir = path.join(__dirname, 'suites')
   // The last suites run one thread: the load average after the run is then the machine's.
-  const order = ['hash', 'batch', 'files', 'streams', 'kdf', 'password', 'cipher', 'cipher-stream', 'age', 'pk', 'pq', 'pq-dsa', 'hybrid', 'reuse', 'bun', 'wasm', 'app', 'memory', 'first-call', 'headline']
+  const order = ['hash', 'batch', 'files', 'streams', 'kdf', 'password', 'cipher', 'cipher-stream', 'age', 'pk', 'pq', 'pq-dsa', 'hybrid', 'diagnostics', 'reuse', 'bun', 'wasm', 'app', 'memory', 'first-call', 'headline']
   let files = fs
     .readdirSync(dir)
     .filter((f) => f.endsWith('.js'))

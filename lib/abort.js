@@ -3,6 +3,7 @@
 // operation goes through `runAsync`, so cancellation behaves the same everywhere.
 const native = require('./native')
 const { invalidArgType } = require('./errors')
+const { Trace } = require('./diagnostics')
 
 /** The error a cancelled operation rejects with (same name and code as Node's AbortError). */
 class AbortError extends Error {
@@ -38,27 +39,37 @@ function signalOf(options) {
 }
 
 /**
- * Runs `start(token)` (a native function returning the Promise of an AsyncTask) with an
+ * Runs `start(token, ctx)` (a native function returning the Promise of an AsyncTask) with an
  * optional AbortSignal. On abort: work still queued is skipped and the Promise rejects at
  * once; running work stops at its next cancellation check (hashing every 4 MiB, PBKDF2, scrypt,
  * bcrypt, RSA key generation, Argon2 between passes when the hash is long: src/task.rs), and the
  * Promise then rejects with an AbortError. Synchronous validation errors become rejections too.
+ *
+ * `kind` (from ./diagnostics.js `kind()`) names the call on its family's diagnostics channel.
+ * When that channel has subscribers, the call is traced: `ctx` is the context it publishes (the
+ * start callback may add `algorithm`, `bytesIn` and `params` once it has read its arguments;
+ * never a secret) and `token` is timed. Otherwise `ctx` is undefined and nothing else is done.
  */
-function runAsync(signal, start) {
+function runAsync(signal, start, kind) {
   try {
-    return startAsync(signal, start)
+    return startAsync(signal, start, kind)
   } catch (err) {
     return Promise.reject(err)
   }
 }
 
 /** As `runAsync`, but an error thrown by `start` (a refused argument) is thrown, not returned. */
-function startAsync(signal, start) {
+function startAsync(signal, start, kind) {
+  if (kind !== undefined && kind.channel.hasSubscribers) return traced(kind, signal, start)
+  return begin(signal, start, undefined)
+}
+
+function begin(signal, start, trace) {
   signal = checkSignal(signal)
-  if (signal === undefined) return start(undefined)
+  if (signal === undefined) return trace === undefined ? start(undefined) : start(trace.token(false), trace.ctx)
   if (signal.aborted) return Promise.reject(abortError(signal))
-  const token = new native.CancelToken()
-  const promise = start(token)
+  const token = trace === undefined ? new native.CancelToken() : trace.token(true)
+  const promise = start(token, trace === undefined ? undefined : trace.ctx)
   return new Promise((resolve, reject) => {
     const onAbort = () => {
       if (token.cancel()) reject(abortError(signal))
@@ -75,6 +86,44 @@ function startAsync(signal, start) {
         reject(err && err.code === 'ABORT_ERR' ? abortError(signal) : err)
       },
     )
+  })
+}
+
+/**
+ * `begin` published on `kind`'s TracingChannel as `tracePromise` publishes a call, with one
+ * difference: the context gets no `result` (a derived key, a plaintext). start (with the stores
+ * bound to it), end when the Promise is returned; error and end when `start` throws; error (on
+ * a rejection), asyncStart and asyncEnd when the Promise settles, the native stamps read first.
+ */
+function traced(kind, signal, start) {
+  const { start: starting, end, asyncStart, asyncEnd, error } = kind.channel
+  const trace = new Trace(kind)
+  const ctx = trace.ctx
+  const settled = (value) => {
+    trace.settle()
+    asyncStart.publish(ctx)
+    asyncEnd.publish(ctx)
+    return value
+  }
+  const failed = (err) => {
+    trace.settle()
+    ctx.error = err
+    error.publish(ctx)
+    asyncStart.publish(ctx)
+    asyncEnd.publish(ctx)
+    throw err
+  }
+  return starting.runStores(ctx, () => {
+    try {
+      return Promise.resolve(begin(signal, start, trace)).then(settled, failed)
+    } catch (err) {
+      trace.settle()
+      ctx.error = err
+      error.publish(ctx)
+      throw err
+    } finally {
+      end.publish(ctx)
+    }
   })
 }
 

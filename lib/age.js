@@ -12,6 +12,7 @@ const { checkOptions, checkInt } = require('./options')
 const { checkDecryptFormat, decryptOutput } = require('./output')
 const { BYTES, invalidArgType, invalidArgValue } = require('./errors')
 const { runAsync, signalOf } = require('./abort')
+const diagnostics = require('./diagnostics')
 const { explicit } = require('./forms')
 const { runFile } = require('./files')
 
@@ -105,6 +106,13 @@ function decryptArgs(data, options, allowed, what) {
   return [[data, ...o.keys, max], checkDecryptFormat(o.outputFormat, 'options.outputFormat')]
 }
 
+const TRACE = {
+  encrypt: diagnostics.kind('age', 'encrypt', 'age'),
+  decrypt: diagnostics.kind('age', 'decrypt', 'age'),
+  encryptFile: diagnostics.kind('file', 'encryptFile', 'age'),
+  decryptFile: diagnostics.kind('file', 'decryptFile', 'age'),
+}
+
 /**
  * encryptFile / decryptFile: `src` through the native file job into `dst`; resolves to
  * `{ bytes }`. `args(o)` gives the job's work factor (or ceiling) from the read options.
@@ -118,7 +126,7 @@ function ageFile(src, dst, options, allowed, what, decrypt, args) {
       signal: signalOf(o),
       onProgress: o.onProgress ?? undefined,
     }
-  })
+  }, decrypt ? TRACE.decryptFile : TRACE.encryptFile)
 }
 
 const age = {
@@ -127,9 +135,15 @@ const age = {
    * PEM text (a string). scrypt at N = 2^workFactor (default 18, as age), on the libuv pool.
    */
   encrypt(data, options) {
-    return runAsync(signalOf(options), (token) =>
-      native.ageEncryptAsync(...encryptArgs(data, options, ENCRYPT_ASYNC, 'cipher.age.encrypt'), token),
-    )
+    return runAsync(signalOf(options), (token, ctx) => {
+      const args = encryptArgs(data, options, ENCRYPT_ASYNC, 'cipher.age.encrypt')
+      if (ctx !== undefined) {
+        ctx.bytesIn = diagnostics.byteLength(data)
+        // The scrypt work factor of a passphrase (X25519 recipients have none).
+        if (args[1] !== undefined) ctx.params = { workFactor: args[3] }
+      }
+      return native.ageEncryptAsync(...args, token)
+    }, TRACE.encrypt)
   },
   /**
    * Decrypts an age file (binary or armored, detected) encrypted to `options.passphrase`; a
@@ -138,10 +152,14 @@ const age = {
    * damaged, truncated or extended file) rejects with one ERR_CRYPTO_DECRYPT_FAILED.
    */
   decrypt(data, options) {
-    return runAsync(signalOf(options), async (token) => {
+    return runAsync(signalOf(options), async (token, ctx) => {
       const [args, format] = decryptArgs(data, options, DECRYPT_ASYNC, 'cipher.age.decrypt')
+      if (ctx !== undefined) {
+        ctx.bytesIn = diagnostics.byteLength(data)
+        ctx.params = { maxWorkFactor: args[3] }
+      }
       return decryptOutput(await native.ageDecryptAsync(...args, token), format)
-    })
+    }, TRACE.decrypt)
   },
   /** `encrypt`, synchronously: blocks the calling thread for the scrypt work (~0.1-1 s at 18). */
   encryptSync(data, options) {

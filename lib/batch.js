@@ -5,6 +5,7 @@
 // `isSmallBatch` for encryptBatch/decryptBatch.
 const { invalidArgType, invalidArgValue } = require('./errors')
 const { runAsync, signalOf } = require('./abort')
+const { totalLength } = require('./diagnostics')
 const { asBuffer } = require('./bytes')
 
 const ENCODING = { hex: 'hex', base64: 'base64', base64url: 'base64url', binary: 'latin1' }
@@ -126,13 +127,17 @@ function addBatch(fn, spec) {
   // The items are copied at call time and hashed on the libuv pool, in one part per pool thread
   // (UV_THREADPOOL_SIZE); small batches are hashed right here.
   fn.batchAsync = (inputs, options) =>
-    runAsync(signalOf(options), async (token) => {
+    runAsync(signalOf(options), async (token, ctx) => {
       const [r, packed] = read(inputs, options, acceptedAsync)
+      if (ctx !== undefined) {
+        ctx.bytesIn = totalLength(inputs)
+        ctx.params = { items: inputs.length }
+      }
       if (isSmallBatch(inputs)) return syncDigests(spec.call(r), inputs, r.length, r.format, packed)
       const parts = await joinParts(spec.async(inputs, r, token))
       const buf = parts.length === 1 ? parts[0] : Buffer.concat(parts)
       return r.format === undefined || r.format === 'hex' ? digests(buf, r.length, 'hex') : digests(buf, r.length, r.format, packed)
-    })
+    }, spec.kind)
 }
 
 module.exports = { addBatch, checkList, isSmallBatch, joinParts }

@@ -18,12 +18,24 @@ const native = require('./native')
 const { checkOptions, checkInt } = require('./options')
 const { BYTES, invalidArgType, invalidArgValue, outOfRange } = require('./errors')
 const { checkSignal, startAsync } = require('./abort')
+const { kind } = require('./diagnostics')
 const { byteLength, isBytes } = require('./bytes')
 const { checkProgress, runFile } = require('./files')
 const { ARGON2_DEFAULTS } = require('./kdf')
 
 const { aeadStreamNewAsync, aeadStreamUpdate, aeadStreamFinal, aeadStreamFile } = native
 const ALGORITHMS = native.streamAlgorithms()
+// What each async call publishes as (./diagnostics.js): the key setup of a stream (Argon2id for
+// a passphrase) on the stream channel, the files on the file channel.
+for (const alg of ALGORITHMS) {
+  const name = alg.name.toLowerCase()
+  alg.traced = {
+    encryptStream: kind('stream', 'encryptStream', name),
+    decryptStream: kind('stream', 'decryptStream', name),
+    encryptFile: kind('file', 'encryptFile', name),
+    decryptFile: kind('file', 'decryptFile', name),
+  }
+}
 // An option only other modules of the library can pass (a Symbol key): the bytes of an enclosing
 // format before the stream header (crypto.hybrid's envelope head). Sealing, and opening a file
 // whose lead is known: those bytes (`Buffer`), written first / required and skipped. Opening a
@@ -106,7 +118,11 @@ function request(alg, decrypt, r) {
  * `head` when decrypting. A refused argument throws here.
  */
 function makeState(alg, decrypt, r, head) {
-  return startAsync(r.signal, (token) => aeadStreamNewAsync(request(alg, decrypt, r), r.secret, head, token))
+  return startAsync(
+    r.signal,
+    (token) => aeadStreamNewAsync(request(alg, decrypt, r), r.secret, head, token),
+    decrypt ? alg.traced.decryptStream : alg.traced.encryptStream,
+  )
 }
 
 /** `encryptStream()` / `decryptStream()`: byte chunks in, sealed stream (or plaintext) out. */
@@ -212,7 +228,7 @@ function aeadFile(alg, decrypt, src, dst, options) {
       signal: r.signal,
       onProgress: r.onProgress,
     }
-  })
+  }, decrypt ? alg.traced.decryptFile : alg.traced.encryptFile)
 }
 
 /** The four methods for the namespace `name` ('aes', 'xchacha20'), or none. */

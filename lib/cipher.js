@@ -14,6 +14,7 @@ const { explicit } = require('./forms')
 const { streamMethods } = require('./cipher-stream')
 const { sealMethods } = require('./seal')
 const { checkList, isSmallBatch, joinParts } = require('./batch')
+const { kind, totalLength } = require('./diagnostics')
 
 const MODES = native.cipherModes()
 const nativeCipher = native.cipher
@@ -23,9 +24,13 @@ const { cipherOpDecrypt: OP_DECRYPT, cipherOpNoPadding: OP_NO_PADDING, cipherFam
 const FAMILY_ID = Object.fromEntries(cipherFamilies.map((name, id) => [name, id]))
 
 const byFamily = { aes: new Map(), chacha20: new Map(), des: new Map() }
+const byId = new Map()
 for (const m of MODES) {
   m.aead = m.tagLengths.length > 0
+  // The name diagnostics publish: 'aes-gcm', 'des-cbc', 'chacha20-poly1305'.
+  m.algorithm = m.name.includes(m.family) ? m.name : `${m.family}-${m.name}`
   byFamily[m.family].set(m.name, m)
+  byId.set(m.id, m)
 }
 
 /** Strings are UTF-8; views and ArrayBuffers are read as Buffers over the caller's memory (their length sizes the output). */
@@ -110,13 +115,17 @@ function runSync(spec, decrypt, data, options, key) {
 
 /** The async form: inputs are copied at call time and the work runs on the libuv pool. */
 function runAsync(spec, decrypt, data, options, key) {
-  return runWithSignal(signalOf(options), async (token) => {
+  return runWithSignal(signalOf(options), async (token, ctx) => {
     refuseAsyncOutput(options)
     const [bits, , bytes, fmt] = plan(spec, decrypt, data, options)
+    if (ctx !== undefined) {
+      ctx.algorithm = byId.get(bits & ~(OP_DECRYPT | OP_NO_PADDING)).algorithm
+      ctx.bytesIn = bytes.length
+    }
     const params = { iv: options.iv, aad: options.aad, tagLength: options.tagLength }
     const out = await nativeCipherAsync(bits, key, bytes, params, token)
     return format(out, fmt)
-  })
+  }, decrypt ? spec.kinds.decrypt : spec.kinds.encrypt)
 }
 
 // --- batches -----------------------------------------------------------------------------------
@@ -142,17 +151,22 @@ function runBatchSync(spec, decrypt, messages, o) {
 
 /** The async form: messages copied at call time, one part per libuv thread. */
 function runBatchAsync(spec, decrypt, messages, o) {
-  return runWithSignal(signalOf(o), async (token) => {
+  return runWithSignal(signalOf(o), async (token, ctx) => {
     checkList(messages, 'messages')
+    if (ctx !== undefined) {
+      ctx.bytesIn = totalLength(messages)
+      ctx.params = { items: messages.length }
+    }
     if (isSmallBatch(messages)) return runBatchSync(spec, decrypt, messages, o)
     const [, bits, fmt] = opOf(spec, decrypt, o)
+    if (ctx !== undefined) ctx.algorithm = byId.get(bits & ~(OP_DECRYPT | OP_NO_PADDING)).algorithm
     checkInt(o.tagLength, 'options.tagLength', 0, 0xffffffff)
     const params = { ivs: o.ivs, aad: o.aad, tagLength: o.tagLength }
     const parts = await joinParts(native.cipherBatchAsync(bits, o.key, messages, params, token))
     const out = []
     for (const [data, lens] of parts) splitOutputs(data, lens, fmt, out)
     return out
-  })
+  }, decrypt ? spec.kinds.decryptBatch : spec.kinds.encryptBatch)
 }
 
 // --- crypto-js / OpenSSL passphrase format (legacy) ------------------------------------------------
@@ -179,12 +193,15 @@ function passphraseSync(decrypt, data, options) {
   return format(native.passphraseCipher(decrypt, raw, o.passphrase), fmt)
 }
 
+const CRYPTO_JS = { encrypt: kind('cipher', 'encrypt', 'crypto-js'), decrypt: kind('cipher', 'decrypt', 'crypto-js') }
+
 function passphraseAsync(decrypt, data, options) {
-  return runWithSignal(signalOf(options), async (token) => {
+  return runWithSignal(signalOf(options), async (token, ctx) => {
     const o = readOptions(options, 'a "passphrase" property')
     const [raw, fmt] = passphraseArgs(decrypt, data, o, PASSPHRASE_ASYNC_OPTIONS)
+    if (ctx !== undefined) ctx.bytesIn = raw.length
     return format(await native.passphraseCipherAsync(decrypt, raw, o.passphrase, token), fmt)
-  })
+  }, decrypt ? CRYPTO_JS.decrypt : CRYPTO_JS.encrypt)
 }
 
 /**
@@ -274,7 +291,9 @@ function makeNamespace(family, { defaultMode, fixed, modeOption }) {
   if (family === 'aes') base.push('passphrase')
   const allowed = new Set(base)
   const keyOptions = new Set(base.filter((k) => k !== 'key' && k !== 'passphrase'))
-  const spec = { modes, defaultMode, fixed: fixed && modes.get(fixed), keyOptions }
+  const kinds = {}
+  for (const op of ['encrypt', 'decrypt', 'encryptBatch', 'decryptBatch']) kinds[op] = kind('cipher', op, family)
+  const spec = { modes, defaultMode, fixed: fixed && modes.get(fixed), keyOptions, kinds }
   const what = `cipher.${fixed ? fixed.split('-')[0] : family}`
 
   const read = (options) => checkOptions(readOptions(options, 'a "key" property'), allowed, what)

@@ -73,12 +73,12 @@ function fsError(err, path, dest) {
 /**
  * Runs a native file job (`start(token, counter)`: hashFile, aeadStreamFile) with a signal and,
  * when there is `onProgress`, the timer that polls the job's counter. An exception in onProgress
- * cancels the job and becomes the rejection.
+ * cancels the job and becomes the rejection. `kind`: what the call publishes as (./diagnostics.js).
  */
-function fileAsync(start, signal, onProgress) {
+function fileAsync(start, signal, onProgress, kind) {
   signal = checkSignal(signal)
   checkProgress(onProgress)
-  if (!onProgress) return runAsync(signal, (token) => start(token, undefined))
+  if (!onProgress) return runAsync(signal, (token) => start(token, undefined), kind)
   if (signal && signal.aborted) return Promise.reject(abortError(signal))
   // One controller for both causes of cancellation: the caller's signal and a throwing callback.
   const controller = new AbortController()
@@ -105,7 +105,7 @@ function fileAsync(start, signal, onProgress) {
     clearInterval(timer)
     if (signal) signal.removeEventListener('abort', forward)
   }
-  return runAsync(controller.signal, (token) => start(token, counter)).then(
+  return runAsync(controller.signal, (token) => start(token, counter), kind).then(
     (value) => {
       settle()
       if (thrown) throw thrown.err
@@ -125,12 +125,12 @@ function fileAsync(start, signal, onProgress) {
  * the options first (so a refused option rejects before any path is read) and returns
  * `{ start, signal, onProgress }`.
  */
-function runFile(src, dst, prepare) {
+function runFile(src, dst, prepare, kind) {
   try {
     const { start, signal, onProgress } = prepare()
     const from = checkPath(src)
     const to = checkPath(dst)
-    return fileAsync((token, counter) => start(from, to, token, counter), signal, onProgress).then(
+    return fileAsync((token, counter) => start(from, to, token, counter), signal, onProgress, kind).then(
       (bytes) => ({ bytes }),
       (err) => {
         throw fsError(err, from, to)

@@ -139,7 +139,7 @@ async function digestIterable(source, hasher, signal, onProgress) {
  * synchronous form; `read(options, accepted)` checks them and returns `[format, nativeOptions]`
  * (the object the native file functions take); `hmac` says which `nativeOptions` those are.
  */
-function addStreaming(fn, { id, hmac, accepted, read }) {
+function addStreaming(fn, { id, hmac, accepted, read, kind }) {
   const streaming = new Set([...accepted, ...ASYNC_OPTIONS])
   const asyncBytes = fn.async
 
@@ -164,6 +164,7 @@ function addStreaming(fn, { id, hmac, accepted, read }) {
         (token, counter) => hashFile(id, hmac, p, nativeOptions, token, counter),
         signalOf(options),
         options && options.onProgress,
+        kind,
       ).then(
         (digest) => encode(digest, format),
         (err) => {

@@ -6,6 +6,7 @@ const { checkFormat, encode, outputTarget, refuseAsyncOutput } = require('./outp
 const { checkOptions, checkInt } = require('./options')
 const { BYTES, coded, invalidArgType } = require('./errors')
 const { runAsync, signalOf } = require('./abort')
+const { kind, byteLength } = require('./diagnostics')
 const { copyBytes, isBytes, asBuffer } = require('./bytes')
 const { ALGORITHMS, hasHmac } = require('./algorithms')
 const { addStreaming } = require('./hash-stream')
@@ -228,9 +229,11 @@ function makeHash(info) {
   // For large inputs: the native side copies the bytes at call time (into a reused buffer) and
   // hashes the copy on the libuv pool, so the digest is of the bytes as they were when the call
   // was made (as node:crypto and WebCrypto). Inputs under INLINE_LIMIT are hashed right here.
+  const traced = kind('hash', 'digest', name)
   digest.async = (data, options) =>
-    runAsync(signalOf(options), async (token) => {
+    runAsync(signalOf(options), async (token, ctx) => {
       refuseAsyncOutput(options)
+      if (ctx !== undefined) ctx.bytesIn = byteLength(data)
       const { format, length, params } = read(options, allowedAsync)
       if (isSmall(data)) {
         const out = Buffer.allocUnsafe(length)
@@ -238,10 +241,11 @@ function makeHash(info) {
         return encode(out, format)
       }
       return encode(await hashAsync(id, data, params, token), format)
-    })
+    }, traced)
   addStreaming(digest, {
     id,
     hmac: false,
+    kind: kind('file', 'hashFile', name),
     accepted: allowed,
     read: (options, accepted) => {
       const { format, params } = read(options, accepted)
@@ -249,6 +253,7 @@ function makeHash(info) {
     },
   })
   addBatch(digest, {
+    kind: kind('hash', 'batch', name),
     accepted: allowed,
     read,
     call: ({ params: p }) => (first, hex, items) =>
@@ -302,9 +307,11 @@ function makeHmac(info) {
     }
     return new Hasher(spec, format)
   }
+  const traced = kind('hmac', 'mac', name)
   mac.async = (data, options) =>
-    runAsync(signalOf(options), async (token) => {
+    runAsync(signalOf(options), async (token, ctx) => {
       refuseAsyncOutput(options)
+      if (ctx !== undefined) ctx.bytesIn = byteLength(data)
       const format = readHmacOptions(options, name, HMAC_ASYNC_OPTIONS)
       if (isSmall(data)) {
         const out = Buffer.allocUnsafe(outputLength)
@@ -312,14 +319,16 @@ function makeHmac(info) {
         return encode(out, format)
       }
       return encode(await hmacAsync(id, options.key, data, token), format)
-    })
+    }, traced)
   addStreaming(mac, {
     id,
     hmac: true,
+    kind: kind('file', 'hashFile', `hmac-${name}`),
     accepted: HMAC_OPTIONS,
     read: (options, accepted) => [readHmacOptions(options, name, accepted), { key: options.key }],
   })
   addBatch(mac, {
+    kind: kind('hmac', 'batch', name),
     accepted: HMAC_OPTIONS,
     read: (options, accepted) => ({ format: readHmacOptions(options, name, accepted), length: outputLength, key: options.key }),
     call: ({ key }) => (first, hex, items) =>

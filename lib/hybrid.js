@@ -18,6 +18,7 @@ const fsp = require('fs/promises')
 const { checkOptions } = require('./options')
 const { coded, BYTES, invalidArgType, invalidArgValue } = require('./errors')
 const { runAsync, signalOf } = require('./abort')
+const diagnostics = require('./diagnostics')
 const { asBuffer, bytesOf } = require('./bytes')
 const { explicit, keyed } = require('./forms')
 const { randomBytes } = require('./random')
@@ -325,13 +326,14 @@ function generateKeypair(options) {
 }
 
 function generateKeypairAsync(options) {
-  return runAsync(signalOf(options), async () => {
+  return runAsync(signalOf(options), async (_, ctx) => {
     const o = readOpts(options, GEN_ASYNC, 'hybrid.generateKeypairAsync')
     const suite = readSuite(o.suite)
+    if (ctx !== undefined) ctx.algorithm = suite.name
     const format = readFormat(o.format)
     // The components on the pool side by side (RSA-4096 key generation dominates).
     return keypairOut(suite, await Promise.all(suite.parts.map((p) => p.generateAsync(o.signal))), format)
-  })
+  }, TRACE.generateKeypair)
 }
 
 function getPublicKey(privateKey, options) {
@@ -418,18 +420,22 @@ function encrypt(data, ...args) {
 
 function encryptAsync(data, ...args) {
   const [recipient, options] = encryptArgs(args)
-  return runAsync(signalOf(options), async () => {
+  return runAsync(signalOf(options), async (_, ctx) => {
     const o = readOpts(options, ENC_ASYNC, 'hybrid.encryptAsync')
     const pub = publicKeyOf(recipient)
     // Copied now: the payload is sealed after the encapsulations, by then the caller's bytes may
     // have changed (encryptAsync copies it again: the price of the pool).
     const bytes = Buffer.from(bytesOf(data, 'data'))
+    if (ctx !== undefined) {
+      ctx.algorithm = pub.suite.name
+      ctx.bytesIn = bytes.length
+    }
     const { payloadKey, head } = await encapsulateAsync(pub, FORM.oneShot, o.signal)
     // encryptAsync copies the key as it is called, before any await here.
     const sealing = aes.encryptAsync(bytes, { ...gcm(payloadKey, envelopeAad(head, o)), signal: o.signal })
     payloadKey.fill(0)
     return Buffer.concat([head, await sealing])
-  })
+  }, TRACE.encrypt)
 }
 
 function decrypt(envelope, ...args) {
@@ -450,19 +456,23 @@ function decrypt(envelope, ...args) {
 
 function decryptAsync(envelope, ...args) {
   const [privateKey, options] = decryptArgs(args)
-  return runAsync(signalOf(options), async () => {
+  return runAsync(signalOf(options), async (_, ctx) => {
     const o = readOpts(options, ENC_ASYNC, 'hybrid.decryptAsync')
     const key = privateKeyOf(privateKey)
     // Copied now: the payload is opened after the decapsulations, by then the caller's bytes
     // may have changed (decryptAsync copies the payload again: the price of the pool).
     const env = Buffer.from(bytesOf(envelope, 'envelope'))
+    if (ctx !== undefined) {
+      ctx.algorithm = key.suite.name
+      ctx.bytesIn = env.length
+    }
     const { cts, length } = readHead(key, env, FORM.oneShot)
     const payloadKey = await decapsulateAsync(key, cts, o.signal)
     // The key is copied by the call as it starts: wiped right after.
     const opening = aes.decryptAsync(env.subarray(length), { ...gcm(payloadKey, envelopeAad(env, o)), signal: o.signal })
     payloadKey.fill(0)
     return opening.catch(refused)
-  })
+  }, TRACE.decrypt)
 }
 
 // ---- streams and files: the streaming AEAD format (docs/stream-format.md) under the payload key,
@@ -512,9 +522,10 @@ function encryptFile(src, dst, ...args) {
 
 function decryptFile(src, dst, ...args) {
   const [privateKey, options] = keyed(args, ['privateKey'], 'decryptFile')
-  return runAsync(signalOf(options), async () => {
+  return runAsync(signalOf(options), async (_, ctx) => {
     const o = readOpts(options, FILE, 'hybrid.decryptFile')
     const key = privateKeyOf(privateKey)
+    if (ctx !== undefined) ctx.algorithm = key.suite.name
     const head = await readFileHead(src, ENVELOPE_HEAD + key.suite.ctLength)
     const payloadKey = await decapsulateAsync(key, readHead(key, head, FORM.stream).cts, o.signal)
     try {
@@ -524,7 +535,7 @@ function decryptFile(src, dst, ...args) {
     } finally {
       payloadKey.fill(0)
     }
-  })
+  }, TRACE.decryptFile)
 }
 
 async function readFileHead(path, n) {
@@ -562,13 +573,18 @@ function sign(data, ...args) {
 
 function signAsync(data, ...args) {
   const [privateKey, options] = signArgs(args)
-  return runAsync(signalOf(options), async () => {
+  return runAsync(signalOf(options), async (_, ctx) => {
     const o = readOpts(options, SIGN_ASYNC, 'hybrid.signAsync')
     const key = privateKeyOf(privateKey)
-    const m = signedMessage(key, bytesOf(data, 'data'))
+    const d = bytesOf(data, 'data')
+    if (ctx !== undefined) {
+      ctx.algorithm = key.suite.name
+      ctx.bytesIn = d.length
+    }
+    const m = signedMessage(key, d)
     const off = key.suite.kems.length
     return sigOut(key.suite, await Promise.all(key.suite.sigs.map((s, i) => s.signAsync(key.fields[off + i], m, o.signal))))
-  })
+  }, TRACE.sign)
 }
 
 // verify(data, publicKey, signature, options?) or verify(data, { publicKey, signature, ...options }).
@@ -619,8 +635,12 @@ function verifyAsync(data, ...args) {
     // Every component call starts here, before any await: each copies its inputs as it is made.
     const results = eachComponent(data, signature, publicKey, (s, k, m, part) => s.verifyAsync(k, m, part, o.signal))
     return results !== null && (await Promise.all(results)).every(Boolean)
-  })
+  }, TRACE.verify)
 }
+
+/** What each async call publishes as (./diagnostics.js); the suite is named once the key is read. */
+const TRACE = {}
+for (const op of ['generateKeypair', 'encrypt', 'decrypt', 'decryptFile', 'sign', 'verify']) TRACE[op] = diagnostics.kind('hybrid', op, 'hybrid')
 
 const hybrid = Object.freeze(
   explicit(

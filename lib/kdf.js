@@ -5,11 +5,12 @@
 // ./abort.js). The plain names are those of the original cryptographer.js: `argon2` and
 // `argon2.verify` return Promises, `pbkdf2`, `scrypt`, `hkdf` and `bcrypt.*` return values.
 const native = require('./native')
-const { readHash: readAnyHash, hasHmac } = require('./algorithms')
+const { ALGORITHMS, readHash: readAnyHash, hasHmac } = require('./algorithms')
 const { checkOptions, checkInt } = require('./options')
 const { checkFormat, encode } = require('./output')
 const { BYTES, invalidArgType, invalidArgValue } = require('./errors')
 const { AbortError, runAsync, signalOf } = require('./abort')
+const { kind } = require('./diagnostics')
 const { explicit } = require('./forms')
 
 const U32 = 2 ** 32 - 1
@@ -32,12 +33,18 @@ function intOr(value, name, min, max, dflt) {
   return v === undefined ? dflt : v
 }
 
+/** The name of a hash by its native id (for diagnostics). */
+const hashName = (id) => ALGORITHMS.find((a) => a.id === id)?.name
+
 /**
  * The synchronous and async forms of a raw KDF (fixed-length output in `outputFormat`, hex by
  * default). `readArgs(input, options)` validates and returns the native call's arguments; the
  * async form adds `signal` to the accepted options and passes the cancel token last.
+ * `params(args)` is what a traced call publishes of those arguments: costs and lengths, never
+ * the input or the salt.
  */
-function rawKdf(name, optionNames, readArgs, nativeSync, nativeAsync) {
+function rawKdf(name, optionNames, readArgs, nativeSync, nativeAsync, params) {
+  const traced = kind('kdf', 'derive', name)
   const allowed = new Set([...optionNames, 'outputFormat'])
   const allowedAsync = new Set([...allowed, 'signal'])
   const sync = (input, options) => {
@@ -45,11 +52,13 @@ function rawKdf(name, optionNames, readArgs, nativeSync, nativeAsync) {
     return encode(nativeSync(...readArgs(input, o)), checkFormat(o.outputFormat))
   }
   const async = (input, options) =>
-    runAsync(signalOf(options), async (token) => {
+    runAsync(signalOf(options), async (token, ctx) => {
       const o = checkOptions(options, allowedAsync, name)
       const format = checkFormat(o.outputFormat)
-      return encode(await nativeAsync(...readArgs(input, o), token), format)
-    })
+      const args = readArgs(input, o)
+      if (ctx !== undefined) ctx.params = params(args)
+      return encode(await nativeAsync(...args, token), format)
+    }, traced)
   Object.defineProperty(sync, 'name', { value: name })
   Object.defineProperty(async, 'name', { value: `${name}Async` })
   return [sync, async]
@@ -73,6 +82,7 @@ const [pbkdf2, pbkdf2Async] = rawKdf(
   ],
   native.pbkdf2,
   native.pbkdf2Async,
+  ([, , iterations, keyLength, hash]) => ({ iterations, keyLength, hash: hashName(hash) }),
 )
 
 // ---- scrypt ---------------------------------------------------------------------------------
@@ -104,6 +114,7 @@ const [scrypt, scryptAsync] = rawKdf(
   },
   native.scrypt,
   native.scryptAsync,
+  ([, , { n, r, p, keyLength, maxmem }]) => ({ N: n, r, p, keyLength, maxmem }),
 )
 
 // ---- HKDF -----------------------------------------------------------------------------------
@@ -127,6 +138,7 @@ const [hkdf, hkdfAsync] = rawKdf(
   },
   native.hkdf,
   native.hkdfAsync,
+  ([, , , keyLength, hash]) => ({ keyLength, hash: hashName(hash) }),
 )
 
 // ---- Argon2 ---------------------------------------------------------------------------------
@@ -197,15 +209,33 @@ function argon2Args(password, options, allowed) {
 
 const argon2Out = (result, format) => (format === undefined || format === 'phc' ? result : encode(result, format))
 
+/** What a traced Argon2 call publishes of its parameters (PHC string's or options'). */
+const argon2Costs = (p) => ({
+  variant: typeof p.variant === 'number' ? VARIANT_NAMES[p.variant] : p.variant,
+  version: p.version,
+  memoryCost: p.memoryCost,
+  timeCost: p.timeCost,
+  parallelism: p.parallelism,
+  keyLength: p.keyLength,
+})
+
+const TRACE = {
+  argon2: kind('password', 'hash', 'argon2'),
+  argon2Verify: kind('password', 'verify', 'argon2'),
+  bcrypt: kind('password', 'hash', 'bcrypt'),
+  bcryptVerify: kind('password', 'verify', 'bcrypt'),
+}
+
 /**
  * Argon2 (RFC 9106) on the libuv pool: ARGON2_DEFAULTS, a random 16-byte salt; returns the PHC
  * string (or the raw tag in `outputFormat`).
  */
 function argon2(password, options) {
-  return runAsync(signalOf(options), async (token) => {
+  return runAsync(signalOf(options), async (token, ctx) => {
     const [pw, salt, secret, ad, params, format] = argon2Args(password, options, ARGON2_ASYNC_OPTIONS)
+    if (ctx !== undefined) ctx.params = argon2Costs(params)
     return argon2Out(await native.argon2HashAsync(pw, salt, secret, ad, params, token), format)
-  })
+  }, TRACE.argon2)
 }
 
 /** Argon2, synchronous: blocks the calling thread for the whole hash (about 0.1 s at the defaults). */
@@ -251,11 +281,23 @@ const phc = (hash, password) => storedHash(hash, password, '$argon2', 'argon2.ve
  * with a RangeError (ERR_OUT_OF_RANGE), before any work. `signal` stops a long hash between passes.
  */
 argon2.verify = function verify(password, hash, options) {
-  return runAsync(signalOf(options), (token) => {
+  return runAsync(signalOf(options), (token, ctx) => {
     const o = checkOptions(options, VERIFY_ASYNC_OPTIONS, 'argon2.verify')
     const pw = requireBytes(password, 'password')
-    return native.argon2VerifyAsync(phc(hash, password), pw, o.secret ?? undefined, argon2Limits(o), token)
-  })
+    const stored = phc(hash, password)
+    const limits = argon2Limits(o)
+    if (ctx !== undefined) ctx.params = storedCosts(() => argon2Costs(native.argon2Parse(stored, limits)))
+    return native.argon2VerifyAsync(stored, pw, o.secret ?? undefined, limits, token)
+  }, TRACE.argon2Verify)
+}
+
+/** The costs of a stored hash for diagnostics; undefined when it does not parse (verify says why). */
+function storedCosts(read) {
+  try {
+    return read()
+  } catch {
+    return undefined
+  }
 }
 
 /** Synchronous `argon2.verify` (same errors and ceilings). */
@@ -334,10 +376,11 @@ const bcrypt = {
   },
   /** `hash` on the libuv pool. */
   hashAsync(password, options) {
-    return runAsync(signalOf(options), (token) => {
+    return runAsync(signalOf(options), (token, ctx) => {
       const [pw, rounds, salt, truncate] = bcryptArgs(password, options, BCRYPT_ASYNC_OPTIONS)
+      if (ctx !== undefined) ctx.params = { cost: rounds }
       return native.bcryptHashAsync(pw, rounds, salt, truncate, token)
-    })
+    }, TRACE.bcrypt)
   },
   /**
    * True when `password` matches a `$2a$`/`$2b$`/`$2y$` hash; malformed hashes throw a TypeError,
@@ -349,11 +392,12 @@ const bcrypt = {
   },
   /** `verify` on the libuv pool. */
   verifyAsync(password, hash, options) {
-    return runAsync(signalOf(options), (token) => {
+    return runAsync(signalOf(options), (token, ctx) => {
       const o = checkOptions(options, BCRYPT_VERIFY_ASYNC_OPTIONS, 'bcrypt.verifyAsync')
       const stored = storedHash(hash, password, '$2', 'bcrypt.verifyAsync')
+      if (ctx !== undefined) ctx.params = storedCosts(() => ({ cost: bcrypt.rounds(stored) }))
       return native.bcryptVerifyAsync(requireBytes(password, 'password'), stored, maxRounds(o), token)
-    })
+    }, TRACE.bcryptVerify)
   },
   /** The cost of a bcrypt hash (TypeError when malformed). */
   rounds(hash) {

@@ -14,6 +14,7 @@ const { asBuffer, split } = require('./bytes')
 const { parseKey, preparedKey, encodeKey, KEMS, FORMATS } = require('./keys')
 const { checkOptions } = require('./options')
 const { runAsync, signalOf } = require('./abort')
+const { kind } = require('./diagnostics')
 const { explicit, keyed } = require('./forms')
 const { BYTES, invalidArgType, invalidArgValue } = require('./errors')
 
@@ -42,6 +43,8 @@ function kem(a) {
     preparedKey(input, { alg: a.alg, private: true }, 'privateKey', (key) => native.kemPrepare(a.id, key))
   const publicKey = (input) => rawOf(input, [a.publicLength]) || parseKey(input, { alg: a.alg, private: false }, 'publicKey').key
   const what = (f) => `kem.${a.alg.replace(/-/g, '')}.${f}`
+  const traced = {}
+  for (const op of ['generateKeypair', 'encapsulate', 'decapsulate']) traced[op] = kind('kem', op, a.alg)
 
   const generateArgs = (options, allowed, f) => {
     const o = checkOptions(options, allowed, what(f))
@@ -87,7 +90,7 @@ function kem(a) {
           return runAsync(signalOf(options), async (token) => {
             const [seed, expanded, format] = generateArgs(options, GENERATE_ASYNC_OPTIONS, 'generateKeypairAsync')
             return keypair(split(await native.kemGenerateAsync(a.id, seed, expanded, token)), format)
-          })
+          }, traced.generateKeypair)
         },
         /** { ciphertext, sharedSecret } for `publicKey`, with fresh randomness. */
         encapsulate(...args) {
@@ -102,7 +105,7 @@ function kem(a) {
             checkOptions(options, SIGNAL, what('encapsulateAsync'))
             const [ciphertext, sharedSecret] = split(await native.kemEncapsulateAsync(a.id, publicKey(key), token))
             return { ciphertext, sharedSecret }
-          })
+          }, traced.encapsulate)
         },
         /** The shared secret of `ciphertext` (a wrong one gives FIPS 203's implicit-rejection secret). */
         decapsulate(...args) {
@@ -115,7 +118,7 @@ function kem(a) {
           return runAsync(signalOf(options), (token) => {
             checkOptions(options, SIGNAL, what('decapsulateAsync'))
             return native.kemDecapsulateAsync(a.id, bytes(ciphertext, 'ciphertext'), privateKey(key), token)
-          })
+          }, traced.decapsulate)
         },
       },
       { sync: ['generateKeypair', 'encapsulate', 'decapsulate'] },

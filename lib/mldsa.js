@@ -12,6 +12,7 @@ const { asBuffer, split } = require('./bytes')
 const { parseKey, preparedKey, encodeKey, publicOf, MLDSA_SETS, FORMATS } = require('./keys')
 const { checkOptions } = require('./options')
 const { runAsync, signalOf } = require('./abort')
+const { kind } = require('./diagnostics')
 const { explicit, keyed } = require('./forms')
 const { BYTES, invalidArgType, invalidArgValue } = require('./errors')
 
@@ -38,6 +39,8 @@ function deterministic(v) {
 
 function parameterSet(set) {
   const alg = set.name
+  const traced = {}
+  for (const op of ['generateKeypair', 'sign', 'verify']) traced[op] = kind('pk', op, alg)
   const what = `dsa.${alg.replace(/-/g, '')}`
   // Expanded (and an expanded key checked whole) once into a native handle per kept key (a
   // KeyObject, a byte key passed again: ./keys `preparedKey`); other forms are expanded and
@@ -117,7 +120,7 @@ function parameterSet(set) {
             const [seed, pkf, format] = generateArgs(options, GENERATE_ASYNC, 'generateKeypairAsync')
             const [s, expanded, pub] = split(await native.mldsaKeysAsync(set.id, seed, token))
             return keypair({ seed: s.length > 0 ? s : undefined, expanded, publicKey: pub }, pkf, format)
-          })
+          }, traced.generateKeypair)
         },
         /** The signature of `message` (hedged: fresh randomness; `deterministic: true`: rnd = 0). */
         sign(...a) {
@@ -125,7 +128,7 @@ function parameterSet(set) {
         },
         /** `sign` on the libuv pool (inputs copied first), with `signal`. */
         signAsync(...a) {
-          return runAsync(signalOf(signParts(a)[2]), (token) => native.mldsaAsync(...signArgs(a, SIGN_ASYNC, 'signAsync'), token))
+          return runAsync(signalOf(signParts(a)[2]), (token) => native.mldsaAsync(...signArgs(a, SIGN_ASYNC, 'signAsync'), token), traced.sign)
         },
         /** False for any invalid signature (wrong length, other key, message or context, context over 255 bytes). */
         verify(...a) {
@@ -133,7 +136,7 @@ function parameterSet(set) {
         },
         /** `verify` on the libuv pool, with `signal`. */
         verifyAsync(...a) {
-          return runAsync(signalOf(verifyParts(a)[3]), (token) => native.mldsaAsync(...verifyArgs(a, VERIFY_ASYNC, 'verifyAsync'), token))
+          return runAsync(signalOf(verifyParts(a)[3]), (token) => native.mldsaAsync(...verifyArgs(a, VERIFY_ASYNC, 'verifyAsync'), token), traced.verify)
         },
       },
       { sync: ['generateKeypair', 'sign', 'verify'] },

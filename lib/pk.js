@@ -12,6 +12,7 @@ const { asBuffer, split } = require('./bytes')
 const { parseKey, preparedKey, encodeKey, readCurve, NATIVE, FORMATS } = require('./keys')
 const { checkOptions } = require('./options')
 const { runAsync, signalOf } = require('./abort')
+const { kind } = require('./diagnostics')
 const { carries, explicit, keyed } = require('./forms')
 const { invalidArgType, invalidArgValue } = require('./errors')
 
@@ -52,6 +53,7 @@ function readFormat(o) {
 
 /** `generateKeypair` and `generateKeypairAsync` of `alg` (EC: of the curve, the first argument). */
 function generators(alg, withCurve, what) {
+  const traced = kind('pk', 'generateKeypair', what.split('.')[1])
   const args = (a) => (withCurve ? [readCurve(a[0] === undefined ? 'p256' : a[0]), a[1]] : [undefined, a[0]])
   const id = (curve) => (curve ? curve.id : NATIVE.get(alg).id)
   return {
@@ -62,11 +64,12 @@ function generators(alg, withCurve, what) {
     },
     generateKeypairAsync(...a) {
       const options = a[withCurve ? 1 : 0]
-      return runAsync(signalOf(options), async (token) => {
+      return runAsync(signalOf(options), async (token, ctx) => {
         const [curve] = args(a)
         const format = readFormat(checkOptions(options, withSignal(GENERATE_OPTIONS), `${what}.generateKeypairAsync`))
+        if (ctx !== undefined && curve) ctx.params = { curve: curve.name }
         return keypairOut(alg, curve, split(await native.pkGenerateAsync(id(curve), token)), format)
-      })
+      }, traced)
     },
   }
 }
@@ -103,9 +106,11 @@ function refuseWeakHash(hash, o, signing) {
  */
 function operation(what, allowed, read, run, runNative) {
   const allowedAsync = withSignal(allowed)
+  const [, algorithm, op] = what.split('.')
+  const traced = kind('pk', op, algorithm)
   const sync = (...args) => run(...read(args, allowed, what))
   const async = (...args) =>
-    runAsync(signalOf(read.options(args)), (token) => runNative(...read(args, allowedAsync, `${what}Async`), token))
+    runAsync(signalOf(read.options(args)), (token) => runNative(...read(args, allowedAsync, `${what}Async`), token), traced)
   return [sync, async]
 }
 

@@ -12,6 +12,7 @@ const { readHash } = require('./algorithms')
 const { parseKey, encodeKey, publicOf, FORMATS } = require('./keys')
 const { checkOptions } = require('./options')
 const { runAsync, signalOf } = require('./abort')
+const diagnostics = require('./diagnostics')
 const { explicit, keyed } = require('./forms')
 const { refuseWeakHash } = require('./pk')
 const { invalidArgType, invalidArgValue, outOfRange } = require('./errors')
@@ -73,6 +74,9 @@ function label(v) {
 function operation(kind, names, what, args, positional) {
   const allowed = new Set(names)
   const allowedAsync = new Set([...names, 'signal'])
+  // 'dsa.rsa.signPSS': sign with rsa-pss; 'cipher.rsa_oaep.encrypt': encrypt with rsa-oaep.
+  const [op, scheme = 'oaep'] = what.slice(what.lastIndexOf('.') + 1).split(/(?=PSS|PKCS1v15)/)
+  const traced = diagnostics.kind('pk', op, `rsa-${scheme.toLowerCase()}`)
   const read = (a) => {
     const values = keyed(a.slice(1), positional, what.slice(what.lastIndexOf('.') + 1))
     return [a[0], values.slice(0, -1), values[values.length - 1]]
@@ -87,7 +91,7 @@ function operation(kind, names, what, args, positional) {
   }
   const async = (...a) => {
     const [data, values, o] = read(a)
-    return runAsync(signalOf(o), (token) => native.rsaAsync(...call(options(o, allowedAsync, `${what}Async`), data, values), token))
+    return runAsync(signalOf(o), (token) => native.rsaAsync(...call(options(o, allowedAsync, `${what}Async`), data, values), token), traced)
   }
   return [sync, async]
 }
@@ -155,11 +159,14 @@ function generateKeypair(o) {
   return keypair(native.rsaGenerate(bits, e), format, type)
 }
 
+const GENERATE_TRACE = diagnostics.kind('pk', 'generateKeypair', 'rsa')
+
 function generateKeypairAsync(o) {
-  return runAsync(signalOf(o), async (token) => {
+  return runAsync(signalOf(o), async (token, ctx) => {
     const [bits, e, format, type] = generateArgs(options(o, new Set([...GENERATE, 'signal']), 'dsa.rsa.generateKeypairAsync'))
+    if (ctx !== undefined) ctx.params = { modulusLength: bits, publicExponent: e }
     return keypair(await native.rsaGenerateAsync(bits, e, token), format, type)
-  })
+  }, GENERATE_TRACE)
 }
 
 const rsa = Object.freeze(

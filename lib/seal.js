@@ -18,9 +18,15 @@ const { checkOptions, checkInt } = require('./options')
 const { checkDecryptFormat, decryptOutput } = require('./output')
 const { BYTES, coded, invalidArgType, invalidArgValue } = require('./errors')
 const { runAsync, signalOf } = require('./abort')
+const { kind, byteLength } = require('./diagnostics')
 const { isBytes } = require('./bytes')
 
 const ALGORITHMS = native.streamAlgorithms()
+// What each async call publishes as on the cipher diagnostics channel.
+for (const alg of ALGORITHMS) {
+  const name = alg.name.toLowerCase()
+  alg.traced = { seal: kind('cipher', 'seal', name), open: kind('cipher', 'open', name), deriveKey: kind('cipher', 'deriveKey', name) }
+}
 const U32 = 2 ** 32 - 1
 const SEALED = 'an instance of Buffer, TypedArray, DataView or ArrayBuffer'
 const COST = ['memoryCost', 'timeCost', 'parallelism']
@@ -91,11 +97,12 @@ function runSync(alg, decrypt, secret, data, options, what, where) {
 
 /** The same on the libuv pool: the inputs are copied at call time. */
 function runPooled(alg, decrypt, secret, data, options, what, where) {
-  return runAsync(signalOf(options), async (token) => {
+  return runAsync(signalOf(options), async (token, ctx) => {
     const [o, fmt] = read(options, what, where)
+    if (ctx !== undefined) ctx.bytesIn = byteLength(data)
     const out = await native.sealedMessageAsync(alg.id, decrypt, secret(), checkData(data, decrypt), o, token)
     return decrypt ? decryptOutput(out, fmt) : out
-  })
+  }, decrypt ? alg.traced.open : alg.traced.seal)
 }
 
 /** Construction of a PassphraseKey is the library's (deriveKeySync / deriveKeyAsync). */
@@ -216,7 +223,7 @@ function sealMethods(name) {
         checkPassphrase(passphrase, 'passphrase')
         const [o] = read(options, 'deriveKeyAsync', where('deriveKeyAsync'))
         return new PassphraseKey(MAKE, alg, await native.derivedKeyAsync(passphrase, o, token))
-      })
+      }, alg.traced.deriveKey)
     },
   }
 }

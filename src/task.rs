@@ -22,13 +22,20 @@
 //! job runs again from the start, so everything it does before its memory is leased must be
 //! repeatable (the file jobs lease it right after reading the header: `budget::reserve`).
 //!
+//! Timing: a token made `timed` (the JS layer does so while someone subscribes to the call's
+//! diagnostics channel, `lib/diagnostics.js`) carries a [`Clock`]. Each job of the call stamps it
+//! when it is queued, when a pool thread picks it, and when it finishes on the pool; the JS layer
+//! reads the stamps once the promise settles (`times()`). Nothing crosses into JavaScript from
+//! the pool for this, and an untimed call pays one `Option` check per stamp.
+//!
 //! `worker.terminate()` waits for a worker's queued and running jobs: Node drains pending
 //! thread-pool work before it runs an environment's cleanup hooks (measured: a hook registered
 //! with `napi_add_env_cleanup_hook` ran only after the work ended), so no hook can cancel them.
 //! What bounds that wait is the callers' `signal` and the cost ceilings on stored hashes.
 
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::Arc;
+use std::time::Instant;
 
 use napi::bindgen_prelude::{PromiseRaw, Unknown};
 use napi::{AsyncWorkPromise, Env, JsDeferred, JsValue, ScopedTask};
@@ -94,19 +101,88 @@ pub fn aborted() -> CryptoError {
   CryptoError::new(Code::Aborted, "The operation was aborted")
 }
 
-/// Cancellation handle for one async call (created by the JS layer for a `signal`).
+/// When the jobs of one call were queued, first picked by a pool thread, and last finished there:
+/// nanoseconds since the token was made, plus one (0: not yet). Written from any thread; read on
+/// the JS thread after the call settled (libuv's completion orders the writes before that).
+struct Clock {
+  origin: Instant,
+  queued: AtomicU64,
+  running: AtomicU64,
+  finished: AtomicU64,
+}
+
+impl Clock {
+  fn new() -> Self {
+    Clock {
+      origin: Instant::now(),
+      queued: AtomicU64::new(0),
+      running: AtomicU64::new(0),
+      finished: AtomicU64::new(0),
+    }
+  }
+
+  fn now(&self) -> u64 {
+    u64::try_from(self.origin.elapsed().as_nanos())
+      .unwrap_or(u64::MAX - 1)
+      .saturating_add(1)
+  }
+
+  /// Stamps `slot` unless an earlier job of the call did.
+  fn first(&self, slot: &AtomicU64) {
+    let _ = slot.compare_exchange(0, self.now(), Ordering::Relaxed, Ordering::Relaxed);
+  }
+
+  /// Stamps `slot` unless a later job of the call did.
+  fn last(&self, slot: &AtomicU64) {
+    slot.fetch_max(self.now(), Ordering::Relaxed);
+  }
+
+  /// Milliseconds since the token was made; NaN when not stamped.
+  fn ms(slot: &AtomicU64) -> f64 {
+    match slot.load(Ordering::Relaxed) {
+      0 => f64::NAN,
+      t => (t - 1) as f64 / 1e6,
+    }
+  }
+}
+
+/// The handle of one async call: cancellation for a caller's `signal` (created by the JS layer
+/// when there is one), and the call's [`Clock`] when it is timed.
 #[napi]
 pub struct CancelToken {
   state: Arc<AtomicU8>,
+  /// False for a token made only to time a call: its jobs get [`Cancel::NEVER`], so they run as
+  /// a call without a signal does (Argon2 picks its uncancellable fill).
+  cancellable: bool,
+  clock: Option<Arc<Clock>>,
 }
 
 #[napi]
 impl CancelToken {
+  /// `cancellable` (default true): the caller passed a signal. `timed` (default false): stamp
+  /// the call's jobs, for `times()`.
   #[napi(constructor)]
   #[allow(clippy::new_without_default)]
-  pub fn new() -> Self {
+  pub fn new(cancellable: Option<bool>, timed: Option<bool>) -> Self {
     CancelToken {
       state: Arc::new(AtomicU8::new(QUEUED)),
+      cancellable: cancellable.unwrap_or(true),
+      clock: timed.unwrap_or(false).then(|| Arc::new(Clock::new())),
+    }
+  }
+
+  /// `[queued, running, finished]`: milliseconds from the token's making to the first job's
+  /// queueing, to the first pick of a job by a pool thread, and to the last job's end on the
+  /// pool; NaN for what did not happen (or an untimed token).
+  #[napi]
+  pub fn times(&self) -> Vec<f64> {
+    match &self.clock {
+      Some(c) => vec![
+        Clock::ms(&c.queued),
+        Clock::ms(&c.running),
+        Clock::ms(&c.finished),
+      ],
+      None => vec![f64::NAN; 3],
     }
   }
 
@@ -189,16 +265,57 @@ pub struct Work<J: Job> {
   cancel: Cancel,
   /// Memory the job waited for, granted by the budget: its next run's lease takes it.
   granted: Option<Lease>,
+  /// The call's clock when it is timed.
+  clock: Option<Arc<Clock>>,
 }
 
 impl<J: Job> Work<J> {
   /// `job` as an AsyncTask, cancelled by `token` (the caller's signal) if there is one.
   pub fn new(job: J, token: Option<&CancelToken>) -> napi::bindgen_prelude::AsyncTask<Self> {
-    napi::bindgen_prelude::AsyncTask::new(Work {
+    napi::bindgen_prelude::AsyncTask::new(Self::queued(job, token))
+  }
+
+  /// The work of `job`, its queueing stamped on a timed token.
+  fn queued(job: J, token: Option<&CancelToken>) -> Self {
+    let clock = token.and_then(|t| t.clock.clone());
+    if let Some(c) = &clock {
+      c.first(&c.queued);
+    }
+    Work {
       job: Some(job),
-      cancel: Cancel(token.map(|t| t.state.clone())),
+      cancel: Cancel(token.filter(|t| t.cancellable).map(|t| t.state.clone())),
       granted: None,
-    })
+      clock,
+    }
+  }
+
+  /// One run of the job on a pool thread (`compute`), its pick and end stamped on a timed token.
+  fn run(&mut self) -> Ran {
+    if !self.cancel.start() {
+      return Ran::Done(Err(aborted()));
+    }
+    if let Some(c) = &self.clock {
+      c.first(&c.running);
+    }
+    let Some(job) = self.job.as_mut() else {
+      return Ran::Done(Err(CryptoError::internal()));
+    };
+    let cancel = &self.cancel;
+    // A panic here would abort the process; every job is written not to panic on user input,
+    // and this is the backstop that turns a bug into a rejected promise instead.
+    let (output, wants) = budget::in_job(self.granted.take(), || {
+      std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.run(cancel)))
+        .unwrap_or_else(|_| Err(CryptoError::internal()))
+    });
+    let ran = match wants {
+      Some(_) if cancel.is_cancelled() => Ran::Done(Err(aborted())),
+      Some((what, bytes)) => Ran::Waits(what, bytes),
+      None => Ran::Done(output),
+    };
+    if let (Some(c), Ran::Done(_)) = (&self.clock, &ran) {
+      c.last(&c.finished);
+    }
+    ran
   }
 }
 
@@ -215,24 +332,7 @@ impl<'task, J: Job> ScopedTask<'task> for Work<J> {
   type JsValue = Unknown<'task>;
 
   fn compute(&mut self) -> napi::Result<Ran> {
-    if !self.cancel.start() {
-      return Ok(Ran::Done(Err(aborted())));
-    }
-    let Some(job) = self.job.as_mut() else {
-      return Ok(Ran::Done(Err(CryptoError::internal())));
-    };
-    let cancel = &self.cancel;
-    // A panic here would abort the process; every job is written not to panic on user input,
-    // and this is the backstop that turns a bug into a rejected promise instead.
-    let (output, wants) = budget::in_job(self.granted.take(), || {
-      std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.run(cancel)))
-        .unwrap_or_else(|_| Err(CryptoError::internal()))
-    });
-    Ok(match wants {
-      Some(_) if cancel.is_cancelled() => Ran::Done(Err(aborted())),
-      Some((what, bytes)) => Ran::Waits(what, bytes),
-      None => Ran::Done(output),
-    })
+    Ok(self.run())
   }
 
   fn resolve(&mut self, env: &'task Env, ran: Ran) -> napi::Result<Self::JsValue> {
@@ -242,6 +342,7 @@ impl<'task, J: Job> ScopedTask<'task> for Work<J> {
           job: self.job.take(),
           cancel: self.cancel.clone(),
           granted: None,
+          clock: self.clock.clone(),
         };
         return Waiting::queue(env, work, what, bytes);
       }
@@ -383,3 +484,56 @@ macro_rules! twins {
   };
 }
 pub(crate) use twins;
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  /// A job that reports whether it can be cancelled.
+  struct Probe;
+
+  impl Job for Probe {
+    fn run(&mut self, cancel: &Cancel) -> CryptoResult<Output> {
+      Ok(Output::Bool(cancel.can_cancel()))
+    }
+  }
+
+  fn ran_cancellable(ran: Ran) -> Option<bool> {
+    match ran {
+      Ran::Done(Ok(Output::Bool(b))) => Some(b),
+      _ => None,
+    }
+  }
+
+  #[test]
+  fn a_timed_token_stamps_queued_running_finished_in_order() {
+    let token = CancelToken::new(Some(false), Some(true));
+    assert!(token.times().iter().all(|t| t.is_nan()));
+    let mut work = Work::queued(Probe, Some(&token));
+    let t = token.times();
+    assert!(t[0] >= 0.0 && t[1].is_nan() && t[2].is_nan(), "{t:?}");
+    // Timed only (no signal): the job runs as one without a token does.
+    assert_eq!(ran_cancellable(work.run()), Some(false));
+    let t = token.times();
+    assert!(0.0 <= t[0] && t[0] <= t[1] && t[1] <= t[2], "{t:?}");
+    // A second job of the same call: the first queueing and pick stay, the last end moves.
+    let mut again = Work::queued(Probe, Some(&token));
+    again.run();
+    let u = token.times();
+    assert_eq!((u[0], u[1]), (t[0], t[1]));
+    assert!(u[2] >= t[2]);
+  }
+
+  #[test]
+  fn a_signal_token_cancels_a_queued_job_and_is_untimed() {
+    let token = CancelToken::new(None, None);
+    let mut work = Work::queued(Probe, Some(&token));
+    assert!(token.cancel());
+    assert!(ran_cancellable(work.run()).is_none());
+    assert!(token.times().iter().all(|t| t.is_nan()));
+    let timed = CancelToken::new(Some(true), Some(true));
+    let mut work = Work::queued(Probe, Some(&timed));
+    assert_eq!(ran_cancellable(work.run()), Some(true));
+    assert!(timed.times().iter().all(|t| t.is_finite()));
+  }
+}
