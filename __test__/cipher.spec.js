@@ -203,7 +203,11 @@ test('explicit IV: nothing prepended; strings are UTF-8; every input type; outpu
   t.true(a.equals(nodeEncrypt('aes-256-gcm', key, iv, Buffer.from('héllo'))))
   const data = rnd(40)
   const u8 = new Uint8Array(data)
-  const views = [data, u8, new DataView(u8.buffer), u8.buffer, new Uint16Array(u8.buffer), Buffer.concat([rnd(3), data]).subarray(3)]
+  const shared = new Uint8Array(new SharedArrayBuffer(40))
+  shared.set(data)
+  const wide = Buffer.concat([rnd(5), data])
+  const padded = new DataView(wide.buffer, wide.byteOffset + 5, 40)
+  const views = [data, u8, new DataView(u8.buffer), u8.buffer, new Uint16Array(u8.buffer), Buffer.concat([rnd(3), data]).subarray(3), shared.buffer, padded]
   for (const v of views) t.true(aes.encrypt(v, { key, iv }).equals(aes.encrypt(data, { key, iv })))
   const ref = aes.encrypt(data, { key, iv })
   t.is(aes.encrypt(data, { key, iv, outputFormat: 'hex' }), ref.toString('hex'))

@@ -85,6 +85,25 @@ for (const name of Object.keys(sha)) {
   })
 }
 
+test("'buffer' results are distinct buffers: later calls and writes to one result leave the others as they were", (t) => {
+  for (const name of ['md5', 'sha256', 'sha512', 'blake2b', 'sha3_256']) {
+    const inputs = Array.from({ length: 200 }, (_, i) => rnd(i % 130))
+    const results = inputs.map((d) => sha[name](d, { outputFormat: 'buffer' }))
+    // Enough later calls to go through several 8 KiB pool slabs.
+    const later = rnd(64)
+    for (let i = 0; i < 1500; i++) sha[name](later, { outputFormat: 'buffer' })
+    results[0].fill(0)
+    results.slice(1).forEach((r, i) => t.deepEqual(r, nodeHash(name, inputs[i + 1]), `${name}: result ${i + 1}`))
+    // No two results share a byte of memory.
+    const byMemory = new Map()
+    for (const r of results) byMemory.set(r.buffer, [...(byMemory.get(r.buffer) ?? []), [r.byteOffset, r.byteOffset + r.length]])
+    for (const ranges of byMemory.values()) {
+      ranges.sort((a, b) => a[0] - b[0])
+      ranges.slice(1).forEach(([start], i) => t.true(start >= ranges[i][1], `${name}: results ${i} and ${i + 1} of one memory overlap`))
+    }
+  }
+})
+
 test('keyed and parameterised hashes with output equal the allocating form and node:crypto', (t) => {
   const data = rnd(777)
   const cases = [

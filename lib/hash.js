@@ -191,10 +191,11 @@ function makeHash(info) {
       }
     : function (data, options) {
         if (options === undefined) return nativeHash(id, data)
-        const { format } = read(options, allowedOnce)
-        const output = options === null ? undefined : options.output
-        if (output != null) {
-          const view = outputTarget(output, format, outputLength)
+        // Read here rather than through `read()`: no object per call on this hot path.
+        const o = checkOptions(options, allowedOnce, name)
+        const format = checkFormat(o.outputFormat)
+        if (o.output != null) {
+          const view = outputTarget(o.output, format, outputLength)
           nativeHash(id, data, view, true)
           return view
         }

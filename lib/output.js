@@ -1,7 +1,7 @@
 'use strict'
 // Output formats, shared by every family that returns bytes.
-const { isTypedArray } = require('node:util').types
 const { invalidArgType, invalidArgValue, outOfRange } = require('./errors')
+const { geometryOf } = require('./bytes')
 
 const FORMATS = ['hex', 'base64', 'base64url', 'binary', 'buffer']
 const ENCODING = { base64: 'base64', base64url: 'base64url', binary: 'latin1' }
@@ -31,15 +31,6 @@ function decryptOutput(buf, format) {
   if (format === 'utf8') return buf.toString('utf8')
   return encode(buf, format)
 }
-
-// The intrinsic getters of %TypedArray%.prototype and DataView.prototype: what a view really
-// covers, whatever own properties (`buffer`, `byteOffset`, `byteLength`) the view carries.
-const getters = (proto) => ['buffer', 'byteOffset', 'byteLength'].map((k) => Object.getOwnPropertyDescriptor(proto, k).get)
-const TYPED_ARRAY = getters(Object.getPrototypeOf(Uint8Array.prototype))
-const DATA_VIEW = getters(DataView.prototype)
-
-/** `[memory, byteOffset, byteLength]` of a view (a TypedArray or DataView of any realm). */
-const geometryOf = (view) => (isTypedArray(view) ? TYPED_ARRAY : DATA_VIEW).map((get) => get.call(view))
 
 /**
  * The caller's `options.output` (a Buffer, TypedArray or DataView) for a result of `need` bytes:

@@ -1,6 +1,7 @@
 //! Every call into AWS-LC that aws-lc-rs's safe API does not offer: RSA with every parameter
-//! (`rsa.rs`), ML-KEM and X25519 (`mlkem.rs`), ML-DSA (`mldsa.rs`), the Keccak permutation
-//! (`keccak.rs`), and AWS-LC's view of an aarch64 CPU. With `src/js/` and `src/arch/`, the only
+//! (`rsa.rs`), scalar multiplication on the NIST curves (`ec.rs`), ML-KEM and X25519
+//! (`mlkem.rs`), ML-DSA (`mldsa.rs`), the Keccak permutation (`keccak.rs`), and AWS-LC's view of
+//! an aarch64 CPU. With `src/js/` and `src/arch/`, the only
 //! modules allowed `unsafe`: every FFI call sits behind a small safe function whose `// SAFETY:`
 //! comment states the invariant it relies on, and every AWS-LC object is owned by an [`Owned`]
 //! that frees it. This folder imports no family: callers map their own types onto its
@@ -23,11 +24,13 @@ macro_rules! symbol {
   };
 }
 
+pub mod ec;
 pub mod keccak;
 pub mod mldsa;
 pub mod mlkem;
 pub mod rsa;
 
+pub use ec::{ec_mul, NistCurve};
 pub use mldsa::{MlDsaFns, ML_DSA_44, ML_DSA_65, ML_DSA_87};
 pub use mlkem::{x25519, x25519_base, MlKem, ML_KEM_1024, ML_KEM_512, ML_KEM_768};
 pub use rsa::Rsa;
@@ -69,7 +72,9 @@ macro_rules! free {
 
 free! {
   RSA => RSA_free,
-  BIGNUM => BN_free,
+  // Wiped as well as freed: a BIGNUM may hold a secret scalar (`ec.rs`).
+  BIGNUM => BN_clear_free,
+  EC_POINT => EC_POINT_clear_free,
   BN_GENCB => BN_GENCB_free,
   EVP_PKEY => EVP_PKEY_free,
   EVP_PKEY_CTX => EVP_PKEY_CTX_free,
