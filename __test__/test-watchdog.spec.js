@@ -35,7 +35,8 @@ test('a hung test run: the watchdog reports every process and thread, with nativ
   let err = ''
   run.stderr.on('data', (d) => (err += d))
   // The main thread's name: 'node' (Node 20, 22), 'MainThread' (24), 'node-MainThread' (26).
-  const blocked = /thread \d+ (node|(node-)?MainThread): S waiting in futex/
+  // ... in the test worker's process (the report lists ava's own process and its threads first).
+  const blocked = /process \d+: .*ava\/lib\/worker\/base\.js[\s\S]*?thread \d+ (node|(node-)?MainThread): S waiting in futex/
   const done = gdb ? /\[test watchdog\] +#\d+ .*(FutexEmulation|AtomicsWait)/ : emulated ? blocked : /no native stacks/
   const end = Date.now() + 90000
   while (!done.test(err) && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 200))
