@@ -123,7 +123,7 @@ function runAsync(spec, decrypt, data, options, key) {
       ctx.bytesIn = bytes.length
     }
     const params = { iv: options.iv, aad: options.aad, tagLength: options.tagLength }
-    const out = await nativeCipherAsync(bits, key, bytes, params, token)
+    const out = await nativeCipherAsync(bits, key, bytes, params, token())
     return format(out, fmt)
   }, decrypt ? spec.kinds.decrypt : spec.kinds.encrypt)
 }
@@ -162,7 +162,7 @@ function runBatchAsync(spec, decrypt, messages, o) {
     if (ctx !== undefined) ctx.algorithm = byId.get(bits & ~(OP_DECRYPT | OP_NO_PADDING)).algorithm
     checkInt(o.tagLength, 'options.tagLength', 0, 0xffffffff)
     const params = { ivs: o.ivs, aad: o.aad, tagLength: o.tagLength }
-    const parts = await joinParts(native.cipherBatchAsync(bits, o.key, messages, params, token))
+    const parts = await joinParts(native.cipherBatchAsync(bits, o.key, messages, params, token()))
     const out = []
     for (const [data, lens] of parts) splitOutputs(data, lens, fmt, out)
     return out
@@ -200,7 +200,7 @@ function passphraseAsync(decrypt, data, options) {
     const o = readOptions(options, 'a "passphrase" property')
     const [raw, fmt] = passphraseArgs(decrypt, data, o, PASSPHRASE_ASYNC_OPTIONS)
     if (ctx !== undefined) ctx.bytesIn = raw.length
-    return format(await native.passphraseCipherAsync(decrypt, raw, o.passphrase, token), fmt)
+    return format(await native.passphraseCipherAsync(decrypt, raw, o.passphrase, token()), fmt)
   }, decrypt ? CRYPTO_JS.decrypt : CRYPTO_JS.encrypt)
 }
 

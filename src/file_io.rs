@@ -14,7 +14,7 @@
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 
 use napi::bindgen_prelude::Unknown;
@@ -41,11 +41,15 @@ pub const READ_LEN: usize = 128 << 10;
 /// in turn 0.85-0.91.
 pub const AHEAD_LEN: usize = 1 << 20;
 
-/// The counters `onProgress` reads: bytes hashed so far, and the file's size.
+/// The counters `onProgress` reads: bytes hashed so far, the file's size, and whether the job
+/// completed.
 pub struct Counters {
   bytes: AtomicU64,
   /// The size at open; [`UNKNOWN`] until then, and for files without one (pipes, devices).
   total: AtomicU64,
+  /// Set on the main thread as the job completes (`Job::settle`, where a file job renames its
+  /// output into place), before its promise settles.
+  done: AtomicBool,
 }
 
 const UNKNOWN: u64 = u64::MAX;
@@ -55,6 +59,7 @@ impl Default for Counters {
     Counters {
       bytes: AtomicU64::new(0),
       total: AtomicU64::new(UNKNOWN),
+      done: AtomicBool::new(false),
     }
   }
 }
@@ -68,6 +73,11 @@ impl Counters {
   /// The size of the file being read, once it is open.
   pub fn set_total(&self, n: u64) {
     self.total.store(n, Ordering::Relaxed);
+  }
+
+  /// Marks the job completed (called from `Job::settle`, on the main thread).
+  pub fn finish(&self) {
+    self.done.store(true, Ordering::Relaxed);
   }
 }
 
@@ -108,6 +118,13 @@ impl FileProgress {
       UNKNOWN => -1.0,
       n => n as f64,
     }
+  }
+
+  /// True once the job completed on the main thread (its output renamed into place, or its
+  /// failure known), before its Promise settles: no progress is reported after that.
+  #[napi(getter)]
+  pub fn done(&self) -> bool {
+    self.counters.done.load(Ordering::Relaxed)
   }
 }
 
