@@ -27,8 +27,9 @@ export declare class CancelToken {
   times(): Array<number>
   /**
    * Requests cancellation. Returns true when the job had not started (it never will, and the
-   * caller may settle the promise now); false when it is running or finished (the running job
-   * stops at its next check and the promise rejects with `ABORT_ERR`). For the parts of a
+   * caller may settle the promise now); false when it is running or finished: the running job
+   * stops at its next check, and the promise rejects with `ABORT_ERR` unless the job already
+   * completed (its result was handed to JavaScript, a file renamed). For the parts of a
    * batch: true when none had started (none will), else every part still queued or running
    * rejects with `ABORT_ERR`.
    */
@@ -45,6 +46,11 @@ export declare class FileProgress {
   get bytes(): number
   /** The file's size when it was opened; -1 before that, and for files that have none. */
   get total(): number
+  /**
+   * True once the job completed on the main thread (its output renamed into place, or its
+   * failure known), before its Promise settles: no progress is reported after that.
+   */
+  get done(): boolean
 }
 
 /** A parsed RSA key (public, or private with CRT values). */
