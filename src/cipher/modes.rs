@@ -391,7 +391,9 @@ impl Op<'_> {
     self.padding && self.mode.info().pad_block > 0
   }
 
-  /// The exact output length of encrypting `n` bytes; an upper bound when decrypting.
+  /// The exact output length of encrypting `n` bytes; an upper bound when decrypting. THE rule:
+  /// `lib/cipher.js` sizes its buffers by the same one over the `cipherModes()` row, and
+  /// `__test__/native-contract.spec.js` holds the two equal through `cipherOutputLength`.
   pub fn output_len(&self, n: usize) -> usize {
     let info = self.mode.info();
     let prefix = if self.iv.is_none() {

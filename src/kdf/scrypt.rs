@@ -77,6 +77,14 @@ impl ScryptParams {
   }
 }
 
+/// `scryptMemory(N, r, p)`: the bytes a derivation with these parameters needs
+/// ([`ScryptParams::memory`], the rule `maxmem` is checked by), for the JS layer's ceilings.
+#[napi]
+pub fn scrypt_memory(n: f64, r: u32, p: u32) -> f64 {
+  // `as` saturates: NaN and negative N read as 0, past 2^64 as u64::MAX.
+  ScryptParams { n: n as u64, r, p }.memory() as f64
+}
+
 /// Word order inside each 64-byte block while ROMix runs. On x86-64 the words are kept in the
 /// "diagonal" order of the SSE2 Salsa20 core (C. Percival's crypto_scrypt-sse.c): word i holds
 /// Salsa20 word `5·i mod 16`, so each row of four is one SIMD vector. Word 0 stays in place,
