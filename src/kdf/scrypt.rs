@@ -112,7 +112,7 @@ fn block_mix(core: impl Salsa20Core, input: &[u32], out: &mut [u32], r: usize) {
 /// ROMix on one 128·r-byte block, in place, with the Salsa20/8 `core` ([`ro_mix`] picks the
 /// fastest one this CPU has). `v` holds N·32·r words.
 #[inline(always)]
-pub(crate) fn ro_mix_with(
+fn ro_mix_with(
   core: impl Salsa20Core,
   block: &mut [u8],
   v: &mut [u32],
@@ -157,7 +157,7 @@ pub(crate) fn ro_mix_with(
 }
 
 /// ROMix with the fastest Salsa20/8 core this CPU has, compiled with that core's features.
-pub(crate) fn ro_mix(
+fn ro_mix(
   block: &mut [u8],
   v: &mut [u32],
   n: usize,

@@ -31,8 +31,8 @@ use crate::hash::list::{Alg, State};
 use crate::js;
 use crate::task::{aborted, twins, Cancel, CancelToken, Job, Output, Work};
 
-pub const MIN_BITS: u32 = 1024;
-pub const MAX_BITS: u32 = 16384;
+const MIN_BITS: u32 = 1024;
+const MAX_BITS: u32 = 16384;
 
 /// A parsed RSA key (public, or private with CRT values).
 #[napi]
