@@ -5,6 +5,7 @@
 //   node benchmark/benchmark.js [--quick] [--suite hash,kdf] [--filter regex] [--json file] [--md file]
 //                               [--out dir] [--no-report] [--compare baseline.json] [--compare-mode rate|speedup]
 //   node benchmark/benchmark.js --redo results/latest.json    (the suites with a noisy row, again)
+//   node benchmark/benchmark.js --resume results/partial.json (the suites a stopped run had left)
 //
 // Prints tables as it goes (with a progress line), then writes benchmark/results/latest.{json,md},
 // report.html and plots/ (or the given files; --out moves the report and plots). With --compare,
@@ -21,7 +22,7 @@ const { Progress } = require('./progress')
 const { compareRuns, formatComparison } = require('./compare')
 
 function parseArgs(argv) {
-  const args = { quick: false, suites: null, filter: null, json: null, md: null, out: null, report: true, compare: null, compareMode: 'auto', redo: null }
+  const args = { quick: false, suites: null, filter: null, json: null, md: null, out: null, report: true, compare: null, compareMode: 'auto', redo: null, resume: null }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     if (a === '--quick') args.quick = true
@@ -34,6 +35,7 @@ function parseArgs(argv) {
     else if (a === '--json') args.json = argv[++i]
     else if (a === '--md') args.md = argv[++i]
     else if (a === '--redo') args.redo = argv[++i]
+    else if (a === '--resume') args.resume = argv[++i]
     else throw new Error(`unknown argument ${a}`)
   }
   return args
@@ -73,6 +75,22 @@ function redoPlan(args, dir, files) {
   return { old, titles, files: files.filter((f) => titles.includes(titleOf(f))) }
 }
 
+/**
+ * --resume: a run that stopped part-way (the process ended: a fatal error, a kill), saved after
+ * each of its suites as results/partial.json, and the suites it had left; the new part takes the
+ * run's mode.
+ */
+function resumePlan(args, dir, files) {
+  const old = JSON.parse(fs.readFileSync(args.resume, 'utf8'))
+  const left = old.config?.partial?.remaining
+  if (!left) throw new Error(`${args.resume} is not a run that stopped part-way (no config.partial)`)
+  if (old.config.filter || args.filter || args.suites) throw new Error('--resume completes the run as it was started, without --filter or --suite')
+  args.quick = Boolean(old.config.quick)
+  const titleOf = (f) => require(path.join(dir, f)).title || f
+  const todo = files.filter((f) => left.includes(f))
+  return { old, titles: todo.map(titleOf), files: todo }
+}
+
 async function main() {
   const args = parseArgs(process.argv.slice(2))
   const dir = path.join(__dirname, 'suites')
@@ -84,8 +102,12 @@ async function main() {
     .map((f) => f.slice(0, -3))
     .sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99))
     .filter((f) => !args.suites || args.suites.includes(f))
-  const redo = args.redo ? redoPlan(args, dir, files) : null
-  if (redo) {
+  if (args.redo && args.resume) throw new Error('--redo and --resume cannot be combined: resume the run first')
+  const redo = args.redo ? redoPlan(args, dir, files) : args.resume ? { ...resumePlan(args, dir, files), how: 'resumed' } : null
+  if (redo?.how === 'resumed') {
+    files = redo.files
+    console.log(`Running the suites the run had left: ${redo.titles.join(', ')}`)
+  } else if (redo) {
     if (!redo.files.length) {
       console.log(`${args.redo}: no row broke a noise bound; nothing to run again.`)
       return
@@ -124,6 +146,34 @@ async function main() {
   // they could not run here: `skipped`, the reason a suite's run returned).
   const empty = []
   const skipped = {}
+  const jsonFile = args.json || path.join(outDir, 'latest.json')
+  const mdFile = args.md || path.join(outDir, 'latest.md')
+  const configOf = () => ({
+    quick: args.quick,
+    filter: args.filter ? args.filter.source : null,
+    suites: files,
+    emptySuites: empty,
+    skippedSuites: skipped,
+    rounds: h.rounds,
+    timePerContestantMs: h.time,
+    level: h.level,
+    seconds: (Date.now() - started) / 1000,
+    argv: process.argv.slice(2).join(' '),
+  })
+  const runOf = (noiseSummary, config) => {
+    const fresh = { machine, config, noise: noiseSummary, results: h.results, tables: h.tables, plots: h.plots, facts: h.facts, notes: h.notes, failures: h.failures }
+    return redo ? mergeRedo(redo.old, fresh, redo.titles, files, redo.how) : fresh
+  }
+  // Saved after every suite, so that a process that ends part-way (a fatal error in a peer, a
+  // kill) loses one suite's figures, not the run's: --resume runs the suites it had left.
+  const partialFile = path.join(path.dirname(jsonFile), 'partial.json')
+  const checkpoint = (done) => {
+    const config = { ...configOf(), partial: { remaining: files.slice(done) } }
+    const run = runOf(h.monitor.snapshot(), config)
+    // A resumed run's own record of what is left replaces the old one.
+    run.config = { ...run.config, partial: config.partial }
+    fs.writeFileSync(partialFile, JSON.stringify(run))
+  }
   try {
     for (const [i, f] of files.entries()) {
       const suite = require(path.join(dir, f))
@@ -143,28 +193,15 @@ async function main() {
       }
       if (h.results.length + h.tables.length === before) empty.push(f)
       if (typeof why === 'string') skipped[f] = why
+      if (!args.filter && i + 1 < files.length) checkpoint(i + 1)
     }
   } finally {
     progress.finish()
   }
 
-  const jsonFile = args.json || path.join(outDir, 'latest.json')
-  const mdFile = args.md || path.join(outDir, 'latest.md')
-  const config = {
-    quick: args.quick,
-    filter: args.filter ? args.filter.source : null,
-    suites: files,
-    emptySuites: empty,
-    skippedSuites: skipped,
-    rounds: h.rounds,
-    timePerContestantMs: h.time,
-    level: h.level,
-    seconds: (Date.now() - started) / 1000,
-    argv: process.argv.slice(2).join(' '),
-  }
+  const config = configOf()
   h.end()
-  const fresh = { machine, config, noise: h.noise, results: h.results, tables: h.tables, plots: h.plots, facts: h.facts, notes: h.notes, failures: h.failures }
-  const run = redo ? mergeRedo(redo.old, fresh, redo.titles, files) : fresh
+  const run = runOf(h.noise, config)
   const verdict = assess(run)
   console.log(`\nLoad: ${describe(run.noise)}`)
   console.log(
@@ -173,6 +210,7 @@ async function main() {
       : `Noise: NOISY: ${verdict.reasons.join('; ')}. npm run bench:docs will refuse this run.`,
   )
   fs.writeFileSync(jsonFile, JSON.stringify(run, null, 2))
+  fs.rmSync(partialFile, { force: true })
   console.log(`\nResults: ${jsonFile}`)
   if (args.report) {
     // The report needs vega, vega-lite and @resvg/resvg-js from benchmark/package.json.

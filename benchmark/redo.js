@@ -38,8 +38,10 @@ function combineNoise(a, b) {
  * `old` with the suites titled `titles` replaced by `fresh`'s (a run of those suites alone, on
  * the same machine): records, tables, plots and notes in the old order, facts updated, failures
  * of the replaced tables dropped, the noise combined, and `config.redone` saying what was redone.
+ * With `how` 'resumed', `old` is a run that stopped part-way (`config.partial`) and `fresh` its
+ * remaining suites: `config.resumed` says when and at which commit they ran.
  */
-function mergeRedo(old, fresh, titles, files = []) {
+function mergeRedo(old, fresh, titles, files = [], how = 'redone') {
   if (old.machine?.cpu !== fresh.machine?.cpu || old.machine?.cores !== fresh.machine?.cores) {
     throw new Error(`--redo needs the same machine: the run was on ${old.machine?.cpu} (${old.machine?.cores} cores), this is ${fresh.machine?.cpu} (${fresh.machine?.cores} cores)`)
   }
@@ -53,7 +55,8 @@ function mergeRedo(old, fresh, titles, files = []) {
       ...old.config,
       emptySuites: [...(old.config.emptySuites || []).filter((f) => !files.includes(f)), ...(fresh.config.emptySuites || [])],
       skippedSuites: { ...Object.fromEntries(Object.entries(old.config.skippedSuites || {}).filter(([f]) => !files.includes(f))), ...fresh.config.skippedSuites },
-      redone: [...(old.config.redone || []), { suites: titles, date: fresh.machine.date, commit: fresh.machine.commit ?? null, seconds: fresh.config.seconds }],
+      partial: undefined,
+      [how]: [...(old.config[how] || []), { suites: titles, date: fresh.machine.date, commit: fresh.machine.commit ?? null, seconds: fresh.config.seconds }],
     },
     noise: combineNoise(old.noise, fresh.noise),
     results: pick('results'),

@@ -269,6 +269,9 @@ function methodNote(run) {
     (c.redone || [])
       .map((r) => ` Run again on ${r.date || '?'}${r.commit ? ` at commit ${r.commit}` : ''}, their figures replacing the first run's: ${r.suites.join(', ')}.`)
       .join('') +
+    (c.resumed || [])
+      .map((r) => ` The run stopped part-way; its remaining suites ran on ${r.date || '?'}${r.commit ? ` at commit ${r.commit}` : ''}: ${r.suites.join(', ')}.`)
+      .join('') +
     (c.filter ? ` Filtered to rows matching /${c.filter}/.` : '')
   )
 }
@@ -435,6 +438,7 @@ export function docsGate(run, { suites = allSuites() } = {}) {
   }
   const partial = []
   const c = run.config || {}
+  if (c.partial) partial.push(`it stopped part-way, before the suites ${c.partial.remaining.join(', ')} (node benchmark/benchmark.js --resume completes it)`)
   if (c.quick) partial.push('it is a --quick run (shorter timing, fewer sizes: the series stop at 1 MiB)')
   if (c.filter) partial.push(`it is filtered (--filter ${c.filter})`)
   const missing = suites.filter((s) => !(c.suites || []).includes(s))

@@ -140,6 +140,17 @@ class Monitor {
     return this.summary()
   }
 
+  /** The summary so far, as if the run ended now (for a run saved after each suite). */
+  snapshot() {
+    const after = this.after
+    this.after = sample()
+    try {
+      return this.summary()
+    } finally {
+      this.after = after
+    }
+  }
+
   /** { cores, before, after, during: { load: [min, median, max], others, steal, seconds } } */
   summary() {
     const sorted = [...this.loads].sort((a, b) => a - b)
