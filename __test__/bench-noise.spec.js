@@ -295,3 +295,46 @@ test('--redo: the noisy suites are found, their figures replaced in place, and t
   t.deepEqual(noise.assess(merged).reasons, ['other processes took 20 % of the CPU time during the run (bound 10 %)'])
   t.throws(() => mergeRedo(old, { ...fresh, machine: { ...fresh.machine, cpu: 'Other CPU' } }, ['B']), { message: /--redo needs the same machine/ })
 })
+
+test('--resume: a run that stopped part-way is refused by bench:docs, and completed in its order by the suites it had left', async (t) => {
+  const { mergeRedo } = require('../benchmark/redo')
+  const { docsGate } = await report()
+  const rows = (suite, table, opsPerSec) => ({ suite, table, group: 'r', name: 'cryptographer.js', opsPerSec, ours: true, noise: { flags: [] } })
+  const stopped = run({ suites: ['hash', 'kdf'] })
+  stopped.results.push(rows('A', 'a', 1))
+  stopped.config.partial = { remaining: ['kdf'] }
+  t.deepEqual(docsGate(stopped, { suites: ['hash', 'kdf'] }).partial, ['it stopped part-way, before the suites kdf (node benchmark/benchmark.js --resume completes it)'])
+  const rest = run({ after: 1.5 })
+  rest.results = [rows('K', 'k', 2)]
+  rest.config.seconds = 30
+  rest.machine.commit = 'abcdef012345'
+  const whole = mergeRedo(stopped, rest, ['K'], ['kdf'], 'resumed')
+  t.deepEqual(whole.results.filter((r) => r.suite.length === 1).map((r) => [r.suite, r.opsPerSec]), [['A', 1], ['K', 2]])
+  t.is(whole.results.at(-1).suite, 'K')
+  t.is(whole.config.partial, undefined)
+  t.is(whole.config.redone, undefined)
+  t.deepEqual(whole.config.resumed, [{ suites: ['K'], date: rest.machine.date, commit: 'abcdef012345', seconds: 30 }])
+  t.deepEqual(whole.config.suites, ['hash', 'kdf'])
+  // Both parts' load is kept, and the worse counts: the second part's 1.5 after.
+  t.is(whole.noise.after.load[0], 1.5)
+  t.deepEqual(docsGate(whole, { suites: ['hash', 'kdf'] }), { noisy: [], partial: [] })
+})
+
+test('a quiet machine with rows over a bound is called that, not a noisy run; a busy one is a noisy run', async (t) => {
+  const { verdictLine } = await report()
+  t.regex(verdictLine(run({ flagged: 1 })).text, /^Quiet machine, rows over a bound: 1 of 4 rows broke a bound/)
+  t.regex(verdictLine(run({ flagged: 1, others: 0.5 })).text, /^Noisy run: other processes took 50 %/)
+  t.regex(verdictLine(run()).text, /^Quiet run/)
+})
+
+withCharts('a page published with rows over a bound says the machine-wide bounds held; a busy run is stamped NOISY', async (t) => {
+  const { writeDocs } = await report()
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-docs-rows-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  await writeDocs(run({ flagged: 1 }), { out: path.join(dir, 'rows'), suites: ['hash'], allowNoisy: true })
+  const rows = fs.readFileSync(path.join(dir, 'rows', 'README.md'), 'utf8')
+  t.regex(rows, /Published with rows over a noise bound \(--allow-noisy\): 1 of 4 rows broke a bound\. The machine-wide bounds held/)
+  t.notRegex(rows, /NOISY run/)
+  await writeDocs(run({ flagged: 1, before: 3 }), { out: path.join(dir, 'busy'), suites: ['hash'], allowNoisy: true })
+  t.regex(fs.readFileSync(path.join(dir, 'busy', 'README.md'), 'utf8'), /Published from a NOISY run \(--allow-noisy\): the 1-minute load average was 3\.00 before the run/)
+})

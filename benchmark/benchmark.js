@@ -60,6 +60,9 @@ function rustc() {
   }
 }
 
+/** A suite file's title, as the run records it. */
+const titleOf = (dir, f) => require(path.join(dir, f)).title || f
+
 /**
  * --redo: the run to complete, and the suites (files and titles) to run again: those named by
  * --suite (after a change to the code they measure), or else those with a row that broke a noise
@@ -69,10 +72,9 @@ function redoPlan(args, dir, files) {
   const old = JSON.parse(fs.readFileSync(args.redo, 'utf8'))
   if (!old.noise?.before) throw new Error(`${args.redo} recorded no load figures: run the benchmark again in full`)
   if (old.config.filter || args.filter) throw new Error(`${args.redo}: --redo completes whole runs, without --filter`)
-  const titleOf = (f) => require(path.join(dir, f)).title || f
-  const titles = args.suites ? files.map(titleOf) : noisySuites(old)
+  const titles = args.suites ? files.map((f) => titleOf(dir, f)) : noisySuites(old)
   args.quick = Boolean(old.config.quick)
-  return { old, titles, files: files.filter((f) => titles.includes(titleOf(f))) }
+  return { old, titles, files: files.filter((f) => titles.includes(titleOf(dir, f))) }
 }
 
 /**
@@ -86,9 +88,8 @@ function resumePlan(args, dir, files) {
   if (!left) throw new Error(`${args.resume} is not a run that stopped part-way (no config.partial)`)
   if (old.config.filter || args.filter || args.suites) throw new Error('--resume completes the run as it was started, without --filter or --suite')
   args.quick = Boolean(old.config.quick)
-  const titleOf = (f) => require(path.join(dir, f)).title || f
   const todo = files.filter((f) => left.includes(f))
-  return { old, titles: todo.map(titleOf), files: todo }
+  return { old, titles: todo.map((f) => titleOf(dir, f)), files: todo }
 }
 
 async function main() {

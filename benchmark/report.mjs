@@ -285,6 +285,12 @@ export function verdictLine(run) {
     `and steal at most ${noise.pct(b.steal)} of the CPU time, over the run and in each row; our figures' and the ties' intervals at most ${b.spread}× wide (hi ÷ lo)`
   if (v.verdict === 'quiet') return { verdict: v, text: `Quiet run: every noise bound held over the run and its ${v.rows} rows (${bounds}).` }
   if (v.verdict === 'unknown') return { verdict: v, text: `This run recorded no load figures: it cannot be judged quiet (${bounds}).` }
+  if (v.machineQuiet) {
+    return {
+      verdict: v,
+      text: `Quiet machine, rows over a bound: ${v.reasons[0]} (an interval wider than the bound); every machine-wide bound held. Those rows are marked; the others stand as measured (${bounds}).`,
+    }
+  }
   return { verdict: v, text: `Noisy run: ${v.reasons.join('; ')}. Its figures are not the product's (${bounds}).` }
 }
 
@@ -472,6 +478,22 @@ export function withNodeMatrix(run, file) {
  * results.json. Refuses (throws, code ERR_BENCH_NOT_PUBLISHABLE) a noisy run unless `allowNoisy`,
  * and a partial one unless `allowPartial`; an allowed run is stamped as what it is on the page.
  */
+/**
+ * The stamp of a run published despite its noise verdict. When the machine-wide bounds held and
+ * only some rows' intervals came out wider than the bound, it says that, rather than calling the
+ * machine busy: those rows are marked on the page, and the rest stand as measured.
+ */
+function noisyStamp(run, reasons) {
+  const machineQuiet = (r) => !r || noise.assess(r).machineQuiet === true
+  if (machineQuiet(run) && machineQuiet(run.nodeMatrix)) {
+    return (
+      `Published with rows over a noise bound (--allow-noisy): ${reasons.join('; ')}. The machine-wide bounds held (load, other processes, steal); ` +
+      'each such row is marked where it is shown, and its figure is less certain than the others.'
+    )
+  }
+  return `Published from a NOISY run (--allow-noisy): ${reasons.join('; ')}. These figures understate the product.`
+}
+
 export async function writeDocs(run, { out = path.join(here, '..', 'docs', 'benchmarks'), allowNoisy = false, allowPartial = false, suites } = {}) {
   const gate = docsGate(run, { suites })
   const refused = [...(allowNoisy ? [] : gate.noisy), ...(allowPartial ? [] : gate.partial)]
@@ -485,7 +507,7 @@ export async function writeDocs(run, { out = path.join(here, '..', 'docs', 'benc
     throw err
   }
   const stamps = [
-    gate.noisy.length && `Published from a NOISY run (--allow-noisy): ${gate.noisy.join('; ')}. These figures understate the product.`,
+    gate.noisy.length && noisyStamp(run, gate.noisy),
     gate.partial.length && `Published from a PARTIAL run (--allow-partial): ${gate.partial.join('; ')}.`,
   ].filter(Boolean)
   const stamp = stamps.length ? stamps.join(' ') : null

@@ -72,9 +72,10 @@ function opOf(spec, decrypt, o) {
 }
 
 /**
- * `[input, its length]` for the native call: a view or ArrayBuffer as it is (the native side
- * reads exactly its bytes; making a Buffer over it cost about as much as AES over 1 KiB's key
- * schedule), a string as its UTF-8 bytes, a SharedArrayBuffer as a Buffer over it.
+ * `[input, its length]` for the native call: a view or this realm's ArrayBuffer as it is (the
+ * native side reads exactly its bytes, so no Buffer is made over it per call), anything else
+ * (a string as its UTF-8 bytes, a SharedArrayBuffer, another realm's ArrayBuffer) through
+ * `toBytes`.
  */
 function inputOf(data) {
   const n = viewLength(data)

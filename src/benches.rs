@@ -457,3 +457,96 @@ mod ciphers {
     }
   }
 }
+
+mod pk {
+  use std::hint::black_box;
+  use std::time::Instant;
+
+  use elliptic_curve::ff::PrimeField;
+  use elliptic_curve::FieldBytes;
+  use zeroize::Zeroizing;
+
+  use crate::hash::list::Alg;
+  use crate::pk::ec::{public_point, random_scalar, sign, EcAwsLc, EcBackend};
+  use crate::pk::rfc6979::Nonces;
+
+  /// µs per call of each part of a P-256 signature (medians of 11 rounds of 2000 calls, the parts
+  /// interleaved).
+  #[test]
+  #[ignore]
+  fn sign_parts_speed() {
+    type C = p256::NistP256;
+    type Part<'a> = (&'static str, Box<dyn Fn() + 'a>);
+    let d = random_scalar::<C>().unwrap();
+    let q = public_point::<C>(&<EcAwsLc as EcBackend<C>>::public(&d).unwrap(), "q").unwrap();
+    let z = [7u8; 32];
+    let parts: Vec<Part> = vec![
+      (
+        "sign (whole)",
+        Box::new(|| {
+          black_box(sign::<C, EcAwsLc>(&d, &z, Alg::Sha256, true).unwrap());
+        }),
+      ),
+      (
+        "k·G (AWS-LC, x only)",
+        Box::new(|| {
+          black_box(<EcAwsLc as EcBackend<C>>::base_x(&d).unwrap());
+        }),
+      ),
+      (
+        "k·G (aws-lc-rs key import)",
+        Box::new(|| {
+          let k = Zeroizing::new(d.to_repr());
+          let key = aws_lc_rs::agreement::PrivateKey::from_private_key(
+            &aws_lc_rs::agreement::ECDH_P256,
+            &k,
+          )
+          .unwrap();
+          drop(key.compute_public_key().unwrap());
+        }),
+      ),
+      (
+        "ECDH (AWS-LC)",
+        Box::new(|| drop(<EcAwsLc as EcBackend<C>>::ecdh(&d, &q).unwrap())),
+      ),
+      (
+        "RFC 6979 nonce",
+        Box::new(|| {
+          let mut n = Nonces::new(Alg::Sha256, &d.to_repr(), &z, 256).unwrap();
+          let mut k = FieldBytes::<C>::default();
+          n.next(&mut k).unwrap();
+        }),
+      ),
+      (
+        "random scalar (blind)",
+        Box::new(|| drop(random_scalar::<C>().unwrap())),
+      ),
+      (
+        "invert_vartime",
+        Box::new(|| {
+          black_box(d.as_ref().invert_vartime());
+        }),
+      ),
+      (
+        "invert (constant time)",
+        Box::new(|| {
+          black_box(d.as_ref().invert());
+        }),
+      ),
+    ];
+    let mut runs = vec![Vec::new(); parts.len()];
+    for _ in 0..11 {
+      for (i, (_, f)) in parts.iter().enumerate() {
+        let t = Instant::now();
+        for _ in 0..2000 {
+          f();
+        }
+        runs[i].push(t.elapsed().as_secs_f64() / 2000.0 * 1e6);
+      }
+    }
+    for (i, (name, _)) in parts.iter().enumerate() {
+      runs[i].sort_by(f64::total_cmp);
+      println!("{name:<28} {:>7.2} µs", runs[i][5]);
+    }
+  }
+}

@@ -181,7 +181,8 @@ function rowsOf(results) {
 
 /**
  * The verdict on a run (its JSON: `noise` from the Monitor, `results` with each row's noise):
- * `{ verdict: 'quiet' | 'noisy' | 'unknown', reasons, noisyRows, rows, bounds }`. `unknown`: the
+ * `{ verdict: 'quiet' | 'noisy' | 'unknown', reasons, noisyRows, rows, bounds, machineQuiet }`
+ * (`machineQuiet`: the load, other processes and steal held their bounds over the run). `unknown`: the
  * run recorded no load (an older file): it cannot be judged, so it is not published either.
  */
 function assess(run, bounds = BOUNDS) {
@@ -195,8 +196,10 @@ function assess(run, bounds = BOUNDS) {
   if (n.after && n.after.load[0] > cores) reasons.push(`the 1-minute load average was ${n.after.load[0].toFixed(2)} after the run, above the ${cores} cores`)
   if (n.during.others !== null && n.during.others > bounds.others) reasons.push(`other processes took ${pct(n.during.others)} of the CPU time during the run (bound ${pct(bounds.others)})`)
   if (n.during.steal !== null && n.during.steal > bounds.steal) reasons.push(`the hypervisor stole ${pct(n.during.steal)} of the CPU time (bound ${pct(bounds.steal)})`)
+  // Every bound on the machine as a whole held: whatever is noisy is some rows' own spread.
+  const machineQuiet = reasons.length === 0
   if (noisyRows.length) reasons.push(`${noisyRows.length} of ${rows.length} rows broke a bound`)
-  return { verdict: reasons.length ? 'noisy' : 'quiet', reasons, noisyRows, rows: rows.length, bounds }
+  return { verdict: reasons.length ? 'noisy' : 'quiet', reasons, noisyRows, rows: rows.length, bounds, machineQuiet }
 }
 
 /** One line on the load, for the console and the page. */

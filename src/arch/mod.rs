@@ -28,7 +28,7 @@ mod sha512;
 pub use argon2::{argon2_in, Argon2Input};
 pub use blowfish::{with_blowfish_index, BlowfishIndex, BlowfishWork, Bmi1};
 pub use keccak::KeccakBmi;
-#[cfg(any(test, not(target_arch = "x86_64")))]
+#[cfg(test)]
 pub use salsa::salsa20_8_scalar;
 pub use salsa::{with_salsa20_core, Avx512Vl, Salsa20Core, Salsa20Work};
 pub use sha256_lanes::Sha256Ni;
