@@ -14,10 +14,10 @@
 //! on the libuv pool), as every other family has.
 
 pub mod curve25519;
-mod ec;
+pub(crate) mod ec;
 pub mod kem;
 pub mod mldsa;
-mod rfc6979;
+pub(crate) mod rfc6979;
 mod rsa;
 
 use std::sync::Arc;
