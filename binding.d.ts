@@ -677,6 +677,13 @@ export declare function scrypt(password: unknown, salt: unknown, options: Scrypt
 export declare function scryptAsync(password: unknown, salt: unknown, options: ScryptOptions, token?: CancelToken | undefined | null): Promise<unknown>
 
 /**
+ * `scryptLimit(N, r, p)`: the limit these parameters break, `'r * p'` or `'N'`, or `null`
+ * ([`broken_limit`], the rule `scrypt()` checks); `crypto.password` checks policies and stored
+ * hashes by it.
+ */
+export declare function scryptLimit(n: number, r: number, p: number): 'r * p' | 'N' | null
+
+/**
  * `scryptMemory(N, r, p)`: the bytes a derivation with these parameters needs
  * ([`ScryptParams::memory`], the rule `maxmem` is checked by), for the JS layer's ceilings.
  */

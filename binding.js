@@ -915,6 +915,7 @@ module.exports.rsaGenerateAsync = nativeBinding.rsaGenerateAsync
 module.exports.rsaKey = nativeBinding.rsaKey
 module.exports.scrypt = nativeBinding.scrypt
 module.exports.scryptAsync = nativeBinding.scryptAsync
+module.exports.scryptLimit = nativeBinding.scryptLimit
 module.exports.scryptMemory = nativeBinding.scryptMemory
 module.exports.sealedMessage = nativeBinding.sealedMessage
 module.exports.sealedMessageAsync = nativeBinding.sealedMessageAsync

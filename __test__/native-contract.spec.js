@@ -184,3 +184,48 @@ test('scrypt: the memory rule and default maxmem lib/ reads are the ones kdf.scr
     message: `The value of "maxmem" is out of range. It must be >= 128 * r * (N + 2 + p) = ${need} bytes for this stored hash (raise options.maxmem to accept it). Received ${need - 1}`,
   })
 })
+
+test('scrypt: the parameter limits crypto.password checks are the ones kdf.scrypt refuses by (r·p < 2^30, N < 2^(16·r))', (t) => {
+  // RFC 7914 §2 at both sides of each bound.
+  t.is(native.scryptLimit(2 ** 15, 1, 1), null)
+  t.is(native.scryptLimit(2 ** 16, 1, 1), 'N')
+  t.is(native.scryptLimit(2 ** 47, 3, 1), null)
+  t.is(native.scryptLimit(2 ** 48, 3, 1), 'N')
+  t.is(native.scryptLimit(2 ** 52, 4, 1), null)
+  t.is(native.scryptLimit(2, 2 ** 15, 2 ** 15 - 1), null)
+  t.is(native.scryptLimit(2, 2 ** 15, 2 ** 15), 'r * p')
+  t.is(native.scryptLimit(2 ** 16, 1, 2 ** 30), 'r * p')
+  // kdf.scrypt (with maxmem 0, so that parameters it accepts are refused for memory before any
+  // work), a policy and a stored hash refuse the same parameters for the same limit.
+  const hash = Buffer.alloc(32, 3).toString('base64').replace(/=+$/, '')
+  const limits = { maxmem: Infinity, maxScryptWork: Number.MAX_SAFE_INTEGER, maxParallelism: 0xffffff }
+  const refusal = (f) => {
+    try {
+      f()
+      return null
+    } catch (e) {
+      return e
+    }
+  }
+  const seen = new Set()
+  for (const ln of [1, 15, 16, 17, 31, 32]) {
+    for (const r of [1, 2, 3, 4, 8, 2 ** 15, 2 ** 30 - 1, 2 ** 30]) {
+      for (const p of [1, 2, 2 ** 15 - 1, 2 ** 15, 2 ** 24 - 1]) {
+        const [N, at] = [2 ** ln, `N 2^${ln} r ${r} p ${p}`]
+        const broken = native.scryptLimit(N, r, p)
+        seen.add(broken)
+        const e = refusal(() => crypto.kdf.scrypt('pw', { salt: 's', N, r, p, keyLength: 16, maxmem: 0 }))
+        t.is(e?.code, 'ERR_OUT_OF_RANGE', at)
+        t.true(e?.message.startsWith(`The value of "${broken ?? 'maxmem'}" is out of range.`), `${at}: ${e?.message}`)
+        const policy = refusal(() => crypto.password.createPolicy({ algorithm: 'scrypt', scrypt: { N, r, p } }))
+        const name = { 'r * p': 'policy.scrypt.p', N: 'policy.scrypt.N' }[broken]
+        t.is(policy === null ? null : policy.message.startsWith(`The value of "${name}" is out of range.`), broken && true, `${at}: ${policy?.message}`)
+        const stored = refusal(() => crypto.password.parse(`$scrypt$ln=${ln},r=${r},p=${p}$c2FsdHNhbHQ$${hash}`, limits))
+        // (One within the limits may still be over a ceiling: refused, but not as invalid.)
+        const invalid = `Received N = ${N}, r = ${r}, p = ${p} (not valid scrypt parameters)`
+        t.is(Boolean(stored?.message.endsWith(invalid)), broken !== null, `${at}: ${stored?.message}`)
+      }
+    }
+  }
+  t.deepEqual([...seen].sort(), ['N', 'r * p', null].sort())
+})

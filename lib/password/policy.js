@@ -73,10 +73,11 @@ function readN(value, name, dflt) {
   return n
 }
 
-/** Validated scrypt parameters (RFC 7914 §2: r·p < 2^30, N < 2^(16·r)). */
+/** Validated scrypt parameters (RFC 7914 §2: r·p < 2^30, N < 2^(16·r); the native rule, `scryptLimit`). */
 function scryptCheck(N, r, p, name) {
-  if (r * p >= 2 ** 30) throw outOfRange(`${name}.p`, `< 2^30 / r (${Math.floor((2 ** 30 - 1) / r)} for r = ${r})`, p)
-  if (r < 4 && Math.log2(N) >= 16 * r) throw outOfRange(`${name}.N`, `< 2^(16·r) (2^${16 * r} for r = ${r})`, N)
+  const broken = native.scryptLimit(N, r, p)
+  if (broken === 'r * p') throw outOfRange(`${name}.p`, `< 2^30 / r (${Math.floor((2 ** 30 - 1) / r)} for r = ${r})`, p)
+  if (broken === 'N') throw outOfRange(`${name}.N`, `< 2^(16·r) (2^${16 * r} for r = ${r})`, N)
 }
 
 // The policies createPolicy made (deeply frozen) are taken as they are; any other object given

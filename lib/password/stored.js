@@ -145,7 +145,7 @@ function parseBcrypt(hash, algorithm, format, limits) {
 }
 
 function checkScrypt(N, r, p, keyLength, limits, spec) {
-  if (r * p >= 2 ** 30 || (r < 4 && Math.log2(N) >= 16 * r)) {
+  if (native.scryptLimit(N, r, p) !== null) {
     throw malformed(spec, `N = ${N}, r = ${r}, p = ${p} (not valid scrypt parameters)`)
   }
   if (p > limits.maxParallelism) throw ceiling('p', limits.maxParallelism, 'maxParallelism', p)
