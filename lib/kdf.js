@@ -87,7 +87,7 @@ const [pbkdf2, pbkdf2Async] = rawKdf(
 
 // ---- scrypt ---------------------------------------------------------------------------------
 
-const SCRYPT_MAXMEM = 32 * 1024 * 1024
+const SCRYPT_MAXMEM = CONTRACT.scryptMaxmem
 
 /**
  * scrypt (RFC 7914). Defaults: N = 16384, r = 8, p = 1, 64 bytes, maxmem 32 MiB (as Node), hex.

@@ -141,7 +141,7 @@ impl ReadBuf {
     Self::with_len(hint.clamp(1, READ_LEN as u64) as usize)
   }
 
-  pub fn with_len(n: usize) -> Self {
+  fn with_len(n: usize) -> Self {
     ReadBuf {
       buf: vec![0; n],
       used: 0,
@@ -202,7 +202,7 @@ pub fn sys_error(e: &io::Error, syscall: &'static str) -> CryptoError {
 }
 
 /// One `read` into the whole of `buf` (retried when interrupted by a signal); 0 at the end.
-pub fn read_into(mut file: &File, buf: &mut ReadBuf) -> io::Result<usize> {
+fn read_into(mut file: &File, buf: &mut ReadBuf) -> io::Result<usize> {
   let len = buf.len();
   loop {
     match file.read(buf.take(len)) {
