@@ -80,7 +80,8 @@ export function runAva(node, args, env, { pre = [], entry = path.join(root, 'nod
 export function avaSummary(out) {
   const count = (re) => Number((out.match(re) || [])[1] || 0)
   return {
-    passed: count(/(\d+) tests? passed/),
+    // ava leaves out the "passed" line when a test failed: then its ✔ lines are counted.
+    passed: count(/(\d+) tests? passed/) || (out.match(/^\s*✔ (?!\[)/gm) || []).length,
     failed: count(/(\d+) tests? failed/),
     skipped: count(/(\d+) tests? skipped/),
     // ava marks failed tests, uncaught exceptions and timeouts with ✘ (and "Timed out" lines).
