@@ -27,8 +27,9 @@ export declare class CancelToken {
   times(): Array<number>
   /**
    * Requests cancellation. Returns true when the job had not started (it never will, and the
-   * caller may settle the promise now); false when it is running or finished (the running job
-   * stops at its next check and the promise rejects with `ABORT_ERR`). For the parts of a
+   * caller may settle the promise now); false when it is running or finished: the running job
+   * stops at its next check, and the promise rejects with `ABORT_ERR` unless the job already
+   * completed (its result was handed to JavaScript, a file renamed). For the parts of a
    * batch: true when none had started (none will), else every part still queued or running
    * rejects with `ABORT_ERR`.
    */
@@ -45,6 +46,11 @@ export declare class FileProgress {
   get bytes(): number
   /** The file's size when it was opened; -1 before that, and for files that have none. */
   get total(): number
+  /**
+   * True once the job completed on the main thread (its output renamed into place, or its
+   * failure known), before its Promise settles: no progress is reported after that.
+   */
+  get done(): boolean
 }
 
 /** A parsed RSA key (public, or private with CRT values). */
@@ -264,6 +270,14 @@ export interface CipherModeInfo {
 
 /** The mode table, in id order. */
 export declare function cipherModes(): Array<CipherModeInfo>
+
+/**
+ * `cipherOutputLength(op, n, ivGiven, tagLength?)`: the length `cipher()` writes for an input of
+ * `n` bytes ([`Op::output_len`]: exact when encrypting, an upper bound when decrypting). The
+ * sync path does not call it (`lib/cipher.js` applies the same rule to the `cipherModes()` row);
+ * `__test__/native-contract.spec.js` compares the two.
+ */
+export declare function cipherOutputLength(op: number, n: number, ivGiven: boolean, tagLength?: number | undefined | null): number
 
 /** `cpuPaths()`: the path each backend takes here (see [`CpuPaths`]). */
 export declare function cpuPaths(): CpuPaths
@@ -537,6 +551,17 @@ export interface NativeContract {
   argon2Versions: Array<number>
   /** The longest Argon2 PHC string the parser reads (characters). */
   maxPhcLength: number
+  /**
+   * The ceilings on a stored Argon2 string's costs when none are given: memory (KiB), passes,
+   * lanes.
+   */
+  argon2MaxMemoryCost: number
+  argon2MaxTimeCost: number
+  argon2MaxParallelism: number
+  /** The ceiling on a stored bcrypt hash's cost when none is given. */
+  bcryptMaxRounds: number
+  /** scrypt's `maxmem` when none is given, in bytes (Node's 32 MiB). */
+  scryptMaxmem: number
 }
 
 /**
@@ -656,6 +681,19 @@ export declare function scrypt(password: unknown, salt: unknown, options: Scrypt
 
 /** scrypt on the libuv pool; inputs are copied first; `token` cancels it within about 1 ms. */
 export declare function scryptAsync(password: unknown, salt: unknown, options: ScryptOptions, token?: CancelToken | undefined | null): Promise<unknown>
+
+/**
+ * `scryptLimit(N, r, p)`: the limit these parameters break, `'r * p'` or `'N'`, or `null`
+ * ([`broken_limit`], the rule `scrypt()` checks); `crypto.password` checks policies and stored
+ * hashes by it.
+ */
+export declare function scryptLimit(n: number, r: number, p: number): 'r * p' | 'N' | null
+
+/**
+ * `scryptMemory(N, r, p)`: the bytes a derivation with these parameters needs
+ * ([`ScryptParams::memory`], the rule `maxmem` is checked by), for the JS layer's ceilings.
+ */
+export declare function scryptMemory(n: number, r: number, p: number): number
 
 /** The numeric options of `scrypt()`, already defaulted by the JS layer. */
 export interface ScryptOptions {

@@ -54,7 +54,8 @@ export interface Progress {
 export interface StreamOptions extends AbortOptions {
   /**
    * Called on the main thread at most every ~50 ms while data is hashed (only when `bytes` grew),
-   * never after the Promise settles. An exception it throws cancels the work and is the rejection.
+   * never once the work completed (so never after the Promise settles). An exception it throws
+   * cancels the work and is the rejection.
    */
   onProgress?: (progress: Progress) => void
 }
@@ -638,8 +639,8 @@ export interface FileProgress {
 export interface FileOptions {
   /**
    * Called on the main thread at most every ~50 ms while the file is processed (only when `bytes`
-   * grew), never after the Promise settles. An exception it throws cancels the work and is the
-   * rejection.
+   * grew), never once the work completed (so never after the Promise settles, nor after `dst`
+   * was renamed into place). An exception it throws cancels the work and is the rejection.
    */
   onProgress?: (progress: FileProgress) => void
 }
@@ -1539,7 +1540,14 @@ export interface AbortOptions {
    * the Promise rejects at once; running work stops at its next check (hashing every 4 MiB;
    * PBKDF2, scrypt, bcrypt and RSA key generation within milliseconds; Argon2 between passes
    * when the hash is long), or finishes on its thread with its result discarded. The Promise
-   * rejects with an `AbortError` (`name` 'AbortError', `code` 'ABORT_ERR', `cause` = `signal.reason`).
+   * rejects with an `AbortError` (`name` 'AbortError', `code` 'ABORT_ERR', `cause` = `signal.reason`),
+   * and the call leaves nothing behind: a file function writes no `dst`.
+   *
+   * An abort counts until the work completes on the calling thread: when a pool job's result
+   * is handed over (a file function renames its output into place then), or, for work done on
+   * the calling thread (a hash of under 16 KiB), as the call returns. After that the result
+   * stands, as with `fs.promises`: the Promise fulfils even if the signal aborts before its
+   * callbacks run. So a rejection always means no output, and a fulfilment an output in place.
    */
   signal?: AbortSignal | null
 }

@@ -199,6 +199,41 @@ test.serial('hash and hmac: data length, pool times, no key and no digest publis
   noSecret(t, r.events, [], r.result)
 })
 
+test.serial('a call computed on the calling thread makes no cancel token and reports no pool times; a pooled call makes one', async (t) => {
+  // Count the native tokens made (lib/abort.js and lib/diagnostics.js make them through the
+  // module object, at call time).
+  const native = require('../lib/native')
+  const Real = native.CancelToken
+  let made = 0
+  native.CancelToken = function CancelToken(...args) {
+    made++
+    return new Real(...args)
+  }
+  t.teardown(() => {
+    native.CancelToken = Real
+  })
+  t.not(native.CancelToken, Real, 'the constructor can be wrapped')
+  const signal = new AbortController().signal
+  const small = secret(100)
+  const hex = (alg, b) => nodeCrypto.createHash(alg).update(b).digest('hex')
+  for (const [what, family, call, pooled, want] of [
+    ['inline hash', 'hash', () => sha.sha256.async(small), false, hex('sha256', small)],
+    ['inline hash with a signal', 'hash', () => sha.sha256.async(small, { signal }), false, hex('sha256', small)],
+    ['inline HMAC with a signal', 'hmac', () => hmac.sha256.async(small, { key: KEY32, signal }), false, nodeCrypto.createHmac('sha256', KEY32).update(small).digest('hex')],
+    ['inline batch with a signal', 'hash', () => sha.sha256.batchAsync([small, small], { signal }), false, [hex('sha256', small), hex('sha256', small)]],
+    ['pooled hash', 'hash', () => sha.sha256.async(PLAIN), true, hex('sha256', PLAIN)],
+    ['pooled batch with a signal', 'hash', () => sha.sha256.batchAsync([PLAIN, PLAIN], { signal }), true, [hex('sha256', PLAIN), hex('sha256', PLAIN)]],
+  ]) {
+    made = 0
+    const r = await traced(call)
+    t.deepEqual(r.result, want, what)
+    t.is(made, pooled ? 1 : 0, `${what}: tokens made`)
+    const [ctx] = contexts(r.events, family)
+    checkCall(t, r.events, ctx, { family, operation: what.includes('batch') ? 'batch' : family === 'hash' ? 'digest' : 'mac', algorithm: 'sha256', pooled })
+    if (!pooled) t.deepEqual([ctx.queuedAt, ctx.runningAt, ctx.finishedAt], [undefined, undefined, undefined], `${what}: no pool times`)
+  }
+})
+
 test.serial('cipher: the mode named, errors and aborts publish error', async (t) => {
   let r = await traced(() => cipher.aes.encryptAsync(PLAIN, { key: KEY32, mode: 'gcm', outputFormat: 'buffer' }))
   let [ctx] = contexts(r.events, 'cipher')

@@ -39,16 +39,29 @@ function signalOf(options) {
 }
 
 /**
- * Runs `start(token, ctx)` (a native function returning the Promise of an AsyncTask) with an
- * optional AbortSignal. On abort: work still queued is skipped and the Promise rejects at
- * once; running work stops at its next cancellation check (hashing every 4 MiB, PBKDF2, scrypt,
- * bcrypt, RSA key generation, Argon2 between passes when the hash is long: src/task.rs), and the
- * Promise then rejects with an AbortError. Synchronous validation errors become rejections too.
+ * Runs `start(token, ctx)` (a function returning the Promise of the call's work, usually a
+ * native AsyncTask's) with an optional AbortSignal. Synchronous validation errors become
+ * rejections.
+ *
+ * `token()` gives the native CancelToken to hand to the pool (undefined when there is neither a
+ * signal nor a subscriber), made on its first call: work done on the calling thread (a small
+ * hash or batch), or only through other async calls given the same signal (hybrid), never makes
+ * one. Once the signal aborted, `token()` throws the AbortError instead.
+ *
+ * An abort that comes before the work completed rejects the Promise with an AbortError, and the
+ * work leaves nothing behind: a job still queued is skipped and the Promise rejects at once; a
+ * running job stops at its next cancellation check (hashing every 4 MiB, PBKDF2, scrypt, bcrypt,
+ * RSA key generation, Argon2 between passes when the hash is long) and rejects. A pool job
+ * completes on this thread, when its result is handed over (src/task.rs: a file job renames its
+ * output into place there), and work done here completes as it returns; both are ordered with
+ * the abort, on one thread. An abort after that changes nothing, even before the Promise's
+ * callbacks ran: the result stands, as with node's fs.promises and stream.pipeline.
  *
  * `kind` (from ./diagnostics.js `kind()`) names the call on its family's diagnostics channel.
  * When that channel has subscribers, the call is traced: `ctx` is the context it publishes (the
  * start callback may add `algorithm`, `bytesIn` and `params` once it has read its arguments;
- * never a secret) and `token` is timed. Otherwise `ctx` is undefined and nothing else is done.
+ * never a secret) and the token, if the call makes one, is timed. Otherwise `ctx` is undefined
+ * and nothing else is done.
  */
 function runAsync(signal, start, kind) {
   try {
@@ -64,22 +77,36 @@ function startAsync(signal, start, kind) {
   return begin(signal, start, undefined)
 }
 
+/** The token of a call with neither a signal nor a subscriber. */
+const noToken = () => undefined
+
 function begin(signal, start, trace) {
   signal = checkSignal(signal)
-  if (signal === undefined) return trace === undefined ? start(undefined) : start(trace.token(false), trace.ctx)
-  if (signal.aborted) return Promise.reject(abortError(signal))
-  const token = trace === undefined ? new native.CancelToken() : trace.token(true)
-  const promise = start(token, trace === undefined ? undefined : trace.ctx)
+  if (signal === undefined && trace === undefined) return start(noToken, undefined)
+  if (signal !== undefined && signal.aborted) return Promise.reject(abortError(signal))
+  let token
+  const take = () => {
+    if (token === undefined) {
+      if (signal !== undefined && signal.aborted) throw abortError(signal)
+      token = trace === undefined ? new native.CancelToken() : trace.token(signal !== undefined)
+    }
+    return token
+  }
+  const ctx = trace === undefined ? undefined : trace.ctx
+  if (signal === undefined) return start(take, ctx)
+  const promise = start(take, ctx)
   return new Promise((resolve, reject) => {
+    // Work the token holds back from the pool (not started: it never will) rejects now; other
+    // work settles as it does: a running job with its result or ABORT_ERR (src/task.rs), work
+    // done here, or through other calls given the signal, as it ends.
     const onAbort = () => {
-      if (token.cancel()) reject(abortError(signal))
+      if (token !== undefined && token.cancel()) reject(abortError(signal))
     }
     signal.addEventListener('abort', onAbort, { once: true })
     promise.then(
       (value) => {
         signal.removeEventListener('abort', onAbort)
-        if (signal.aborted) reject(abortError(signal))
-        else resolve(value)
+        resolve(value)
       },
       (err) => {
         signal.removeEventListener('abort', onAbort)

@@ -142,7 +142,7 @@ const age = {
         // The scrypt work factor of a passphrase (X25519 recipients have none).
         if (args[1] !== undefined) ctx.params = { workFactor: args[3] }
       }
-      return native.ageEncryptAsync(...args, token)
+      return native.ageEncryptAsync(...args, token())
     }, TRACE.encrypt)
   },
   /**
@@ -158,7 +158,7 @@ const age = {
         ctx.bytesIn = diagnostics.byteLength(data)
         ctx.params = { maxWorkFactor: args[3] }
       }
-      return decryptOutput(await native.ageDecryptAsync(...args, token), format)
+      return decryptOutput(await native.ageDecryptAsync(...args, token()), format)
     }, TRACE.decrypt)
   },
   /** `encrypt`, synchronously: blocks the calling thread for the scrypt work (~0.1-1 s at 18). */

@@ -134,7 +134,7 @@ function addBatch(fn, spec) {
         ctx.params = { items: inputs.length }
       }
       if (isSmallBatch(inputs)) return syncDigests(spec.call(r), inputs, r.length, r.format, packed)
-      const parts = await joinParts(spec.async(inputs, r, token))
+      const parts = await joinParts(spec.async(inputs, r, token()))
       const buf = parts.length === 1 ? parts[0] : Buffer.concat(parts)
       return r.format === undefined || r.format === 'hex' ? digests(buf, r.length, 'hex') : digests(buf, r.length, r.format, packed)
     }, spec.kind)

@@ -120,7 +120,7 @@ function request(alg, decrypt, r) {
 function makeState(alg, decrypt, r, head) {
   return startAsync(
     r.signal,
-    (token) => aeadStreamNewAsync(request(alg, decrypt, r), r.secret, head, token),
+    (token) => aeadStreamNewAsync(request(alg, decrypt, r), r.secret, head, token()),
     decrypt ? alg.traced.decryptStream : alg.traced.encryptStream,
   )
 }

@@ -85,21 +85,30 @@ function inputOf(data) {
 }
 
 /**
+ * The length `cipher()` writes for `n` input bytes under `bits` with mode row `m`: exact when
+ * encrypting, an upper bound when decrypting. The native rule (`Op::output_len`,
+ * src/cipher/modes.rs) over the row's facts: the generated IV in front when none is given, the
+ * body padded to whole blocks, the tag behind. __test__/native-contract.spec.js holds the two
+ * equal through the native `cipherOutputLength`, which the hot path does not call.
+ */
+function outputLength(m, bits, n, ivGiven, tag) {
+  const prefix = ivGiven ? 0 : m.ivLength
+  const t = m.aead ? tag : 0
+  if (bits & OP_DECRYPT) return Math.max(0, n - prefix - t)
+  const padded = m.blockSize > 0 && (bits & OP_NO_PADDING) === 0
+  return prefix + (padded ? (Math.floor(n / m.blockSize) + 1) * m.blockSize : n) + t
+}
+
+/**
  * Reads one call's options into a plan: [op bits, output length, input bytes, format].
  * `spec` describes the namespace (allowed options, default or fixed mode).
  */
 function plan(spec, decrypt, data, o) {
   const [m, bits, fmt] = opOf(spec, decrypt, o)
   const [bytes, n] = inputOf(data)
-  const noPad = bits & OP_NO_PADDING
+  // The native side checks the tag length against the mode; one it refuses sizes no more than 16.
   const tag = checkInt(o.tagLength, 'options.tagLength', 0, 0xffffffff) ?? 16
-  // The native side checks `tag` against the mode; here it only sizes the buffer (as
-  // `Op::output_len` in src/cipher/modes.rs: exact when encrypting, an upper bound when decrypting).
-  const t = m.aead ? (tag <= 16 ? tag : 16) : 0
-  const prefix = (o.iv === undefined || o.iv === null) && m.ivLength > 0 ? m.ivLength : 0
-  let outLen
-  if (decrypt) outLen = Math.max(0, n - prefix - t)
-  else outLen = prefix + (m.blockSize > 0 && noPad === 0 ? (Math.floor(n / m.blockSize) + 1) * m.blockSize : n) + t
+  const outLen = outputLength(m, bits, n, o.iv !== undefined && o.iv !== null, tag <= 16 ? tag : 16)
   return [bits, outLen, bytes, fmt]
 }
 
@@ -124,7 +133,7 @@ function runAsync(spec, decrypt, data, options, key) {
       ctx.bytesIn = bytes.length
     }
     const params = { iv: options.iv, aad: options.aad, tagLength: options.tagLength }
-    const out = await nativeCipherAsync(bits, key, bytes, params, token)
+    const out = await nativeCipherAsync(bits, key, bytes, params, token())
     return format(out, fmt)
   }, decrypt ? spec.kinds.decrypt : spec.kinds.encrypt)
 }
@@ -163,7 +172,7 @@ function runBatchAsync(spec, decrypt, messages, o) {
     if (ctx !== undefined) ctx.algorithm = byId.get(bits & ~(OP_DECRYPT | OP_NO_PADDING)).algorithm
     checkInt(o.tagLength, 'options.tagLength', 0, 0xffffffff)
     const params = { ivs: o.ivs, aad: o.aad, tagLength: o.tagLength }
-    const parts = await joinParts(native.cipherBatchAsync(bits, o.key, messages, params, token))
+    const parts = await joinParts(native.cipherBatchAsync(bits, o.key, messages, params, token()))
     const out = []
     for (const [data, lens] of parts) splitOutputs(data, lens, fmt, out)
     return out
@@ -201,7 +210,7 @@ function passphraseAsync(decrypt, data, options) {
     const o = readOptions(options, 'a "passphrase" property')
     const [raw, fmt] = passphraseArgs(decrypt, data, o, PASSPHRASE_ASYNC_OPTIONS)
     if (ctx !== undefined) ctx.bytesIn = raw.length
-    return format(await native.passphraseCipherAsync(decrypt, raw, o.passphrase, token), fmt)
+    return format(await native.passphraseCipherAsync(decrypt, raw, o.passphrase, token()), fmt)
   }, decrypt ? CRYPTO_JS.decrypt : CRYPTO_JS.encrypt)
 }
 
@@ -369,4 +378,4 @@ const cipher = Object.freeze({
   age: require('./age'),
 })
 
-module.exports = { cipher }
+module.exports = { cipher, outputLength }

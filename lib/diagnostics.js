@@ -68,7 +68,9 @@ const at = (origin, ms) => (ms >= 0 ? origin + ms : undefined)
 
 /**
  * One traced call: its context (what subscribers receive) and its timed cancel token. The token
- * is made by `token()` as the call starts; its stamps are read into the context when it settles.
+ * is made by `token()` when the call first hands work to the pool, so a call that does its work
+ * on the calling thread (a small hash or batch) makes none and its pool times stay undefined;
+ * the stamps are read into the context when the call settles.
  */
 class Trace {
   #token = undefined
@@ -89,7 +91,7 @@ class Trace {
     }
   }
 
-  /** The call's cancel token: timed, and cancellable when the caller passed a signal. */
+  /** The call's cancel token, made once (./abort.js): timed, cancellable when the caller passed a signal. */
   token(cancellable) {
     this.#origin = performance.now()
     this.#token = new native.CancelToken(cancellable, true)

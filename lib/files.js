@@ -74,11 +74,17 @@ function fsError(err, path, dest) {
  * Runs a native file job (`start(token, counter)`: hashFile, aeadStreamFile) with a signal and,
  * when there is `onProgress`, the timer that polls the job's counter. An exception in onProgress
  * cancels the job and becomes the rejection. `kind`: what the call publishes as (./diagnostics.js).
+ *
+ * The job completes on the main thread (a file output is renamed into place then) and sets the
+ * counter's `done` there, before its Promise settles: the timer reports nothing after that, so
+ * neither an abort nor an exception from onProgress can come after the output was written (a
+ * runtime may run timers between a native completion and its Promise's callbacks: Deno does).
+ * So a rejection always means no output, and a fulfilment an output in place (./abort.js).
  */
 function fileAsync(start, signal, onProgress, kind) {
   signal = checkSignal(signal)
   checkProgress(onProgress)
-  if (!onProgress) return runAsync(signal, (token) => start(token, undefined), kind)
+  if (!onProgress) return runAsync(signal, (token) => start(token(), undefined), kind)
   if (signal && signal.aborted) return Promise.reject(abortError(signal))
   // One controller for both causes of cancellation: the caller's signal and a throwing callback.
   const controller = new AbortController()
@@ -89,7 +95,7 @@ function fileAsync(start, signal, onProgress, kind) {
   let thrown
   const timer = setInterval(() => {
     const bytes = counter.bytes
-    if (bytes <= reported) return
+    if (bytes <= reported || counter.done) return
     reported = bytes
     const total = counter.total
     try {
@@ -105,10 +111,10 @@ function fileAsync(start, signal, onProgress, kind) {
     clearInterval(timer)
     if (signal) signal.removeEventListener('abort', forward)
   }
-  return runAsync(controller.signal, (token) => start(token, counter), kind).then(
+  return runAsync(controller.signal, (token) => start(token(), counter), kind).then(
     (value) => {
+      // The job completed before any exception from onProgress (which would have cancelled it).
       settle()
-      if (thrown) throw thrown.err
       return value
     },
     (err) => {

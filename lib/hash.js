@@ -240,7 +240,7 @@ function makeHash(info) {
         withParams(data, out, params)
         return encode(out, format)
       }
-      return encode(await hashAsync(id, data, params, token), format)
+      return encode(await hashAsync(id, data, params, token()), format)
     }, traced)
   addStreaming(digest, {
     id,
@@ -318,7 +318,7 @@ function makeHmac(info) {
         nativeHmac(id, options.key, data, out)
         return encode(out, format)
       }
-      return encode(await hmacAsync(id, options.key, data, token), format)
+      return encode(await hmacAsync(id, options.key, data, token()), format)
     }, traced)
   addStreaming(mac, {
     id,

@@ -57,7 +57,7 @@ function rawKdf(name, optionNames, readArgs, nativeSync, nativeAsync, params) {
       const format = checkFormat(o.outputFormat)
       const args = readArgs(input, o)
       if (ctx !== undefined) ctx.params = params(args)
-      return encode(await nativeAsync(...args, token), format)
+      return encode(await nativeAsync(...args, token()), format)
     }, traced)
   Object.defineProperty(sync, 'name', { value: name })
   Object.defineProperty(async, 'name', { value: `${name}Async` })
@@ -87,7 +87,7 @@ const [pbkdf2, pbkdf2Async] = rawKdf(
 
 // ---- scrypt ---------------------------------------------------------------------------------
 
-const SCRYPT_MAXMEM = 32 * 1024 * 1024
+const SCRYPT_MAXMEM = CONTRACT.scryptMaxmem
 
 /**
  * scrypt (RFC 7914). Defaults: N = 16384, r = 8, p = 1, 64 bytes, maxmem 32 MiB (as Node), hex.
@@ -234,7 +234,7 @@ function argon2(password, options) {
   return runAsync(signalOf(options), async (token, ctx) => {
     const [pw, salt, secret, ad, params, format] = argon2Args(password, options, ARGON2_ASYNC_OPTIONS)
     if (ctx !== undefined) ctx.params = argon2Costs(params)
-    return argon2Out(await native.argon2HashAsync(pw, salt, secret, ad, params, token), format)
+    return argon2Out(await native.argon2HashAsync(pw, salt, secret, ad, params, token()), format)
   }, TRACE.argon2)
 }
 
@@ -287,7 +287,7 @@ argon2.verify = function verify(password, hash, options) {
     const stored = phc(hash, password)
     const limits = argon2Limits(o)
     if (ctx !== undefined) ctx.params = storedCosts(() => argon2Costs(native.argon2Parse(stored, limits)))
-    return native.argon2VerifyAsync(stored, pw, o.secret ?? undefined, limits, token)
+    return native.argon2VerifyAsync(stored, pw, o.secret ?? undefined, limits, token())
   }, TRACE.argon2Verify)
 }
 
@@ -379,7 +379,7 @@ const bcrypt = {
     return runAsync(signalOf(options), (token, ctx) => {
       const [pw, rounds, salt, truncate] = bcryptArgs(password, options, BCRYPT_ASYNC_OPTIONS)
       if (ctx !== undefined) ctx.params = { cost: rounds }
-      return native.bcryptHashAsync(pw, rounds, salt, truncate, token)
+      return native.bcryptHashAsync(pw, rounds, salt, truncate, token())
     }, TRACE.bcrypt)
   },
   /**
@@ -396,7 +396,7 @@ const bcrypt = {
       const o = checkOptions(options, BCRYPT_VERIFY_ASYNC_OPTIONS, 'bcrypt.verifyAsync')
       const stored = storedHash(hash, password, '$2', 'bcrypt.verifyAsync')
       if (ctx !== undefined) ctx.params = storedCosts(() => ({ cost: bcrypt.rounds(stored) }))
-      return native.bcryptVerifyAsync(requireBytes(password, 'password'), stored, maxRounds(o), token)
+      return native.bcryptVerifyAsync(requireBytes(password, 'password'), stored, maxRounds(o), token())
     }, TRACE.bcryptVerify)
   },
   /** The cost of a bcrypt hash (TypeError when malformed). */

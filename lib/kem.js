@@ -89,7 +89,7 @@ function kem(a) {
         generateKeypairAsync(options) {
           return runAsync(signalOf(options), async (token) => {
             const [seed, expanded, format] = generateArgs(options, GENERATE_ASYNC_OPTIONS, 'generateKeypairAsync')
-            return keypair(split(await native.kemGenerateAsync(a.id, seed, expanded, token)), format)
+            return keypair(split(await native.kemGenerateAsync(a.id, seed, expanded, token())), format)
           }, traced.generateKeypair)
         },
         /** { ciphertext, sharedSecret } for `publicKey`, with fresh randomness. */
@@ -103,7 +103,7 @@ function kem(a) {
           const [key, options] = encapsulateArgs(args)
           return runAsync(signalOf(options), async (token) => {
             checkOptions(options, SIGNAL, what('encapsulateAsync'))
-            const [ciphertext, sharedSecret] = split(await native.kemEncapsulateAsync(a.id, publicKey(key), token))
+            const [ciphertext, sharedSecret] = split(await native.kemEncapsulateAsync(a.id, publicKey(key), token()))
             return { ciphertext, sharedSecret }
           }, traced.encapsulate)
         },
@@ -117,7 +117,7 @@ function kem(a) {
           const [ciphertext, key, options] = decapsulateArgs(args)
           return runAsync(signalOf(options), (token) => {
             checkOptions(options, SIGNAL, what('decapsulateAsync'))
-            return native.kemDecapsulateAsync(a.id, bytes(ciphertext, 'ciphertext'), privateKey(key), token)
+            return native.kemDecapsulateAsync(a.id, bytes(ciphertext, 'ciphertext'), privateKey(key), token())
           }, traced.decapsulate)
         },
       },

@@ -118,7 +118,7 @@ function parameterSet(set) {
         generateKeypairAsync(options) {
           return runAsync(signalOf(options), async (token) => {
             const [seed, pkf, format] = generateArgs(options, GENERATE_ASYNC, 'generateKeypairAsync')
-            const [s, expanded, pub] = split(await native.mldsaKeysAsync(set.id, seed, token))
+            const [s, expanded, pub] = split(await native.mldsaKeysAsync(set.id, seed, token()))
             return keypair({ seed: s.length > 0 ? s : undefined, expanded, publicKey: pub }, pkf, format)
           }, traced.generateKeypair)
         },
@@ -128,7 +128,7 @@ function parameterSet(set) {
         },
         /** `sign` on the libuv pool (inputs copied first), with `signal`. */
         signAsync(...a) {
-          return runAsync(signalOf(signParts(a)[2]), (token) => native.mldsaAsync(...signArgs(a, SIGN_ASYNC, 'signAsync'), token), traced.sign)
+          return runAsync(signalOf(signParts(a)[2]), (token) => native.mldsaAsync(...signArgs(a, SIGN_ASYNC, 'signAsync'), token()), traced.sign)
         },
         /** False for any invalid signature (wrong length, other key, message or context, context over 255 bytes). */
         verify(...a) {
@@ -136,7 +136,7 @@ function parameterSet(set) {
         },
         /** `verify` on the libuv pool, with `signal`. */
         verifyAsync(...a) {
-          return runAsync(signalOf(verifyParts(a)[3]), (token) => native.mldsaAsync(...verifyArgs(a, VERIFY_ASYNC, 'verifyAsync'), token), traced.verify)
+          return runAsync(signalOf(verifyParts(a)[3]), (token) => native.mldsaAsync(...verifyArgs(a, VERIFY_ASYNC, 'verifyAsync'), token()), traced.verify)
         },
       },
       { sync: ['generateKeypair', 'sign', 'verify'] },

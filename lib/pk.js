@@ -68,7 +68,7 @@ function generators(alg, withCurve, what) {
         const [curve] = args(a)
         const format = readFormat(checkOptions(options, withSignal(GENERATE_OPTIONS), `${what}.generateKeypairAsync`))
         if (ctx !== undefined && curve) ctx.params = { curve: curve.name }
-        return keypairOut(alg, curve, split(await native.pkGenerateAsync(id(curve), token)), format)
+        return keypairOut(alg, curve, split(await native.pkGenerateAsync(id(curve), token())), format)
       }, traced)
     },
   }
@@ -110,7 +110,7 @@ function operation(what, allowed, read, run, runNative) {
   const traced = kind('pk', op, algorithm)
   const sync = (...args) => run(...read(args, allowed, what))
   const async = (...args) =>
-    runAsync(signalOf(read.options(args)), (token) => runNative(...read(args, allowedAsync, `${what}Async`), token), traced)
+    runAsync(signalOf(read.options(args)), (token) => runNative(...read(args, allowedAsync, `${what}Async`), token()), traced)
   return [sync, async]
 }
 

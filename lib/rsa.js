@@ -91,7 +91,7 @@ function operation(kind, names, what, args, positional) {
   }
   const async = (...a) => {
     const [data, values, o] = read(a)
-    return runAsync(signalOf(o), (token) => native.rsaAsync(...call(options(o, allowedAsync, `${what}Async`), data, values), token), traced)
+    return runAsync(signalOf(o), (token) => native.rsaAsync(...call(options(o, allowedAsync, `${what}Async`), data, values), token()), traced)
   }
   return [sync, async]
 }
@@ -165,7 +165,7 @@ function generateKeypairAsync(o) {
   return runAsync(signalOf(o), async (token, ctx) => {
     const [bits, e, format, type] = generateArgs(options(o, new Set([...GENERATE, 'signal']), 'dsa.rsa.generateKeypairAsync'))
     if (ctx !== undefined) ctx.params = { modulusLength: bits, publicExponent: e }
-    return keypair(await native.rsaGenerateAsync(bits, e, token), format, type)
+    return keypair(await native.rsaGenerateAsync(bits, e, token()), format, type)
   }, GENERATE_TRACE)
 }
 

@@ -100,7 +100,7 @@ function runPooled(alg, decrypt, secret, data, options, what, where) {
   return runAsync(signalOf(options), async (token, ctx) => {
     const [o, fmt] = read(options, what, where)
     if (ctx !== undefined) ctx.bytesIn = byteLength(data)
-    const out = await native.sealedMessageAsync(alg.id, decrypt, secret(), checkData(data, decrypt), o, token)
+    const out = await native.sealedMessageAsync(alg.id, decrypt, secret(), checkData(data, decrypt), o, token())
     return decrypt ? decryptOutput(out, fmt) : out
   }, decrypt ? alg.traced.open : alg.traced.seal)
 }
@@ -222,7 +222,7 @@ function sealMethods(name) {
       return runAsync(signalOf(options), async (token) => {
         checkPassphrase(passphrase, 'passphrase')
         const [o] = read(options, 'deriveKeyAsync', where('deriveKeyAsync'))
-        return new PassphraseKey(MAKE, alg, await native.derivedKeyAsync(passphrase, o, token))
+        return new PassphraseKey(MAKE, alg, await native.derivedKeyAsync(passphrase, o, token()))
       }, alg.traced.deriveKey)
     },
   }

@@ -265,7 +265,7 @@ impl Budget {
 
   /// Sets the limit; with `only_if_unset`, only when nothing set it before. Waiters that can no
   /// longer fit are refused, and any that now fit are granted. The peak restarts from now.
-  pub fn set_limit(&'static self, bytes: u64, only_if_unset: bool) {
+  fn set_limit(&'static self, bytes: u64, only_if_unset: bool) {
     {
       let mut s = self.state();
       if only_if_unset && s.set {

@@ -14,7 +14,7 @@
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 
 use napi::bindgen_prelude::Unknown;
@@ -41,11 +41,15 @@ pub const READ_LEN: usize = 128 << 10;
 /// in turn 0.85-0.91.
 pub const AHEAD_LEN: usize = 1 << 20;
 
-/// The counters `onProgress` reads: bytes hashed so far, and the file's size.
+/// The counters `onProgress` reads: bytes hashed so far, the file's size, and whether the job
+/// completed.
 pub struct Counters {
   bytes: AtomicU64,
   /// The size at open; [`UNKNOWN`] until then, and for files without one (pipes, devices).
   total: AtomicU64,
+  /// Set on the main thread as the job completes (`Job::settle`, where a file job renames its
+  /// output into place), before its promise settles.
+  done: AtomicBool,
 }
 
 const UNKNOWN: u64 = u64::MAX;
@@ -55,6 +59,7 @@ impl Default for Counters {
     Counters {
       bytes: AtomicU64::new(0),
       total: AtomicU64::new(UNKNOWN),
+      done: AtomicBool::new(false),
     }
   }
 }
@@ -68,6 +73,11 @@ impl Counters {
   /// The size of the file being read, once it is open.
   pub fn set_total(&self, n: u64) {
     self.total.store(n, Ordering::Relaxed);
+  }
+
+  /// Marks the job completed (called from `Job::settle`, on the main thread).
+  pub fn finish(&self) {
+    self.done.store(true, Ordering::Relaxed);
   }
 }
 
@@ -109,6 +119,13 @@ impl FileProgress {
       n => n as f64,
     }
   }
+
+  /// True once the job completed on the main thread (its output renamed into place, or its
+  /// failure known), before its Promise settles: no progress is reported after that.
+  #[napi(getter)]
+  pub fn done(&self) -> bool {
+    self.counters.done.load(Ordering::Relaxed)
+  }
 }
 
 /// A read buffer that wipes, when dropped, the part of it reads have written (file contents
@@ -124,7 +141,7 @@ impl ReadBuf {
     Self::with_len(hint.clamp(1, READ_LEN as u64) as usize)
   }
 
-  pub fn with_len(n: usize) -> Self {
+  fn with_len(n: usize) -> Self {
     ReadBuf {
       buf: vec![0; n],
       used: 0,
@@ -185,7 +202,7 @@ pub fn sys_error(e: &io::Error, syscall: &'static str) -> CryptoError {
 }
 
 /// One `read` into the whole of `buf` (retried when interrupted by a signal); 0 at the end.
-pub fn read_into(mut file: &File, buf: &mut ReadBuf) -> io::Result<usize> {
+fn read_into(mut file: &File, buf: &mut ReadBuf) -> io::Result<usize> {
   let len = buf.len();
   loop {
     match file.read(buf.take(len)) {

@@ -14,6 +14,10 @@
 //!   `AbortError`.
 //! - If it is waiting for memory (below), it leaves the budget's queue at once and its promise
 //!   rejects with `ABORT_ERR`.
+//! - The job completes on the main thread ([`Work`]'s `resolve`, where a file job renames its
+//!   output into place: [`Job::settle`]). A cancellation requested before that rejects with
+//!   `ABORT_ERR` even when the pool finished the work; after it, the result stands. So an abort
+//!   and a completion are ordered on one thread, and the promise's outcome says which came first.
 //!
 //! Memory: a job whose Argon2 or scrypt memory does not fit in the process's budget
 //! (`budget.rs`) stops before allocating, its pool thread goes back to libuv, and it waits in
@@ -187,8 +191,9 @@ impl CancelToken {
   }
 
   /// Requests cancellation. Returns true when the job had not started (it never will, and the
-  /// caller may settle the promise now); false when it is running or finished (the running job
-  /// stops at its next check and the promise rejects with `ABORT_ERR`). For the parts of a
+  /// caller may settle the promise now); false when it is running or finished: the running job
+  /// stops at its next check, and the promise rejects with `ABORT_ERR` unless the job already
+  /// completed (its result was handed to JavaScript, a file renamed). For the parts of a
   /// batch: true when none had started (none will), else every part still queued or running
   /// rejects with `ABORT_ERR`.
   #[napi]
@@ -346,6 +351,10 @@ impl<'task, J: Job> ScopedTask<'task> for Work<J> {
         };
         return Waiting::queue(env, work, what, bytes);
       }
+      // An abort JavaScript made before this completion wins over a result the pool finished
+      // without seeing it; one made after it changes nothing (the JS layer follows this
+      // outcome). Both run on this thread, so which came first is well defined.
+      Ran::Done(Ok(_)) if self.cancel.is_cancelled() => Err(aborted()),
       Ran::Done(output) => output,
     };
     let settled = match self.job.as_mut() {

@@ -2,6 +2,7 @@
 // crypto.password's policy (what `hash` writes, the bar `needsRehash` measures stored hashes
 // against) and the ceilings on the costs a stored hash may ask for. docs/password.md has the
 // figures and their reasons.
+const native = require('../native')
 const { ARGON2_DEFAULTS } = require('../kdf')
 const { readHash } = require('../algorithms')
 const { checkOptions, checkInt } = require('../options')
@@ -72,10 +73,11 @@ function readN(value, name, dflt) {
   return n
 }
 
-/** Validated scrypt parameters (RFC 7914 §2: r·p < 2^30, N < 2^(16·r)). */
+/** Validated scrypt parameters (RFC 7914 §2: r·p < 2^30, N < 2^(16·r); the native rule, `scryptLimit`). */
 function scryptCheck(N, r, p, name) {
-  if (r * p >= 2 ** 30) throw outOfRange(`${name}.p`, `< 2^30 / r (${Math.floor((2 ** 30 - 1) / r)} for r = ${r})`, p)
-  if (r < 4 && Math.log2(N) >= 16 * r) throw outOfRange(`${name}.N`, `< 2^(16·r) (2^${16 * r} for r = ${r})`, N)
+  const broken = native.scryptLimit(N, r, p)
+  if (broken === 'r * p') throw outOfRange(`${name}.p`, `< 2^30 / r (${Math.floor((2 ** 30 - 1) / r)} for r = ${r})`, p)
+  if (broken === 'N') throw outOfRange(`${name}.N`, `< 2^(16·r) (2^${16 * r} for r = ${r})`, N)
 }
 
 // The policies createPolicy made (deeply frozen) are taken as they are; any other object given
@@ -146,21 +148,22 @@ function readPolicy(value) {
 
 // ---- ceilings -------------------------------------------------------------------------------
 
-/** Node's scrypt memory rule (as kdf.scrypt): 128·r·(N + 2 + p) bytes. */
-const scryptMemory = (N, r, p) => 128 * r * (N + 2 + p)
+/** scrypt's working memory, 128·r·(N + 2 + p) bytes: the native rule kdf.scrypt checks `maxmem` by. */
+const { scryptMemory } = native
 /** scrypt's work: N·r·p BlockMix rounds of 128·r bytes each way (its time is linear in it). */
 const scryptWork = (N, r, p) => N * r * p
 
-// Defaults for the parameters of a stored hash: Argon2 and bcrypt as kdf.argon2.verify and
-// kdf.bcrypt.verify, scrypt 256 MiB (OWASP's N = 2^17 r = 8 needs
+// Defaults for the parameters of a stored hash: Argon2 and bcrypt those of kdf.argon2.verify and
+// kdf.bcrypt.verify (read from the native side), scrypt 256 MiB (OWASP's N = 2^17 r = 8 needs
 // 128 MiB + 3 KiB) with p under the same 64 as Argon2's lanes and N·r·p at 4 times the default
 // policy's (p multiplies the time without adding memory), PBKDF2 10 million iterations. Each is
 // raised to what the policy in use produces, so `verify` accepts its own hashes.
+const NATIVE_CEILINGS = native.nativeContract()
 const CEILINGS = Object.freeze({
-  maxMemoryCost: 2 << 20,
-  maxTimeCost: 10,
-  maxParallelism: 64,
-  maxRounds: 16,
+  maxMemoryCost: NATIVE_CEILINGS.argon2MaxMemoryCost,
+  maxTimeCost: NATIVE_CEILINGS.argon2MaxTimeCost,
+  maxParallelism: NATIVE_CEILINGS.argon2MaxParallelism,
+  maxRounds: NATIVE_CEILINGS.bcryptMaxRounds,
   maxmem: 256 * 1024 * 1024,
   maxScryptWork: 4 * scryptWork(DEFAULT_POLICY.scrypt.N, DEFAULT_POLICY.scrypt.r, DEFAULT_POLICY.scrypt.p),
   maxIterations: 10000000,

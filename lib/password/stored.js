@@ -3,6 +3,7 @@
 // Django and PHP write them. Stored strings are untrusted: they are bounded (length, field sizes,
 // numbers) and their costs checked against the ceilings before any work. `weaker` is the rule of
 // `needsRehash`.
+const native = require('../native')
 const { kdf, argon2Weaker, ARGON2_DEFAULTS, BCRYPT_STRING } = require('../kdf')
 const { coded, invalidArgType, outOfRange } = require('../errors')
 const { DIGEST_BYTES, ceiling, isPowerOf2, scryptMemory, scryptWork } = require('./policy')
@@ -20,8 +21,8 @@ const FORMATS =
   'scrypt ($scrypt$ln=..,r=..,p=.. as passlib/PHC; Django scrypt$), PBKDF2 (passlib $pbkdf2-sha256$, ' +
   '$pbkdf2-sha512$, $pbkdf2$; Django pbkdf2_sha256$, pbkdf2_sha1$), Django argon2$, bcrypt_sha256$ and bcrypt$'
 
-// Longest stored string read (as the native Argon2 parser); the other formats are far shorter.
-const MAX_STORED = 4096
+// Longest stored string read: the native Argon2 parser's bound; the other formats are far shorter.
+const MAX_STORED = native.nativeContract().maxPhcLength
 const MAX_SALT = 1024 // bytes (passlib's largest)
 const MAX_DJANGO_SALT = 256 // characters
 
@@ -144,7 +145,7 @@ function parseBcrypt(hash, algorithm, format, limits) {
 }
 
 function checkScrypt(N, r, p, keyLength, limits, spec) {
-  if (r * p >= 2 ** 30 || (r < 4 && Math.log2(N) >= 16 * r)) {
+  if (native.scryptLimit(N, r, p) !== null) {
     throw malformed(spec, `N = ${N}, r = ${r}, p = ${p} (not valid scrypt parameters)`)
   }
   if (p > limits.maxParallelism) throw ceiling('p', limits.maxParallelism, 'maxParallelism', p)

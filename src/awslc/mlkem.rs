@@ -84,7 +84,7 @@ ml_kem_set!(ML_KEM_768, "768", 1184, 2400, 1088);
 ml_kem_set!(ML_KEM_1024, "1024", 1568, 3168, 1568);
 
 /// ML-KEM's shared secret length.
-pub const ML_KEM_SHARED: usize = 32;
+const ML_KEM_SHARED: usize = 32;
 
 impl MlKem {
   /// `(ek, dk)` from the 64-byte seed d‖z (ML-KEM.KeyGen_internal).

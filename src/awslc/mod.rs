@@ -24,11 +24,11 @@ macro_rules! symbol {
   };
 }
 
-pub mod ec;
+mod ec;
 pub mod keccak;
-pub mod mldsa;
-pub mod mlkem;
-pub mod rsa;
+mod mldsa;
+mod mlkem;
+mod rsa;
 
 pub use ec::{ec_mul, NistCurve};
 pub use mldsa::{MlDsaFns, ML_DSA_44, ML_DSA_65, ML_DSA_87};

@@ -7,7 +7,8 @@
 //!   expanded key per mode.
 //! - `cipherAsync(op, key, data, { iv, aad, tagLength }, token?)`: the same work on the libuv
 //!   pool (`crate::task`), on copies of the inputs made at call time.
-//! - `cipherModes()`: the mode table.
+//! - `cipherModes()`: the mode table; `cipherOutputLength(op, n, ivGiven, tagLength)`: the output
+//!   length rule JS applies to it (for the contract test, not the hot path).
 
 use std::cell::{Cell, RefCell};
 
@@ -60,6 +61,34 @@ pub fn cipher_modes() -> Vec<CipherModeInfo> {
       key_lengths: m.keys.iter().map(|&t| t as u32).collect(),
     })
     .collect()
+}
+
+/// `cipherOutputLength(op, n, ivGiven, tagLength?)`: the length `cipher()` writes for an input of
+/// `n` bytes ([`Op::output_len`]: exact when encrypting, an upper bound when decrypting). The
+/// sync path does not call it (`lib/cipher.js` applies the same rule to the `cipherModes()` row);
+/// `__test__/native-contract.spec.js` compares the two.
+#[napi]
+pub fn cipher_output_length(
+  env: &Env,
+  op: u32,
+  n: i64,
+  iv_given: bool,
+  tag_length: Option<u32>,
+) -> Result<i64> {
+  (|| -> CryptoResult<i64> {
+    let (mode, decrypt, padding) = decode_op(op)?;
+    let n = usize::try_from(n).map_err(|_| CryptoError::out_of_range("n", ">= 0", n))?;
+    let op = Op {
+      mode,
+      decrypt,
+      padding,
+      iv: iv_given.then_some(&[][..]),
+      aad: &[],
+      tag_len: tag_length.unwrap_or(16) as usize,
+    };
+    Ok(op.output_len(n) as i64)
+  })()
+  .or_throw(env)
 }
 
 pub(super) fn decode_op(bits: u32) -> CryptoResult<(Mode, bool, bool)> {

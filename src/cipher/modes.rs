@@ -85,7 +85,7 @@ pub struct ModeInfo {
 }
 
 impl ModeInfo {
-  pub const fn is_aead(&self) -> bool {
+  const fn is_aead(&self) -> bool {
     !self.tags.is_empty()
   }
 }
@@ -93,7 +93,7 @@ impl ModeInfo {
 const AES_KEYS: &[usize] = &[16, 24, 32];
 const TAG_16: &[usize] = &[16];
 /// Largest IV (nonce) accepted by the modes that take any length (GCM, SIV).
-pub const MAX_IV: usize = 1 << 20;
+const MAX_IV: usize = 1 << 20;
 
 /// THE mode table. Index = `Mode as usize` (checked below, at compile time).
 pub const MODES: &[ModeInfo] = &[
@@ -344,7 +344,7 @@ pub fn check_iv(mode: Mode, len: usize) -> CryptoResult<()> {
   }
 }
 
-pub fn check_tag(mode: Mode, len: usize) -> CryptoResult<()> {
+fn check_tag(mode: Mode, len: usize) -> CryptoResult<()> {
   let tags = mode.info().tags;
   if tags.contains(&len) {
     Ok(())
@@ -391,7 +391,9 @@ impl Op<'_> {
     self.padding && self.mode.info().pad_block > 0
   }
 
-  /// The exact output length of encrypting `n` bytes; an upper bound when decrypting.
+  /// The exact output length of encrypting `n` bytes; an upper bound when decrypting. THE rule:
+  /// `lib/cipher.js` sizes its buffers by the same one over the `cipherModes()` row, and
+  /// `__test__/native-contract.spec.js` holds the two equal through `cipherOutputLength`.
   pub fn output_len(&self, n: usize) -> usize {
     let info = self.mode.info();
     let prefix = if self.iv.is_none() {

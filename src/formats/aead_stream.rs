@@ -46,7 +46,7 @@ use crate::task::{Cancel, Job, Output};
 
 pub const MAGIC: [u8; 8] = *b"cjs.aead";
 /// The version the writers write: key-committing.
-pub const VERSION: u8 = 2;
+const VERSION: u8 = 2;
 /// The HKDF info of version 2 starts with this label.
 pub const LABEL: &[u8] = b"cryptographer.js stream v2";
 /// Version 1's label.
@@ -58,7 +58,7 @@ const SALT_LEN: usize = 32;
 const COMMITMENT_LEN: usize = 32;
 /// An Argon2id salt stored apart from the stream's salt: version 1's, and version 2's with key
 /// source 2 (key source 1 uses `salt`).
-pub const ARGON2_SALT_LEN: usize = 16;
+const ARGON2_SALT_LEN: usize = 16;
 /// magic, version, algorithm, segment size, key source.
 const FIXED_LEN: usize = 8 + 1 + 1 + 4 + 1;
 /// Argon2id m, t, p.
@@ -102,7 +102,7 @@ impl StreamAlg {
   }
 
   /// The header's length in `version` (1 or 2) for this algorithm and key source byte.
-  pub const fn header_len(&self, version: u8, source: u8) -> usize {
+  const fn header_len(&self, version: u8, source: u8) -> usize {
     let tail = if version == 1 {
       self.aead.prefix_len()
     } else {

@@ -22,7 +22,7 @@ use super::check_passphrase;
 const MAGIC: &[u8; 8] = b"Salted__";
 
 /// `EVP_BytesToKey` with MD5 and one iteration: D_i = MD5(D_{i-1} ‖ pass ‖ salt), key ‖ iv = D_1 ‖ D_2 ‖ D_3.
-pub fn evp_bytes_to_key(pass: &[u8], salt: &[u8]) -> Zeroizing<[u8; 48]> {
+fn evp_bytes_to_key(pass: &[u8], salt: &[u8]) -> Zeroizing<[u8; 48]> {
   let mut out = Zeroizing::new([0u8; 48]);
   let mut prev: Option<Zeroizing<[u8; 16]>> = None;
   for chunk in out.chunks_mut(16) {

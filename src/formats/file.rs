@@ -20,8 +20,9 @@
 //!   over, and a symlink at `dst` is replaced, never written through (its target is not opened:
 //!   a link planted where an output goes cannot redirect it onto another file). The rename happens when the job settles,
 //!   on the main thread, after a last look at the cancel token: an abort JavaScript made before
-//!   the Promise settled can never leave a renamed `dst` behind a rejection (the pool thread
-//!   could finish just before it). On any failure or abort the temporary file is removed
+//!   then rejects with `ABORT_ERR` and leaves no `dst` (even when the pool thread had finished),
+//!   one made after it leaves the result standing, so a rejection never hides a written `dst`
+//!   and a fulfilment always means one. On any failure or abort the temporary file is removed
 //!   ([`TempFile`]'s `Drop`), so no `dst` and no temporary file remain, and an existing `dst` is
 //!   untouched. The file is not `fsync`ed (as node's streams do not): a crash can lose the
 //!   renamed file's data, never expose a partly verified plaintext under `dst`'s name.
@@ -263,6 +264,7 @@ impl<F: Format> Job for FileJob<F> {
   }
 
   fn settle(&mut self, _env: &napi::Env, cancel: &Cancel) -> CryptoResult<()> {
+    self.progress.finish();
     match self.done.take() {
       // Aborted after the last segment: the temporary file is removed as it drops.
       Some(_) if cancel.is_cancelled() => Err(crate::task::aborted()),

@@ -17,12 +17,12 @@
 //! The layering inside this folder, as everywhere, is `src/layers.rs`'s.
 
 pub mod aead_stream;
-pub mod aead_stream_api;
+mod aead_stream_api;
 pub mod age;
-pub mod crypto_js;
-pub mod file;
-pub mod seal;
-pub mod stream;
+mod crypto_js;
+mod file;
+mod seal;
+mod stream;
 
 use crate::error::{CryptoError, CryptoResult};
 use crate::task::Cancel;

@@ -28,7 +28,7 @@ use super::aead_stream_api::{algorithm, spec};
 use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
 use crate::js::{self, Cx, Kept, Tag, Value};
 use crate::staging::Staged;
-use crate::task::{run_sync, Cancel, CancelToken, Job, Output, Work};
+use crate::task::{twins, Cancel, CancelToken, Job, Output, Work};
 
 /// A derived key held by a JS handle; `None` once disposed.
 pub struct KeptKey(RefCell<Option<DerivedKey>>);
@@ -191,27 +191,16 @@ impl Job for DeriveJob {
   }
 }
 
-/// `derivedKey(passphrase, options)`: a derived key's handle, made now.
-#[napi(ts_return_type = "unknown")]
-pub fn derived_key<'js>(
-  env: &'js Env,
-  passphrase: Unknown<'js>,
-  options: Option<Unknown<'js>>,
-) -> napi::Result<Unknown<'js>> {
-  let job = DeriveJob::new(env, &passphrase, options.as_ref()).or_throw(env)?;
-  run_sync(env, job)
-}
-
-/// `derivedKey` on the libuv pool.
-#[napi(ts_return_type = "Promise<unknown>")]
-pub fn derived_key_async<'js>(
-  env: &'js Env,
-  passphrase: Unknown<'js>,
-  options: Option<Unknown<'js>>,
-  token: Option<&CancelToken>,
-) -> napi::Result<AsyncTask<Work<DeriveJob>>> {
-  let job = DeriveJob::new(env, &passphrase, options.as_ref()).or_throw(env)?;
-  Ok(Work::new(job, token))
+twins! {
+  #[doc = " `derivedKey(passphrase, options)`: a derived key's handle, made now."]
+  #[napi]
+  pub fn derived_key;
+  #[doc = " `derivedKey` on the libuv pool."]
+  #[napi]
+  pub fn derived_key_async;
+  (env, passphrase: Unknown, options: Option<Unknown>) -> DeriveJob {
+    DeriveJob::new(env, &passphrase, options.as_ref())
+  }
 }
 
 /// `derivedKeyDispose(key)`: the key wiped now (copies held by calls still running are wiped

@@ -62,6 +62,11 @@ impl Job for HashFileJob {
     })?;
     digest_output(engine)
   }
+
+  fn settle(&mut self, _env: &Env, _cancel: &Cancel) -> CryptoResult<()> {
+    self.progress.finish();
+    Ok(())
+  }
 }
 
 /// The job for `(alg, hmac, path, options)`: `options` is `{ key }` for an HMAC, else the hash's

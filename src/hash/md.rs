@@ -105,7 +105,7 @@ pub trait BlockFn: Copy + Send + 'static {
 
 /// [`BlockFn::compress_lanes`] without a multi-lane kernel: one lane after the other.
 #[inline(always)]
-pub fn each_lane<F: BlockFn, const L: usize>(states: [&mut F::State; L], blocks: [&Block<F>; L]) {
+fn each_lane<F: BlockFn, const L: usize>(states: [&mut F::State; L], blocks: [&Block<F>; L]) {
   for (s, b) in states.into_iter().zip(blocks) {
     F::compress(s, slice::from_ref(b));
   }

@@ -14,7 +14,7 @@ use crate::error::{CryptoError, CryptoResult};
 
 impl<'js> Cx<'js> {
   /// The length of the array `v` (`name` is the argument's name in the error message).
-  pub fn array_len(self, v: Value<'js>, name: &str) -> CryptoResult<usize> {
+  fn array_len(self, v: Value<'js>, name: &str) -> CryptoResult<usize> {
     let mut is_array = false;
     // SAFETY: `self.env` is live for 'js and `v` a live handle of this call (N-API refuses a
     // null handle with a status).

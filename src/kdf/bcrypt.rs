@@ -24,7 +24,7 @@ use crate::task::{twins, Cancel, Job, Output};
 pub const MIN_COST: u32 = 4;
 pub const MAX_COST: u32 = 31;
 /// Longest password bcrypt uses, in bytes.
-pub const MAX_PASSWORD: usize = 72;
+const MAX_PASSWORD: usize = 72;
 
 /// Raw bcrypt: 23 bytes of output (the 24th is never encoded).
 fn raw(cost: u32, salt: &[u8; 16], password: &[u8], cancel: &Cancel) -> CryptoResult<[u8; 23]> {

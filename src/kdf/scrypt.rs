@@ -41,20 +41,16 @@ impl ScryptParams {
     check_range("r", r, 1, u32::MAX)?;
     check_range("p", p, 1, u32::MAX)?;
     check_range("keyLength", key_length, 1, MAX_KEY_LEN)?;
-    if u64::from(r) * u64::from(p) >= 1 << 30 {
-      return Err(CryptoError::out_of_range(
-        "r * p",
-        "< 2^30",
-        u64::from(r) * u64::from(p),
-      ));
-    }
-    // N < 2^(128·r/8) (RFC 7914 §2).
-    if 16 * u64::from(r) < 64 && n >= 1u64 << (16 * r) {
-      return Err(CryptoError::out_of_range(
-        "N",
-        format!("< 2^(16 * r) = {}", 1u64 << (16 * r)),
-        n,
-      ));
+    match broken_limit(n, r, p) {
+      Some(Limit::RTimesP) => {
+        let rp = u64::from(r) * u64::from(p);
+        return Err(CryptoError::out_of_range("r * p", "< 2^30", rp));
+      }
+      Some(Limit::N) => {
+        let bound = format!("< 2^(16 * r) = {}", 1u64 << (16 * r));
+        return Err(CryptoError::out_of_range("N", bound, n));
+      }
+      None => {}
     }
     let params = ScryptParams { n, r, p };
     let need = params.memory();
@@ -75,6 +71,46 @@ impl ScryptParams {
     let blocks = u128::from(self.n) + 2 + u128::from(self.p);
     u64::try_from(128 * u128::from(self.r) * blocks).unwrap_or(u64::MAX)
   }
+}
+
+/// The RFC 7914 §2 limit a choice of parameters breaks.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Limit {
+  /// r·p < 2^30.
+  RTimesP,
+  /// N < 2^(128·r/8), which only binds for r < 4.
+  N,
+}
+
+/// The limit `n`, `r`, `p` (each at least 1) break, if any; r·p is checked first.
+fn broken_limit(n: u64, r: u32, p: u32) -> Option<Limit> {
+  if u64::from(r) * u64::from(p) >= 1 << 30 {
+    Some(Limit::RTimesP)
+  } else if r < 4 && n >= 1u64 << (16 * r) {
+    Some(Limit::N)
+  } else {
+    None
+  }
+}
+
+/// `scryptLimit(N, r, p)`: the limit these parameters break, `'r * p'` or `'N'`, or `null`
+/// ([`broken_limit`], the rule `scrypt()` checks); `crypto.password` checks policies and stored
+/// hashes by it.
+#[napi(ts_return_type = "'r * p' | 'N' | null")]
+pub fn scrypt_limit(n: f64, r: u32, p: u32) -> Option<&'static str> {
+  // `as` saturates: an N past 2^64 reads as u64::MAX, as far over the N limit as it is.
+  broken_limit(n as u64, r, p).map(|limit| match limit {
+    Limit::RTimesP => "r * p",
+    Limit::N => "N",
+  })
+}
+
+/// `scryptMemory(N, r, p)`: the bytes a derivation with these parameters needs
+/// ([`ScryptParams::memory`], the rule `maxmem` is checked by), for the JS layer's ceilings.
+#[napi]
+pub fn scrypt_memory(n: f64, r: u32, p: u32) -> f64 {
+  // `as` saturates: NaN and negative N read as 0, past 2^64 as u64::MAX.
+  ScryptParams { n: n as u64, r, p }.memory() as f64
 }
 
 /// Word order inside each 64-byte block while ROMix runs. On x86-64 the words are kept in the
@@ -104,7 +140,7 @@ fn block_mix(core: impl Salsa20Core, input: &[u32], out: &mut [u32], r: usize) {
 /// ROMix on one 128·r-byte block, in place, with the Salsa20/8 `core` ([`ro_mix`] picks the
 /// fastest one this CPU has). `v` holds N·32·r words.
 #[inline(always)]
-pub(crate) fn ro_mix_with(
+fn ro_mix_with(
   core: impl Salsa20Core,
   block: &mut [u8],
   v: &mut [u32],
@@ -149,7 +185,7 @@ pub(crate) fn ro_mix_with(
 }
 
 /// ROMix with the fastest Salsa20/8 core this CPU has, compiled with that core's features.
-pub(crate) fn ro_mix(
+fn ro_mix(
   block: &mut [u8],
   v: &mut [u32],
   n: usize,
@@ -308,6 +344,20 @@ mod tests {
       hex,
       "fdbabe1c9d3472007856e7190d01e9fe7c6ad7cbc8237830e77376634b3731622eaf30d92e22a3886ff109279d9830dac727afb94a83ee6d8360cbdfa2cc0640"
     );
+  }
+
+  /// RFC 7914 §2: r·p < 2^30 and N < 2^(128·r/8), at both sides of each bound.
+  #[test]
+  fn limits_at_their_bounds() {
+    assert_eq!(broken_limit(1 << 15, 1, 1), None);
+    assert_eq!(broken_limit(1 << 16, 1, 1), Some(Limit::N));
+    assert_eq!(broken_limit(1 << 47, 3, 1), None);
+    assert_eq!(broken_limit(1 << 48, 3, 1), Some(Limit::N));
+    assert_eq!(broken_limit(u64::MAX, 4, 1), None);
+    assert_eq!(broken_limit(2, 1 << 15, (1 << 15) - 1), None);
+    assert_eq!(broken_limit(2, 1 << 15, 1 << 15), Some(Limit::RTimesP));
+    assert_eq!(broken_limit(1 << 16, 1, 1 << 30), Some(Limit::RTimesP));
+    assert_eq!(broken_limit(2, u32::MAX, u32::MAX), Some(Limit::RTimesP));
   }
 
   #[test]

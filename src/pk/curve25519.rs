@@ -15,8 +15,8 @@ use zeroize::Zeroizing;
 use crate::ct;
 use crate::error::{Code, CryptoError, CryptoResult};
 
-pub const KEY_LEN: usize = 32;
-pub const SIG_LEN: usize = 64;
+const KEY_LEN: usize = 32;
+const SIG_LEN: usize = 64;
 
 /// y-coordinates (sign bit ignored) of the points of order 1, 2, 4 and 8, with the non-canonical
 /// encodings y + p of 0 and 1 (libsodium `ge25519_has_small_order`).

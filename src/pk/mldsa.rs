@@ -29,8 +29,8 @@ use crate::task::{Cancel, CancelToken, Job, Output, Work};
 
 /// Bytes in the seed ξ, in `rnd` and the most bytes in a context string.
 pub const SEED_LEN: usize = 32;
-pub const RND_LEN: usize = 32;
-pub const MAX_CONTEXT: usize = 255;
+const RND_LEN: usize = 32;
+const MAX_CONTEXT: usize = 255;
 
 /// One ML-DSA parameter set: the generic API (also for hybrid signatures built on it).
 pub trait MlDsa {
@@ -101,7 +101,7 @@ macro_rules! ml_dsa_sets {
 
     /// The parameter sets as the entry points see them, by id (`mldsaSets()` gives them to
     /// JavaScript).
-    pub static SETS: &[Set] = &[$(Set::of::<$set>()),*];
+    static SETS: &[Set] = &[$(Set::of::<$set>()),*];
   };
 }
 
@@ -152,7 +152,7 @@ fn bad_expanded<P: MlDsa>(why: &str) -> CryptoError {
 }
 
 /// A private key of `P` by its length: the seed or the expanded key (s1/s2 checked).
-pub fn private_key<'a, P: MlDsa>(key: &'a [u8], name: &str) -> CryptoResult<PrivateKey<'a>> {
+fn private_key<'a, P: MlDsa>(key: &'a [u8], name: &str) -> CryptoResult<PrivateKey<'a>> {
   if let Ok(seed) = <&[u8; SEED_LEN]>::try_from(key) {
     return Ok(PrivateKey::Seed(seed));
   }

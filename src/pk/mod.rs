@@ -14,11 +14,11 @@
 //! on the libuv pool), as every other family has.
 
 pub mod curve25519;
-pub mod ec;
+pub(crate) mod ec;
 pub mod kem;
 pub mod mldsa;
-pub mod rfc6979;
-pub mod rsa;
+pub(crate) mod rfc6979;
+mod rsa;
 
 use std::sync::Arc;
 

@@ -13,7 +13,7 @@ use crate::hash::core::{HashCore, Hmac};
 use crate::hash::list::{Alg, State};
 
 /// The HMAC the nonces of a message hashed with `hash` are drawn with.
-pub fn hmac_for(hash: Alg) -> Alg {
+fn hmac_for(hash: Alg) -> Alg {
   let s = State::new(hash);
   match (s.block_len(), s.output_len()) {
     (0, n) if n <= 32 => Alg::Sha256,

@@ -29,10 +29,10 @@ use crate::error::{Code, CryptoError, CryptoResult, OrThrow};
 use crate::hash::core::{oneshot, HashCore};
 use crate::hash::list::{Alg, State};
 use crate::js;
-use crate::task::{aborted, run_sync, Cancel, CancelToken, Job, Output, Work};
+use crate::task::{aborted, twins, Cancel, CancelToken, Job, Output, Work};
 
-pub const MIN_BITS: u32 = 1024;
-pub const MAX_BITS: u32 = 16384;
+const MIN_BITS: u32 = 1024;
+const MAX_BITS: u32 = 16384;
 
 /// A parsed RSA key (public, or private with CRT values).
 #[napi]
@@ -140,21 +140,16 @@ fn generate_job(bits: u32, e: u32) -> CryptoResult<GenerateJob> {
   Ok(GenerateJob { bits, e })
 }
 
-/// `rsaGenerate(bits, e)`: a new private key, PKCS#1 DER.
-#[napi]
-pub fn rsa_generate(env: &Env, bits: u32, e: u32) -> Result<Unknown<'_>> {
-  run_sync(env, generate_job(bits, e).or_throw(env)?)
-}
-
-/// `rsaGenerateAsync(bits, e, token)`: on the libuv pool; `token` stops the prime search.
-#[napi]
-pub fn rsa_generate_async(
-  env: Env,
-  bits: u32,
-  e: u32,
-  token: Option<&CancelToken>,
-) -> Result<AsyncTask<Work<GenerateJob>>> {
-  Ok(Work::new(generate_job(bits, e).or_throw(&env)?, token))
+twins! {
+  #[doc = " `rsaGenerate(bits, e)`: a new private key, PKCS#1 DER."]
+  #[napi]
+  pub fn rsa_generate;
+  #[doc = " `rsaGenerateAsync(bits, e, token)`: on the libuv pool; `token` stops the prime search."]
+  #[napi]
+  pub fn rsa_generate_async;
+  (env, bits: u32, e: u32) -> GenerateJob {
+    generate_job(bits, e)
+  }
 }
 
 // ---- operations -----------------------------------------------------------------------------

@@ -18,7 +18,7 @@ use crate::error::{CryptoError, CryptoResult};
 use crate::kdf::PHC_B64;
 
 /// The version line every v1 file starts with.
-pub const INTRO: &[u8] = b"age-encryption.org/v1\n";
+const INTRO: &[u8] = b"age-encryption.org/v1\n";
 /// What every age file starts with, whatever its version.
 const VERSION_PREFIX: &[u8] = b"age-encryption.org/";
 /// Body lines are wrapped at 64 columns (48 bytes).

@@ -28,8 +28,8 @@ const LABEL: &[u8] = b"age-encryption.org/v1/scrypt";
 const SALT_LEN: usize = 16;
 
 /// Work factors (log2 N) accepted anywhere: age's own range.
-pub const MIN_WORK_FACTOR: u32 = 1;
-pub const MAX_WORK_FACTOR: u32 = 30;
+const MIN_WORK_FACTOR: u32 = 1;
+const MAX_WORK_FACTOR: u32 = 30;
 
 /// scrypt's parameters at work factor `log_n` (r = 8, p = 1).
 fn params(log_n: u32) -> CryptoResult<ScryptParams> {
@@ -58,7 +58,7 @@ fn wrap_key(
   Ok(key)
 }
 
-pub fn check_work_factor(name: &str, v: u32) -> CryptoResult<u32> {
+fn check_work_factor(name: &str, v: u32) -> CryptoResult<u32> {
   crate::kdf::check_range(name, v, MIN_WORK_FACTOR, MAX_WORK_FACTOR)
 }
 

@@ -61,12 +61,12 @@ fn wrap_key(shared: &[u8], share: &[u8], recipient: &Key) -> CryptoResult<Zeroiz
 }
 
 /// The `age1…` string of a public key.
-pub fn recipient_string(public: &Key) -> String {
+fn recipient_string(public: &Key) -> String {
   bech32::encode(RECIPIENT_HRP, public)
 }
 
 /// The `AGE-SECRET-KEY-1…` string of a private key.
-pub fn identity_string(private: &Key) -> Zeroizing<String> {
+fn identity_string(private: &Key) -> Zeroizing<String> {
   let s = Zeroizing::new(bech32::encode(&IDENTITY_HRP.to_ascii_lowercase(), private));
   Zeroizing::new(s.to_ascii_uppercase())
 }
