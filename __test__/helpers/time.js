@@ -9,4 +9,4 @@ const SCALE = Number(process.env.CRYPTOGRAPHER_TEST_TIME_SCALE) || 1
 /** `ms` milliseconds of native time, in this run's time. */
 const scaled = (ms) => ms * SCALE
 
-module.exports = { scaled }
+module.exports = { SCALE, scaled }
