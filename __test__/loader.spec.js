@@ -309,4 +309,38 @@ crypto.sha.sha256.file(__filename).then(
     t.is(out.digest, require('node:crypto').createHash('sha256').update('abc').digest('hex'))
     t.deepEqual(out.refusals, ['Error ERR_FEATURE_UNAVAILABLE_ON_PLATFORM', 'Error ERR_CRYPTO_DECRYPT_FAILED', 'ERR_FEATURE_UNAVAILABLE_ON_PLATFORM'])
   })
+
+  test('the WebAssembly build, forced: results are memory of their own, so a subarray kept after its result was collected keeps its bytes', (t) => {
+    // The build hands result Buffers out as views of its shared linear memory, freed when that
+    // Buffer object is collected; lib/native.js copies them. Without the copy, the kept public
+    // keys below change once their results are collected and more keys are made.
+    const child = `
+const native = require(${JSON.stringify(path.join(root, 'lib', 'native.js'))})
+const mlkem768 = native.kemAlgorithms().find((a) => a.name === 'ML-KEM-768').id
+const shared = (b) => Object.prototype.toString.call(b.buffer) === '[object SharedArrayBuffer]'
+const kept = []
+let anyShared = false
+for (let i = 0; i < 20; i++) {
+  const [priv, pub] = native.kemGenerate(mlkem768, Buffer.alloc(64, i), false)
+  anyShared ||= shared(priv) || shared(pub)
+  kept.push([i, pub.subarray(0, 32), Buffer.from(pub.subarray(0, 32))])
+}
+// Collected, finalized on a later turn, then the memory reused by more keys.
+globalThis.gc()
+setTimeout(() => {
+  globalThis.gc()
+  for (let i = 0; i < 200; i++) native.kemGenerate(mlkem768, Buffer.alloc(64, 255), false)
+  native.kemGenerateAsync(mlkem768, Buffer.alloc(64, 7), false, undefined).then((parts) => {
+    anyShared ||= parts.some(shared)
+    console.log(JSON.stringify({ anyShared, changed: kept.filter(([, view, copy]) => !view.equals(copy)).map(([i]) => i) }))
+  })
+}, 50)
+`
+    const r = spawnSync(process.execPath, ['--expose-gc', '--disable-warning=ExperimentalWarning', '-e', child], {
+      env: { ...process.env, NAPI_RS_FORCE_WASI: 'error' },
+      encoding: 'utf8',
+    })
+    t.is(r.status, 0, r.stderr)
+    t.deepEqual(JSON.parse(r.stdout), { anyShared: false, changed: [] })
+  })
 }

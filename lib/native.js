@@ -155,4 +155,47 @@ if (override && binding.__napiBindingTarget === 'wasm32-wasi' && !envVar('NAPI_R
   throw explain(cause)
 }
 
+// The WebAssembly build hands each result Buffer out as a view of its linear memory, which it
+// frees when that one Buffer object is collected: a subarray or another view made from it
+// outlives the bytes and later shows whatever reuses them (two hybrid key pairs generated at once
+// showed zeros and each other's bytes). Under that build every result leaves as a copy of its own.
+const isWasmMemory = (memory) => Object.prototype.toString.call(memory) === '[object SharedArrayBuffer]'
+
+function owned(value) {
+  if (ArrayBuffer.isView(value)) {
+    if (!isWasmMemory(value.buffer)) return value
+    return Buffer.isBuffer(value) ? Buffer.from(value) : new value.constructor(value)
+  }
+  if (value === null || typeof value !== 'object') return value
+  if (typeof value.then === 'function') return value.then(owned)
+  if (Array.isArray(value) || Object.getPrototypeOf(value) === Object.prototype) {
+    for (const key of Object.keys(value)) value[key] = owned(value[key])
+  }
+  return value
+}
+
+function ownResults(fn) {
+  return function (...args) {
+    return owned(Reflect.apply(fn, this, args))
+  }
+}
+
+if (binding.__napiBindingTarget === 'wasm32-wasi') {
+  const wrapped = {}
+  for (const [name, value] of Object.entries(binding)) {
+    const methods = typeof value === 'function' ? Object.getOwnPropertyNames(value.prototype || {}) : []
+    if (methods.length > 1) {
+      // A class: its methods return results too.
+      for (const m of methods) {
+        const d = Object.getOwnPropertyDescriptor(value.prototype, m)
+        if (m !== 'constructor' && typeof d.value === 'function') value.prototype[m] = ownResults(d.value)
+      }
+      wrapped[name] = value
+    } else {
+      wrapped[name] = typeof value === 'function' ? ownResults(value) : value
+    }
+  }
+  binding = wrapped
+}
+
 module.exports = binding

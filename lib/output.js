@@ -57,8 +57,12 @@ function outputTarget(output, format, need) {
   if (length < need) {
     throw outOfRange('options.output.byteLength', `>= ${need} (the length of the result)`, length)
   }
-  // A Buffer of exactly the result's length is its own view (no view object to make).
-  if (length === need && Buffer.isBuffer(output)) return output
+  // A Buffer of exactly the result's length is its own view (no view object to make), unless its
+  // own properties say otherwise than the intrinsic getters: the WebAssembly build's runtime
+  // copies the result back through those properties.
+  if (length === need && Buffer.isBuffer(output) && output.byteOffset === offset && output.byteLength === length && output.buffer === memory) {
+    return output
+  }
   return Buffer.from(memory, offset, need)
 }
 

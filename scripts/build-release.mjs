@@ -63,7 +63,14 @@ function wasiEnv() {
     { mode: 0o755 },
   )
   fs.writeFileSync(ar, `#!/bin/sh\nexec ${zig} ar "$@"\n`, { mode: 0o755 })
-  return { ...env, CC_wasm32_wasip1_threads: cc, AR_wasm32_wasip1_threads: ar }
+  // AWS-LC with locks and per-thread state: scripts/wasi/aws-lc-threads.h says why.
+  const threads = path.join(root, 'scripts', 'wasi', 'aws-lc-threads.h')
+  return {
+    ...env,
+    CC_wasm32_wasip1_threads: cc,
+    AR_wasm32_wasip1_threads: ar,
+    AWS_LC_SYS_CFLAGS_wasm32_wasip1_threads: `-include ${threads}`,
+  }
 }
 
 const napi = path.join(root, 'node_modules', '@napi-rs', 'cli', 'dist', 'cli.js')

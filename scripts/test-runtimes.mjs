@@ -47,7 +47,6 @@ const FILES = [
 // Tests not run under a runtime, by ava title pattern, and what that runtime lacks.
 const BUN_SSL = "Bun's node:crypto (BoringSSL)"
 const FILES_REFUSED = 'the file functions throw ERR_FEATURE_UNAVAILABLE_ON_PLATFORM in the WebAssembly build (__test__/loader.spec.js checks that)'
-const BATCH_STALL = 'with about ten async batches in flight at once the WebAssembly build stalls, for seconds or for good (emnapi async work; not yet understood); one at a time they pass'
 const DENO = "Deno's node:crypto"
 const BUN_LATE =
   'timing: in a whole run under Bun on a loaded machine, a 128-256 MiB file operation could finish before its first 50 ms progress report, so the abort or throw from onProgress came too late (these pass run alone)'
@@ -125,18 +124,9 @@ const NOT_CHECKED = {
     ['maxWorkFactor: a file above the ceiling*', FILES_REFUSED],
     ['workers terminated mid-work while the addon is also loaded in main', 'the test finds the loaded addon by its .node file in require.cache; the WebAssembly build has none'],
     ['cpuPaths() lists every backend*', "the test expects the paths this CPU's extensions give; the WebAssembly build uses none of them"],
-    ['a view whose byteOffset / byteLength properties are shadowed*', "an output view whose byteOffset property is shadowed gets the result at the shadowed offset in the WebAssembly build (emnapi copies it back through the view's properties)"],
     ['*: refuses a wrong key, passphrase or aad*', `${FILES_REFUSED} (each case is also tried through decryptFile)`],
     ['*: refuses a flipped bit anywhere*', `${FILES_REFUSED} (each case is also tried through decryptFile)`],
     ['*: refuses truncation anywhere*', `${FILES_REFUSED} (each case is also tried through decryptFile)`],
-    ['strings are hashed as UTF-8*', 'a string holding a lone surrogate is hashed differently from node (which hashes U+FFFD in its place) by the one-shot functions of the WebAssembly build: emnapi encodes such strings its own way'],
-    ['*Batch round trip*', BATCH_STALL],
-    ['batchAsync*', BATCH_STALL],
-    ['signal: an aborted signal rejects at once; aborting stops every part', BATCH_STALL],
-    ['decryptBatch: a failed tag anywhere*', BATCH_STALL],
-    ['cipher batch errors*', BATCH_STALL],
-    ['errors: not an array*', BATCH_STALL],
-    ['empty batches*', BATCH_STALL],
   ],
 }
 // Spec files not run under a runtime, and why.

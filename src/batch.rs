@@ -387,7 +387,7 @@ const PARALLEL_COPY_MIN: usize = 16 << 20;
 /// and the event loop is held for less of the time a copy of hundreds of MiB takes.
 fn copy_parts(slices: &[&[u8]], ranges: &[Range<usize>]) -> Vec<CryptoResult<StagedItems>> {
   let total: usize = slices.iter().map(|s| s.len()).sum();
-  if ranges.len() < 2 || total < PARALLEL_COPY_MIN {
+  if ranges.len() < 2 || total < PARALLEL_COPY_MIN || !crate::pool::OWN_THREADS {
     return ranges
       .iter()
       .map(|r| StagedItems::copy_of(&slices[r.clone()]))

@@ -5,13 +5,22 @@
 //! few such allocations warm between calls. Bounds: at most `UV_THREADPOOL_SIZE + 1` items (one per
 //! pool thread that can be using one, plus one), items larger than the pool's `max_item` are never
 //! kept, and items unused for [`IDLE`] are freed by a janitor thread that exits once its pool is
-//! empty, so an idle process gives the memory back.
+//! empty, so an idle process gives the memory back. Where the crate starts no threads of its own
+//! ([`OWN_THREADS`]), stale items are freed the next time the pool is used instead.
 
 use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Pooled items unused for this long are freed.
 pub const IDLE: Duration = Duration::from_secs(5);
+
+/// Whether the crate starts threads of its own: a pool's janitor, the rayon pool (BLAKE3 of large
+/// inputs, large batch copies). Not in the WebAssembly build, where every thread is a Worker that
+/// the JavaScript thread creates: a thread started from a pool thread waits inside
+/// `pthread_create` until the JavaScript thread has made it, and when the JavaScript thread is
+/// starting a thread at that moment too, neither goes on (a stall for good, seen with a few async
+/// batches in flight beside synchronous calls). The work runs on the calling thread instead.
+pub const OWN_THREADS: bool = !cfg!(target_family = "wasm");
 
 /// What a pool holds: something with a size in the pool's unit (bytes, Argon2 blocks).
 pub trait Pooled: Send + 'static {
@@ -86,17 +95,21 @@ impl<T: Pooled> IdlePool<T> {
       return;
     }
     let mut slots = self.lock();
+    let mut stale = if OWN_THREADS {
+      Vec::new()
+    } else {
+      take_stale(&mut slots.free)
+    };
     slots.free.push((Instant::now(), item));
-    let mut evicted = None;
     if slots.free.len() > max_items() {
       if let Some(i) = (0..slots.free.len()).min_by_key(|&i| slots.free[i].0) {
-        evicted = Some(slots.free.swap_remove(i));
+        stale.push(slots.free.swap_remove(i));
       }
     }
-    let start_janitor = !slots.janitor;
-    slots.janitor = true;
+    let start_janitor = OWN_THREADS && !slots.janitor;
+    slots.janitor |= start_janitor;
     drop(slots);
-    drop(evicted);
+    drop(stale);
     if start_janitor {
       let spawned = std::thread::Builder::new()
         .name(self.name.into())
@@ -116,11 +129,9 @@ impl<T: Pooled> IdlePool<T> {
   fn janitor(&self) {
     loop {
       std::thread::sleep(IDLE / 5);
-      let stale: Vec<_> = {
+      let stale = {
         let mut slots = self.lock();
-        let (keep, stale): (Vec<_>, Vec<_>) =
-          slots.free.drain(..).partition(|(t, _)| t.elapsed() < IDLE);
-        slots.free = keep;
+        let stale = take_stale(&mut slots.free);
         if slots.free.is_empty() {
           slots.janitor = false;
           drop(slots);
@@ -132,6 +143,15 @@ impl<T: Pooled> IdlePool<T> {
       drop(stale);
     }
   }
+}
+
+/// The items unused for [`IDLE`], taken out of `free` (to be dropped once the lock is released).
+fn take_stale<T>(free: &mut Vec<(Instant, T)>) -> Vec<(Instant, T)> {
+  let (keep, stale) = std::mem::take(free)
+    .into_iter()
+    .partition(|(t, _)| t.elapsed() < IDLE);
+  *free = keep;
+  stale
 }
 
 #[cfg(test)]
@@ -160,5 +180,17 @@ mod tests {
       POOL.give_back(Item(i));
     }
     assert_eq!(POOL.clear(), max_items());
+  }
+
+  #[test]
+  fn stale_items_are_taken_out_and_fresh_ones_kept() {
+    let now = Instant::now();
+    let Some(old) = now.checked_sub(IDLE * 2) else {
+      return;
+    };
+    let mut free = vec![(old, Item(1)), (now, Item(2)), (old, Item(3))];
+    let stale = take_stale(&mut free);
+    assert_eq!(free.iter().map(|(_, i)| i.0).collect::<Vec<_>>(), [2]);
+    assert_eq!(stale.iter().map(|(_, i)| i.0).collect::<Vec<_>>(), [1, 3]);
   }
 }

@@ -113,7 +113,8 @@ pub(crate) mod contexts {
 /// BLAKE3 (any output length). Inputs from 1 MiB up are hashed on the rayon pool, on every core.
 /// So are streams: once a hasher has taken 1 MiB in smaller pieces (a stream's 64 KiB chunks), it
 /// gathers further pieces into 1 MiB runs and hashes each run on the pool; hashing them one by
-/// one as they come would use one core.
+/// one as they come would use one core. (The WebAssembly build hashes on the calling thread:
+/// [`crate::pool::OWN_THREADS`].)
 #[derive(Clone)]
 pub struct Blake3 {
   hasher: Box<blake3::Hasher>,
@@ -146,7 +147,10 @@ const BLAKE3_RAYON_MIN: usize = 1 << 20;
 impl HashCore for Blake3 {
   #[inline]
   fn update(&mut self, data: &[u8]) {
-    if data.len() >= BLAKE3_RAYON_MIN {
+    if !crate::pool::OWN_THREADS {
+      // No rayon pool where the crate starts no threads of its own.
+      self.hasher.update(data);
+    } else if data.len() >= BLAKE3_RAYON_MIN {
       self.flush();
       self.hasher.update_rayon(data);
     } else if self.hasher.count() < BLAKE3_RAYON_MIN as u64 {

@@ -276,6 +276,9 @@ impl<'js> Cx<'js> {
 
   /// A string, encoded as UTF-8 into an owned buffer.
   fn utf8(self, v: Value<'js>) -> CryptoResult<Bytes<'js>> {
+    if cfg!(target_family = "wasm") {
+      return self.utf8_via_utf16(v);
+    }
     let mut len = 0usize;
     // SAFETY: `self.env` is live for 'js and `v` a live string handle; a null buffer asks only
     // for the length.
@@ -297,6 +300,34 @@ impl<'js> Cx<'js> {
     })?;
     // SAFETY: N-API initialised the first `written` bytes (at most `len`, NUL excluded).
     unsafe { buf.set_len(written.min(len)) };
+    Ok(Bytes::owned(buf))
+  }
+
+  /// A string read as UTF-16 and encoded as UTF-8 here, a lone surrogate as U+FFFD (as Node's
+  /// own encoder writes it). For the WebAssembly build: its `napi_get_value_string_utf8`
+  /// (emnapi) reads a lone surrogate as the first half of a pair, with the character after it.
+  fn utf8_via_utf16(self, v: Value<'js>) -> CryptoResult<Bytes<'js>> {
+    let mut len = 0usize;
+    // SAFETY: `self.env` is live for 'js and `v` a live string handle; a null buffer asks only
+    // for the length in UTF-16 code units.
+    check(unsafe {
+      sys::napi_get_value_string_utf16(self.env, v.raw, ptr::null_mut(), 0, &mut len)
+    })?;
+    let mut units = Zeroizing::new(vec![0u16; len + 1]);
+    let mut written = 0usize;
+    // SAFETY: as above; `units` holds `len + 1` code units (the string and N-API's NUL).
+    check(unsafe {
+      sys::napi_get_value_string_utf16(self.env, v.raw, units.as_mut_ptr(), len + 1, &mut written)
+    })?;
+    let units = &units[..written.min(len)];
+    // At most 3 bytes per code unit (a pair of them makes 4): the buffer never reallocates, so
+    // no unwiped copy is left behind.
+    let mut buf = Zeroizing::new(Vec::<u8>::with_capacity(units.len() * 3));
+    let mut one = [0u8; 4];
+    for c in char::decode_utf16(units.iter().copied()) {
+      let c = c.unwrap_or(char::REPLACEMENT_CHARACTER);
+      buf.extend_from_slice(c.encode_utf8(&mut one).as_bytes());
+    }
     Ok(Bytes::owned(buf))
   }
 
