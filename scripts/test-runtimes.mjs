@@ -14,7 +14,7 @@
 // title (NOT_CHECKED below, each with what its runtime lacks) and listed at the end of the run:
 // the same algorithms are checked there against the published vectors and @noble/*.
 //
-// Usage: node scripts/test-runtimes.mjs [bun] [deno] [wasi] [-- <extra ava args>]
+// Usage: node scripts/test-runtimes.mjs [bun] [deno] [wasi] [-- <spec files> <extra ava args>]
 // (all three when none is named). Exit status: 0 when every run passed. `.ci/run` runs it with
 // `bun deno` on every CI run.
 import { execFileSync } from 'node:child_process'
@@ -27,7 +27,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const dir = path.join(root, 'runtimes')
 const argv = process.argv.slice(2)
 const dashdash = argv.indexOf('--')
-const avaArgs = dashdash === -1 ? [] : argv.slice(dashdash + 1)
+const afterDashes = dashdash === -1 ? [] : argv.slice(dashdash + 1)
+// Spec files given after `--` are run instead of the whole list; other arguments go to ava.
+const givenFiles = afterDashes.filter((a) => /\.spec\.m?js$/.test(a))
+const avaArgs = afterDashes.filter((a) => !givenFiles.includes(a))
 const own = dashdash === -1 ? argv : argv.slice(0, dashdash)
 const wanted = own.length ? own : ['bun', 'deno', 'wasi']
 
@@ -180,10 +183,10 @@ for (const name of wanted) {
   const v = version(name, run.cmd)
   const skipped = NOT_CHECKED[name]
   const started = Date.now()
-  console.log(`\n=== ${v}: ${FILES.length} spec files${skipped.length ? `, ${skipped.length} tests left out (listed below)` : ''}`)
   const match = skipped.map(([pattern]) => `--match=!${pattern}`)
   const notRun = FILES_NOT_RUN[name] || {}
-  const files = FILES.filter((f) => !Object.keys(notRun).some((n) => f.endsWith(`/${n}.spec.js`)))
+  const files = (givenFiles.length ? givenFiles : FILES).filter((f) => !Object.keys(notRun).some((n) => f.endsWith(`/${n}.spec.js`)))
+  console.log(`\n=== ${v}: ${files.length} spec files${skipped.length ? `, ${skipped.length} tests left out (listed below)` : ''}`)
   const r = await runOn({ ...run, env: { ...run.env, CRYPTOGRAPHER_TEST_RUNTIME: name === 'wasi' ? 'node' : name } }, [...files, ...match, ...avaArgs])
   // ava prints how many passed only when none failed: count the ticks.
   const passed = String((r.out.match(/^\s*✔/gm) || []).length)
