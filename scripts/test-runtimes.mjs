@@ -21,7 +21,7 @@ import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { runAva } from './node-runtimes.mjs'
+import { avaSummary, runAva } from './node-runtimes.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const dir = path.join(root, 'runtimes')
@@ -188,10 +188,7 @@ for (const name of wanted) {
   const files = (givenFiles.length ? givenFiles : FILES).filter((f) => !Object.keys(notRun).some((n) => f.endsWith(`/${n}.spec.js`)))
   console.log(`\n=== ${v}: ${files.length} spec files${skipped.length ? `, ${skipped.length} tests left out (listed below)` : ''}`)
   const r = await runOn({ ...run, env: { ...run.env, CRYPTOGRAPHER_TEST_RUNTIME: name === 'wasi' ? 'node' : name } }, [...files, ...match, ...avaArgs])
-  // ava prints how many passed only when none failed: count the ticks.
-  const passed = String((r.out.match(/^\s*✔/gm) || []).length)
-  const failed = (r.out.match(/(\d+) tests? failed/) || [])[1] || '0'
-  const failures = r.out.split('\n').filter((l) => /✘|Timed out|Uncaught exception|Unhandled rejection/.test(l)).map((l) => l.trim())
+  const { passed, failed, failures } = avaSummary(r.out)
   rows.push({ name, version: v, ok: r.code === 0 && !r.signal, passed, failed, failures, seconds: ((Date.now() - started) / 1000).toFixed(1), why: r.signal ? `signal ${r.signal}` : r.code ? `exit ${r.code}` : '' })
 }
 
