@@ -685,7 +685,8 @@ export declare function scryptAsync(password: unknown, salt: unknown, options: S
 /**
  * `scryptLimit(N, r, p)`: the limit these parameters break, `'r * p'` or `'N'`, or `null`
  * ([`broken_limit`], the rule `scrypt()` checks); `crypto.password` checks policies and stored
- * hashes by it.
+ * hashes by it. `r` and `p` must already be integers in 1..=2^32-1 (both callers check them
+ * first): N-API reads a number beyond that modulo 2^32.
  */
 export declare function scryptLimit(n: number, r: number, p: number): 'r * p' | 'N' | null
 

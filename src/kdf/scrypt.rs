@@ -95,7 +95,8 @@ fn broken_limit(n: u64, r: u32, p: u32) -> Option<Limit> {
 
 /// `scryptLimit(N, r, p)`: the limit these parameters break, `'r * p'` or `'N'`, or `null`
 /// ([`broken_limit`], the rule `scrypt()` checks); `crypto.password` checks policies and stored
-/// hashes by it.
+/// hashes by it. `r` and `p` must already be integers in 1..=2^32-1 (both callers check them
+/// first): N-API reads a number beyond that modulo 2^32.
 #[napi(ts_return_type = "'r * p' | 'N' | null")]
 pub fn scrypt_limit(n: f64, r: u32, p: u32) -> Option<&'static str> {
   // `as` saturates: an N past 2^64 reads as u64::MAX, as far over the N limit as it is.
