@@ -210,6 +210,82 @@ test('string chunks are UTF-8, also when a character is split between writes; ot
   t.is(digest, sha.sha256(Buffer.concat([Buffer.from('00ff10', 'hex'), Buffer.from('tail')])))
 })
 
+// Chunks below 4 KiB are gathered in a 16 KiB buffer before they reach the hasher: every kind
+// of byte input, sizes around both bounds, and a buffer changed after it was written.
+test('stream() and async(): many small chunks of every byte-input kind, around the gathering bounds, equal node:crypto', async (t) => {
+  const sizes = [0, 1, 1, 2, 3, 7, 64, 255, 1000, 4095, 4096, 4097, 1, 16383, 16384, 16385, 5, 12000, 4300, 3, 65536, 1]
+  const msgs = []
+  const chunks = []
+  let at = 0
+  sizes.forEach((n, i) => {
+    const bytes = DATA.subarray(at, at + n)
+    at += n
+    let chunk
+    switch (i % 8) {
+      case 0:
+        chunk = bytes
+        break
+      case 1:
+        chunk = new Uint8Array(bytes)
+        break
+      case 2: {
+        const backing = new Uint8Array(n + 5)
+        backing.set(bytes, 2)
+        chunk = new DataView(backing.buffer, 2, n)
+        break
+      }
+      case 3:
+        chunk = new Uint8Array(bytes).buffer
+        break
+      case 4: {
+        const shared = new SharedArrayBuffer(n)
+        new Uint8Array(shared).set(bytes)
+        chunk = shared
+        break
+      }
+      case 5:
+        // Bytes of a wider view, whose element count is not its byte count.
+        chunk = n % 2 === 0 ? new Uint16Array(new Uint8Array(bytes).buffer) : new Int8Array(new Uint8Array(bytes).buffer)
+        break
+      case 6:
+        chunk = new Uint8ClampedArray(bytes)
+        break
+      default:
+        chunk = bytes.toString('latin1')
+    }
+    msgs.push(i % 8 === 7 ? Buffer.from(chunk, 'utf8') : bytes)
+    chunks.push(chunk)
+  })
+  const want = nodeCrypto.createHash('sha256').update(Buffer.concat(msgs)).digest('hex')
+  t.is(await viaStream(sha.sha256, chunks), want, 'stream()')
+  t.is(await sha.sha256.async(Readable.from(chunks, { objectMode: true })), want, 'async(Readable)')
+  const bytes = DATA.subarray(0, 40000)
+  const ones = Array.from(bytes, (b) => Buffer.of(b))
+  t.is(await viaStream(sha.sha256, ones), nodeCrypto.createHash('sha256').update(bytes).digest('hex'), '40000 1-byte chunks')
+  const key = Buffer.alloc(32, 9)
+  t.is(
+    await viaStream(hmac.sha512, chunks, { key }),
+    nodeCrypto.createHmac('sha512', key).update(Buffer.concat(msgs)).digest('hex'),
+    'hmac.sha512.stream()',
+  )
+  // create().update() with a SharedArrayBuffer, also once the hasher has its native state.
+  const shared = new SharedArrayBuffer(3)
+  new Uint8Array(shared).set([1, 2, 3])
+  t.is(sha.sha256.create().update(DATA.subarray(0, 9000)).update(shared).digest(), nodeCrypto.createHash('sha256').update(DATA.subarray(0, 9000)).update(Buffer.of(1, 2, 3)).digest('hex'))
+})
+
+test('stream(): a small chunk changed after write() still counts as written', async (t) => {
+  const s = sha.sha256.stream()
+  const chunk = Buffer.from('written')
+  s.write(chunk)
+  chunk.fill(0)
+  s.write(Buffer.alloc(10000, 1))
+  chunk.write('changed')
+  s.end()
+  const [digest] = await s.toArray()
+  t.is(digest, nodeCrypto.createHash('sha256').update('written').update(Buffer.alloc(10000, 1)).digest('hex'))
+})
+
 test('stream(): the digest in every output format, one chunk; piping into a file writes it', async (t) => {
   const msg = DATA.subarray(0, 100000)
   for (const outputFormat of ['hex', 'base64', 'base64url', 'binary', 'buffer']) {

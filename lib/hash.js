@@ -68,7 +68,8 @@ class Hasher {
       }
       this.#open()
     }
-    hasherUpdate(this.#state, data)
+    // Native code reads an ArrayBuffer but not a SharedArrayBuffer: that one goes as a view.
+    hasherUpdate(this.#state, typeof SharedArrayBuffer === 'function' && data instanceof SharedArrayBuffer ? asBuffer(data) : data)
     return this
   }
 
