@@ -337,9 +337,10 @@ export interface CpuPaths {
   /** GHASH of GCM with other IV lengths (`polyval`): `'clmul'`, `'pmull'` or `'soft'`. */
   ghash: string
   /**
-   * ChaCha20-Poly1305 and XChaCha20-Poly1305 (ring's ChaCha20; Poly1305 is its portable code):
-   * `'avx2'`, `'ssse3'`, `'neon'` (inputs over 192 bytes; shorter ones take the scalar code) or
-   * `'nohw'`.
+   * ChaCha20-Poly1305 and XChaCha20-Poly1305: `'avx512-ifma'` (ours: ChaCha20 in AVX-512F,
+   * Poly1305 in AVX-512 IFMA, for messages of 4 KiB and more; shorter ones take ring's AVX2
+   * code), else ring's `'avx2'`, `'ssse3'`, `'neon'` (inputs over 192 bytes; shorter ones take
+   * the scalar code) or `'nohw'`.
    */
   chacha20: string
   /** scrypt's Salsa20/8 core (ours): `'avx512vl'`, `'sse2'` (x86-64) or `'portable'`. */

@@ -451,7 +451,8 @@ test('cpuPaths() lists every backend with a string path, consistent with /proc/c
   t.is(paths.aes === 'vaes512' || paths.aes === 'vaes256', flags.has('vaes'))
   t.is(paths.aes !== 'soft', flags.has('aes'))
   t.is(paths.aesGcm === 'vaes-avx2', ['aes', 'pclmulqdq', 'avx', 'avx2', 'vaes', 'vpclmulqdq'].every((f) => flags.has(f)))
-  t.is(paths.chacha20 === 'avx2', flags.has('avx2'))
+  const ifma = ['avx512f', 'avx512vl', 'avx512ifma'].every((f) => flags.has(f))
+  t.is(paths.chacha20, ifma ? 'avx512-ifma' : flags.has('avx2') ? 'avx2' : flags.has('ssse3') ? 'ssse3' : 'nohw')
   // BLAKE2's backend and the Keccak permutation are measured, not derived from the flags: either
   // name is a right answer, but the own Keccak assembly only where BMI1/BMI2 exist.
   for (const v of ['blake2b', 'blake2s']) t.true(['simd', 'scalar'].includes(paths[v]), v)

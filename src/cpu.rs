@@ -55,9 +55,10 @@ pub struct CpuPaths {
   pub aes_gcm: String,
   /// GHASH of GCM with other IV lengths (`polyval`): `'clmul'`, `'pmull'` or `'soft'`.
   pub ghash: String,
-  /// ChaCha20-Poly1305 and XChaCha20-Poly1305 (ring's ChaCha20; Poly1305 is its portable code):
-  /// `'avx2'`, `'ssse3'`, `'neon'` (inputs over 192 bytes; shorter ones take the scalar code) or
-  /// `'nohw'`.
+  /// ChaCha20-Poly1305 and XChaCha20-Poly1305: `'avx512-ifma'` (ours: ChaCha20 in AVX-512F,
+  /// Poly1305 in AVX-512 IFMA, for messages of 4 KiB and more; shorter ones take ring's AVX2
+  /// code), else ring's `'avx2'`, `'ssse3'`, `'neon'` (inputs over 192 bytes; shorter ones take
+  /// the scalar code) or `'nohw'`.
   pub chacha20: String,
   /// scrypt's Salsa20/8 core (ours): `'avx512vl'`, `'sse2'` (x86-64) or `'portable'`.
   pub scrypt: String,
@@ -249,7 +250,11 @@ pub fn cpu_paths() -> CpuPaths {
     aes: crates.aes.to_string(),
     aes_gcm: crates.aes_gcm.to_string(),
     ghash: crates.ghash.to_string(),
-    chacha20: crates.chacha20.to_string(),
+    chacha20: first(
+      &[("avx512-ifma", crate::cipher::chacha::kernel().is_some())],
+      crates.chacha20,
+    )
+    .to_string(),
     scrypt: first(
       &[("avx512vl", crate::arch::Avx512Vl::detect().is_some())],
       baseline,

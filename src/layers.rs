@@ -24,6 +24,7 @@ const LAYERS: &[&[&str]] = &[
   &["cipher/modes"],
   &["cipher/keys"],
   &["cipher/block_modes"],
+  &["cipher/chacha"],
   &["cipher/aead"],
   &["cipher/gcm"],
   &["cipher/dispatch"],

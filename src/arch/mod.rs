@@ -14,12 +14,14 @@
 //! - `blowfish.rs`: the Blowfish round index of bcrypt (BMI1 `bextr` on AMD);
 //! - `sha256_lanes.rs`: SHA-256 over several messages at once (SHA-NI, batch hashing);
 //! - `sha512.rs`: the SHA-512 block function (AVX2 + BMI2 inline assembly);
+//! - `chacha.rs`: ChaCha20 (AVX-512F) and Poly1305 (AVX-512 IFMA), the AEAD's two loops;
 //! - `keccak.rs`: the Keccak absorbing loop (BMI1 + BMI2 assembly written by `build.rs`);
 //! - `argon2.rs`: the Argon2 backend call over a reused arena;
 //! - here: the CPU vendor, the baseline token and a zeroed allocation.
 
 mod argon2;
 mod blowfish;
+mod chacha;
 mod keccak;
 mod salsa;
 mod sha256_lanes;
@@ -27,6 +29,7 @@ mod sha512;
 
 pub use argon2::{argon2_in, Argon2Input};
 pub use blowfish::{with_blowfish_index, BlowfishIndex, BlowfishWork, Bmi1};
+pub use chacha::{ChaChaIfma, PolyPowers};
 pub use keccak::KeccakBmi;
 #[cfg(test)]
 pub use salsa::salsa20_8_scalar;

@@ -7,7 +7,8 @@
 //! ever released.
 //!
 //! The AEADs: `ring` ([`Ring`]: AES-GCM with a 96-bit IV and a full tag on open, ChaCha20-Poly1305,
-//! and XChaCha20-Poly1305 through an HChaCha20 subkey, [`chacha`]), the generic GCM of
+//! and XChaCha20-Poly1305 through an HChaCha20 subkey, [`chacha`]), the AVX-512 IFMA
+//! ChaCha20-Poly1305 of [`super::chacha`] where the CPU has it, the generic GCM of
 //! [`super::gcm`], and the RustCrypto crates ([`InOut`]: AES-GCM-SIV, CCM; [`Siv`]: AES-SIV).
 
 use ::aead::{AeadCore, AeadInOut};
@@ -17,6 +18,7 @@ use cipher::{BlockCipherEncrypt, InOutBuf};
 use ring::aead::{Aad, LessSafeKey, Nonce};
 use zeroize::Zeroizing;
 
+use super::chacha::Stitched;
 use super::keys::{chacha_key, SivKey};
 use super::modes::{decrypt_failed, internal, length_error, list, too_long, Op};
 use crate::error::{Code, CryptoError, CryptoResult};
@@ -127,6 +129,21 @@ impl DetachedAead for Ring<'_> {
   }
 }
 
+impl DetachedAead for Stitched<'_> {
+  fn seal(self, aad: &[u8], input: &[u8], out: &mut [u8], tag: &mut [u8]) -> CryptoResult<()> {
+    put_tag(tag, &Stitched::seal(self, aad, input, out)?)
+  }
+
+  fn open(self, aad: &[u8], input: &[u8], tag: &[u8], out: &mut [u8]) -> CryptoResult<()> {
+    // Full 16-byte tags only, as with `ring`.
+    if tag.len() == 16 && crate::ct::eq(&Stitched::open(self, aad, input, out)?, tag) {
+      Ok(())
+    } else {
+      Err(decrypt_failed())
+    }
+  }
+}
+
 /// XChaCha20's subkey (draft-irtf-cfrg-xchacha §2.3): HChaCha20(key, the first 16 bytes of the
 /// 24-byte nonce). ChaCha20-Poly1305 under it then takes the nonce 0^4 ‖ nonce[16..24].
 pub fn xchacha_subkey(key: &[u8; 32], head: &[u8; 16]) -> Zeroizing<[u8; 32]> {
@@ -148,13 +165,20 @@ pub fn chacha(
   out: &mut [u8],
 ) -> CryptoResult<usize> {
   if iv.len() != 24 {
+    if let Some(s) = Stitched::new(raw, iv, input.len()) {
+      return seal_or_open(s, op, input, out);
+    }
     return seal_or_open(Ring::new(key, iv)?, op, input, out);
   }
   // XChaCha20-Poly1305: the subkey, then ChaCha20-Poly1305 with nonce 0^4 ‖ nonce[16..].
   let head: &[u8; 16] = iv[..16].try_into().map_err(|_| internal("nonce"))?;
-  let sub = chacha_key(&xchacha_subkey(raw, head))?;
+  let raw_sub = xchacha_subkey(raw, head);
   let mut nonce = [0u8; 12];
   nonce[4..].copy_from_slice(&iv[16..24]);
+  if let Some(s) = Stitched::new(&raw_sub, &nonce, input.len()) {
+    return seal_or_open(s, op, input, out);
+  }
+  let sub = chacha_key(&raw_sub)?;
   seal_or_open(Ring::new(&sub, &nonce)?, op, input, out)
 }
 

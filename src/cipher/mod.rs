@@ -34,6 +34,7 @@ pub(crate) mod aead;
 pub mod api;
 pub mod batch;
 mod block_modes;
+pub(crate) mod chacha;
 pub mod dispatch;
 mod gcm;
 pub mod keys;

@@ -11,13 +11,15 @@
 //! Every AEAD here is a ring key with a 96-bit nonce: AES-256-GCM and ChaCha20-Poly1305 directly;
 //! XChaCha20-Poly1305 as ChaCha20-Poly1305 under the HChaCha20 subkey of the nonce's first
 //! 16 bytes, which STREAM keeps fixed for a whole stream (they are all prefix), so the subkey is
-//! derived once per stream, not per segment.
+//! derived once per stream, not per segment. On a CPU with AVX-512 IFMA, ChaCha20-Poly1305
+//! segments of 4 KiB and more take the library's own kernel (`cipher::chacha`) instead.
 
 use ring::aead::{Aad, LessSafeKey, Nonce, Tag, UnboundKey};
 use zeroize::Zeroizing;
 
 use super::Sink;
 use crate::cipher::aead::xchacha_subkey;
+use crate::cipher::chacha::Stitched;
 use crate::cipher::modes::{decrypt_failed, internal, too_long};
 use crate::error::CryptoResult;
 
@@ -58,6 +60,8 @@ impl SegmentAead {
 /// it refuses everything: a stream is used once, in one direction.
 pub struct Segments {
   key: LessSafeKey,
+  /// The ChaCha20-Poly1305 key (the XChaCha20 subkey), for the AVX-512 IFMA kernel.
+  chacha: Option<Zeroizing<[u8; 32]>>,
   /// The 96-bit nonce given to ring, with the counter field at `counter_at` and the flag last.
   nonce: [u8; 12],
   counter_at: usize,
@@ -88,12 +92,14 @@ impl Segments {
         (&ring::aead::CHACHA20_POLY1305, xchacha_subkey(key, head))
       }
     };
+    let chacha = (aead != SegmentAead::Aes256Gcm).then(|| key.clone());
     let key = UnboundKey::new(alg, &key[..])
       .map(LessSafeKey::new)
       .map_err(|_| internal("segment key"))?;
     let width = aead.counter_len();
     Ok(Segments {
       key,
+      chacha,
       nonce,
       counter_at: 11 - width,
       max: if width >= 8 {
@@ -112,7 +118,7 @@ impl Segments {
   }
 
   /// The nonce of the next segment, and the stream moved past it.
-  fn advance(&mut self, last: bool) -> CryptoResult<Nonce> {
+  fn advance(&mut self, last: bool) -> CryptoResult<[u8; 12]> {
     if self.finished {
       return Err(internal("segment after the last one"));
     }
@@ -129,15 +135,23 @@ impl Segments {
     nonce[11] = u8::from(last);
     self.next += 1;
     self.finished = last;
-    Ok(Nonce::assume_unique_for_key(nonce))
+    Ok(nonce)
+  }
+
+  /// The AVX-512 IFMA ChaCha20-Poly1305 for a `len`-byte segment under `nonce`, when it applies.
+  fn stitched<'a>(&'a self, nonce: &'a [u8; 12], len: usize) -> Option<Stitched<'a>> {
+    Stitched::new(self.chacha.as_deref()?, nonce, len)
   }
 
   /// Encrypts `segment` in place and returns its tag (appended by the caller).
   pub fn seal(&mut self, segment: &mut [u8], last: bool) -> CryptoResult<[u8; TAG_LEN]> {
     let nonce = self.advance(last)?;
+    if let Some(s) = self.stitched(&nonce, segment.len()) {
+      return s.seal_in_place(&[], segment);
+    }
     let tag = self
       .key
-      .seal_in_place_separate_tag(nonce, Aad::empty(), segment)
+      .seal_in_place_separate_tag(Nonce::assume_unique_for_key(nonce), Aad::empty(), segment)
       .map_err(|_| too_long())?;
     let mut out = [0u8; TAG_LEN];
     out.copy_from_slice(tag.as_ref());
@@ -153,12 +167,29 @@ impl Segments {
       Some(n) => {
         let nonce = self.advance(last)?;
         let (body, tag) = segment.split_at_mut(n);
-        let tag = Tag::try_from(&tag[..]).map_err(|_| decrypt_failed())?;
-        self
-          .key
-          .open_in_place_separate_tag(nonce, Aad::empty(), tag, body, 0..)
-          .map(|p| p.len())
-          .map_err(|_| decrypt_failed())
+        match self.stitched(&nonce, n) {
+          Some(s) => s.open_in_place(&[], body).and_then(|want| {
+            if crate::ct::eq(&want, tag) {
+              Ok(n)
+            } else {
+              Err(decrypt_failed())
+            }
+          }),
+          None => {
+            let tag = Tag::try_from(&tag[..]).map_err(|_| decrypt_failed())?;
+            self
+              .key
+              .open_in_place_separate_tag(
+                Nonce::assume_unique_for_key(nonce),
+                Aad::empty(),
+                tag,
+                body,
+                0..,
+              )
+              .map(|p| p.len())
+              .map_err(|_| decrypt_failed())
+          }
+        }
       }
     };
     if result.is_err() {
@@ -445,25 +476,41 @@ mod tests {
         [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0],
       ),
     ];
+    // A short segment and a 64 KiB one (the AVX-512 IFMA kernel's size, where the CPU has it).
+    let long: Vec<u8> = (0..65536u32).map(|i| (i * 7) as u8).collect();
     for (aead, expected) in cases {
-      let mut s = Segments::new(aead, &key, &vec![9u8; aead.prefix_len()]).unwrap();
-      s.next = 0x0102;
-      let mut ours = *b"segment";
-      let tag = s.seal(&mut ours, false).unwrap();
-      let alg = match aead {
-        SegmentAead::Aes256Gcm => &ring::aead::AES_256_GCM,
-        _ => &ring::aead::CHACHA20_POLY1305,
-      };
-      let direct = LessSafeKey::new(UnboundKey::new(alg, &key).unwrap());
-      let mut theirs = *b"segment";
-      let t = direct
-        .seal_in_place_separate_tag(
-          Nonce::assume_unique_for_key(expected),
-          Aad::empty(),
-          &mut theirs,
-        )
-        .unwrap();
-      assert_eq!((ours, &tag[..]), (theirs, t.as_ref()));
+      for plain in [&b"segment"[..], &long] {
+        let mut s = Segments::new(aead, &key, &vec![9u8; aead.prefix_len()]).unwrap();
+        s.next = 0x0102;
+        let mut ours = plain.to_vec();
+        let tag = s.seal(&mut ours, false).unwrap();
+        let alg = match aead {
+          SegmentAead::Aes256Gcm => &ring::aead::AES_256_GCM,
+          _ => &ring::aead::CHACHA20_POLY1305,
+        };
+        let direct = LessSafeKey::new(UnboundKey::new(alg, &key).unwrap());
+        let mut theirs = plain.to_vec();
+        let t = direct
+          .seal_in_place_separate_tag(
+            Nonce::assume_unique_for_key(expected),
+            Aad::empty(),
+            &mut theirs,
+          )
+          .unwrap();
+        assert_eq!((&ours, &tag[..]), (&theirs, t.as_ref()));
+        // Opened by a stream at the same position: the plaintext, and a changed byte refused.
+        let mut o = Segments::new(aead, &key, &vec![9u8; aead.prefix_len()]).unwrap();
+        o.next = 0x0102;
+        let mut sealed = [&ours[..], &tag[..]].concat();
+        assert_eq!(o.open(&mut sealed, false).unwrap(), plain.len());
+        assert_eq!(&sealed[..plain.len()], plain);
+        let mut o = Segments::new(aead, &key, &vec![9u8; aead.prefix_len()]).unwrap();
+        o.next = 0x0102;
+        let mut bad = [&ours[..], &tag[..]].concat();
+        bad[3] ^= 1;
+        assert!(o.open(&mut bad, false).is_err());
+        assert!(bad.iter().all(|&b| b == 0));
+      }
     }
   }
 
