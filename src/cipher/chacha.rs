@@ -18,6 +18,9 @@ pub const MIN_LEN: usize = 4096;
 /// Bytes encrypted before Poly1305 reads them (a multiple of 1 KiB, ChaCha20's step here).
 const STITCH: usize = 8 * 1024;
 
+/// Bytes encrypted with the keystream of the step that gives the Poly1305 key (blocks 1-15).
+const FIRST: usize = 15 * 64;
+
 /// The most bytes one message may have: ChaCha20's 32-bit block counter starts at 1.
 const MAX_LEN: u64 = ((1 << 32) - 1) * 64;
 
@@ -190,91 +193,74 @@ impl<'a> Stitched<'a> {
     Stitched { kernel, key, nonce }
   }
 
-  /// The key and nonce words, and Poly1305 keyed with block 0 (§2.6) after `aad`.
-  fn start(&self, aad: &[u8]) -> ([u32; 8], [u32; 3], Poly1305) {
-    let (key, nonce) = (words::<8>(self.key), words::<3>(self.nonce));
-    let mut block0 = [0u8; 64];
-    self.kernel.xor(&key, &nonce, 0, &[0u8; 64], &mut block0);
-    let mut poly = Poly1305::new(self.kernel, &block0[..32]);
-    block0.zeroize();
+  /// Encrypts (`seal`) or decrypts `input` into `out` (same length), or `out` in place when
+  /// `input` is `None`, and returns the tag of the ciphertext (to append, or to compare).
+  fn crypt(self, seal: bool, aad: &[u8], input: Option<&[u8]>, out: &mut [u8]) -> CryptoResult<[u8; 16]> {
+    let len = out.len();
+    if len as u64 > MAX_LEN || input.is_some_and(|i| i.len() != len) {
+      return Err(if seal { too_long() } else { decrypt_failed() });
+    }
+    let (mut key, nonce) = (words::<8>(self.key), words::<3>(self.nonce));
+    // One 16-block step gives block 0, the Poly1305 key (§2.6), and the keystream of the first
+    // FIRST bytes (blocks 1-15).
+    let n = len.min(FIRST);
+    let mut first = [0u8; 64 + FIRST];
+    first[64..64 + n].copy_from_slice(&input.unwrap_or(out)[..n]);
+    // When opening, Poly1305 reads the ciphertext, which `out` may no longer hold.
+    let mut ct_first = [0u8; FIRST];
+    ct_first[..n].copy_from_slice(&first[64..64 + n]);
+    self.kernel.xor_in_place(&key, &nonce, 0, &mut first[..64 + n]);
+    let mut poly = Poly1305::new(self.kernel, &first[..32]);
     poly.update_padded(aad);
-    (key, nonce, poly)
-  }
-
-  /// The lengths block and the tag.
-  fn tag(mut poly: Poly1305, aad: &[u8], len: usize) -> [u8; 16] {
+    out[..n].copy_from_slice(&first[64..64 + n]);
+    poly.update_padded(if seal { &out[..n] } else { &ct_first[..n] });
+    first.zeroize();
+    ct_first.zeroize();
+    // Then STITCH bytes at a time: Poly1305 reads each piece of ciphertext while it is in L1.
+    let mut counter = (1 + FIRST / 64) as u32;
+    let mut at = n;
+    while at < len {
+      let end = (at + STITCH).min(len);
+      if !seal {
+        poly.update_padded(input.map_or(&out[at..end], |i| &i[at..end]));
+      }
+      match input {
+        Some(i) => self.kernel.xor(&key, &nonce, counter, &i[at..end], &mut out[at..end]),
+        None => self.kernel.xor_in_place(&key, &nonce, counter, &mut out[at..end]),
+      }
+      if seal {
+        poly.update_padded(&out[at..end]);
+      }
+      counter = counter.wrapping_add((STITCH / 64) as u32);
+      at = end;
+    }
+    key.zeroize();
     let mut lengths = [0u8; 16];
     lengths[..8].copy_from_slice(&(aad.len() as u64).to_le_bytes());
     lengths[8..].copy_from_slice(&(len as u64).to_le_bytes());
     poly.block(&lengths);
-    poly.finish()
+    Ok(poly.finish())
   }
-}
 
-impl Stitched<'_> {
   /// Encrypts `input` into `out` (same length); returns the tag.
   pub fn seal(self, aad: &[u8], input: &[u8], out: &mut [u8]) -> CryptoResult<[u8; 16]> {
-    if input.len() as u64 > MAX_LEN {
-      return Err(too_long());
-    }
-    let (mut key, nonce, mut poly) = self.start(aad);
-    let mut counter = 1u32;
-    for (i, o) in input.chunks(STITCH).zip(out.chunks_mut(STITCH)) {
-      self.kernel.xor(&key, &nonce, counter, i, o);
-      poly.update_padded(o);
-      counter = counter.wrapping_add((STITCH / 64) as u32);
-    }
-    key.zeroize();
-    Ok(Self::tag(poly, aad, input.len()))
+    self.crypt(true, aad, Some(input), out)
   }
 
   /// [`Stitched::seal`] with the ciphertext written over `data`.
   pub fn seal_in_place(self, aad: &[u8], data: &mut [u8]) -> CryptoResult<[u8; 16]> {
-    if data.len() as u64 > MAX_LEN {
-      return Err(too_long());
-    }
-    let (mut key, nonce, mut poly) = self.start(aad);
-    let mut counter = 1u32;
-    for chunk in data.chunks_mut(STITCH) {
-      self.kernel.xor_in_place(&key, &nonce, counter, chunk);
-      poly.update_padded(chunk);
-      counter = counter.wrapping_add((STITCH / 64) as u32);
-    }
-    key.zeroize();
-    Ok(Self::tag(poly, aad, data.len()))
-  }
-
-  /// [`Stitched::open`] with the plaintext written over `data`.
-  pub fn open_in_place(self, aad: &[u8], data: &mut [u8]) -> CryptoResult<[u8; 16]> {
-    if data.len() as u64 > MAX_LEN {
-      return Err(decrypt_failed());
-    }
-    let (mut key, nonce, mut poly) = self.start(aad);
-    let mut counter = 1u32;
-    for chunk in data.chunks_mut(STITCH) {
-      poly.update_padded(chunk);
-      self.kernel.xor_in_place(&key, &nonce, counter, chunk);
-      counter = counter.wrapping_add((STITCH / 64) as u32);
-    }
-    key.zeroize();
-    Ok(Self::tag(poly, aad, data.len()))
+    self.crypt(true, aad, None, data)
   }
 
   /// Decrypts `input` into `out` (same length) and returns the tag it should have come with:
   /// the caller compares, and wipes `out` when they differ.
   pub fn open(self, aad: &[u8], input: &[u8], out: &mut [u8]) -> CryptoResult<[u8; 16]> {
-    if input.len() as u64 > MAX_LEN {
-      return Err(decrypt_failed());
-    }
-    let (mut key, nonce, mut poly) = self.start(aad);
-    let mut counter = 1u32;
-    for (i, o) in input.chunks(STITCH).zip(out.chunks_mut(STITCH)) {
-      poly.update_padded(i);
-      self.kernel.xor(&key, &nonce, counter, i, o);
-      counter = counter.wrapping_add((STITCH / 64) as u32);
-    }
-    key.zeroize();
-    Ok(Self::tag(poly, aad, input.len()))
+    self.crypt(false, aad, Some(input), out)
+  }
+
+  /// [`Stitched::open`] with the plaintext written over `data`.
+  pub fn open_in_place(self, aad: &[u8], data: &mut [u8]) -> CryptoResult<[u8; 16]> {
+    self.crypt(false, aad, None, data)
   }
 }
 
@@ -322,7 +308,7 @@ mod tests {
   }
 
   /// Lengths around every step of the kernel: Poly1305's 16 and 128 bytes, ChaCha20's 64 and
-  /// 1024, the 8 KiB stitch.
+  /// 1024, the first 960 bytes and the 8 KiB stitches after them.
   fn lengths() -> Vec<usize> {
     let mut v: Vec<usize> = (0..=300).collect();
     for step in [128usize, 1024, STITCH] {
@@ -336,6 +322,9 @@ mod tests {
           step * k + 113,
         ]);
       }
+    }
+    for edge in [FIRST, FIRST + STITCH, FIRST + 2 * STITCH] {
+      v.extend([edge - 16, edge - 1, edge, edge + 1, edge + 16]);
     }
     v.extend([4096, 65536 + 7, 200_000]);
     v
