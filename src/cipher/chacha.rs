@@ -195,7 +195,13 @@ impl<'a> Stitched<'a> {
 
   /// Encrypts (`seal`) or decrypts `input` into `out` (same length), or `out` in place when
   /// `input` is `None`, and returns the tag of the ciphertext (to append, or to compare).
-  fn crypt(self, seal: bool, aad: &[u8], input: Option<&[u8]>, out: &mut [u8]) -> CryptoResult<[u8; 16]> {
+  fn crypt(
+    self,
+    seal: bool,
+    aad: &[u8],
+    input: Option<&[u8]>,
+    out: &mut [u8],
+  ) -> CryptoResult<[u8; 16]> {
     let len = out.len();
     if len as u64 > MAX_LEN || input.is_some_and(|i| i.len() != len) {
       return Err(if seal { too_long() } else { decrypt_failed() });
@@ -209,7 +215,9 @@ impl<'a> Stitched<'a> {
     // When opening, Poly1305 reads the ciphertext, which `out` may no longer hold.
     let mut ct_first = [0u8; FIRST];
     ct_first[..n].copy_from_slice(&first[64..64 + n]);
-    self.kernel.xor_in_place(&key, &nonce, 0, &mut first[..64 + n]);
+    self
+      .kernel
+      .xor_in_place(&key, &nonce, 0, &mut first[..64 + n]);
     let mut poly = Poly1305::new(self.kernel, &first[..32]);
     poly.update_padded(aad);
     out[..n].copy_from_slice(&first[64..64 + n]);
@@ -225,8 +233,12 @@ impl<'a> Stitched<'a> {
         poly.update_padded(input.map_or(&out[at..end], |i| &i[at..end]));
       }
       match input {
-        Some(i) => self.kernel.xor(&key, &nonce, counter, &i[at..end], &mut out[at..end]),
-        None => self.kernel.xor_in_place(&key, &nonce, counter, &mut out[at..end]),
+        Some(i) => self
+          .kernel
+          .xor(&key, &nonce, counter, &i[at..end], &mut out[at..end]),
+        None => self
+          .kernel
+          .xor_in_place(&key, &nonce, counter, &mut out[at..end]),
       }
       if seal {
         poly.update_padded(&out[at..end]);
