@@ -346,7 +346,7 @@ export interface CpuPaths {
   aesGcm: string
   /** GHASH of GCM with other IV lengths (polyval): 'clmul' | 'pmull' | 'soft'. */
   ghash: string
-  /** (X)ChaCha20-Poly1305: 'avx512-ifma' (ours, AVX-512F ChaCha20 and AVX-512 IFMA Poly1305, messages of 4 KiB and more; shorter ones take ring's AVX2 code) | ring's 'avx2' | 'ssse3' | 'neon' (inputs over 192 bytes) | 'nohw'. */
+  /** (X)ChaCha20-Poly1305: 'avx512-ifma' (ours, AVX-512F ChaCha20 and AVX-512 IFMA Poly1305, messages of 8 KiB and more; shorter ones take ring's AVX2 code) | ring's 'avx2' | 'ssse3' | 'neon' (inputs over 192 bytes) | 'nohw'. */
   chacha20: string
   /** scrypt's Salsa20/8 core (ours): 'avx512vl' | 'sse2' (x86-64) | 'portable'. */
   scrypt: string

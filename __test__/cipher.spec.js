@@ -107,9 +107,9 @@ for (const bits of [128, 192, 256]) {
   })
 }
 
-// From 4 KiB, CPUs with AVX-512 IFMA take the library's own kernel (cpuPaths().chacha20 is
+// From 8 KiB, CPUs with AVX-512 IFMA take the library's own kernel (cpuPaths().chacha20 is
 // 'avx512-ifma'): its steps are Poly1305's 128 bytes, ChaCha20's 1 KiB and an 8 KiB stitch.
-const CHACHA_LENGTHS = [...LENGTHS, 4096 + 127, 4096 + 128, 8191, 8192, 8193, 9216 + 15, 16384 + 129, (1 << 20) + 3]
+const CHACHA_LENGTHS = [...LENGTHS, 8191, 8192, 8193, 8192 + 127, 8192 + 960, 9216 + 15, 16384 + 129, (1 << 20) + 3]
 
 test('ChaCha20-Poly1305 equals node:crypto (random keys, nonces, AAD, lengths 0..1 MiB); a flipped bit is refused', (t) => {
   for (const [i, n] of CHACHA_LENGTHS.entries()) {

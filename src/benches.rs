@@ -472,7 +472,7 @@ mod ciphers {
     let key: [u8; 32] = bytes(32, 1).try_into().unwrap();
     let nonce: [u8; 12] = bytes(12, 2).try_into().unwrap();
     let ring_key = crate::cipher::keys::chacha_key(&key).unwrap();
-    for size in [1024usize, 2048, 4096, 16384, 65536, 1 << 20] {
+    for size in [1024usize, 2048, 4096, 8192, 16384, 65536, 1 << 20] {
       let data = bytes(size, 3);
       let mut out = vec![0u8; size];
       let reps = ((16usize << 20) / size).max(4);

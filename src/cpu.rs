@@ -56,7 +56,7 @@ pub struct CpuPaths {
   /// GHASH of GCM with other IV lengths (`polyval`): `'clmul'`, `'pmull'` or `'soft'`.
   pub ghash: String,
   /// ChaCha20-Poly1305 and XChaCha20-Poly1305: `'avx512-ifma'` (ours: ChaCha20 in AVX-512F,
-  /// Poly1305 in AVX-512 IFMA, for messages of 4 KiB and more; shorter ones take ring's AVX2
+  /// Poly1305 in AVX-512 IFMA, for messages of 8 KiB and more; shorter ones take ring's AVX2
   /// code), else ring's `'avx2'`, `'ssse3'`, `'neon'` (inputs over 192 bytes; shorter ones take
   /// the scalar code) or `'nohw'`.
   pub chacha20: String,

@@ -12,7 +12,7 @@
 //! XChaCha20-Poly1305 as ChaCha20-Poly1305 under the HChaCha20 subkey of the nonce's first
 //! 16 bytes, which STREAM keeps fixed for a whole stream (they are all prefix), so the subkey is
 //! derived once per stream, not per segment. On a CPU with AVX-512 IFMA, ChaCha20-Poly1305
-//! segments of 4 KiB and more take the library's own kernel (`cipher::chacha`) instead.
+//! segments of 8 KiB and more take the library's own kernel (`cipher::chacha`) instead.
 
 use ring::aead::{Aad, LessSafeKey, Nonce, Tag, UnboundKey};
 use zeroize::Zeroizing;
