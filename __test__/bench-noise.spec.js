@@ -282,13 +282,16 @@ test('--redo: the noisy suites are found, their figures replaced in place, and t
   fresh.failures = []
   fresh.config.seconds = 12
   fresh.machine.commit = '0123456789ab'
+  // A backend that changed between the runs is named with the suites run again.
+  old.machine.cpuPaths = { sha256: 'sha-ni', chacha20: 'avx2' }
+  fresh.machine.cpuPaths = { sha256: 'sha-ni', chacha20: 'avx512-ifma' }
   const merged = mergeRedo(old, fresh, ['B'], ['b-file'])
   t.deepEqual(merged.results.map((r) => [r.suite, r.opsPerSec]), [['A', 1], ['B', 20], ['C', 3]])
   t.deepEqual(merged.tables[0].rows, [['2']])
   t.deepEqual(merged.notes, { a: 'kept note', b: 'new note' })
   t.deepEqual(merged.facts, { f: 1, g: 3 })
   t.deepEqual(merged.failures, ['a / r: other threw'])
-  t.deepEqual(merged.config.redone, [{ suites: ['B'], date: fresh.machine.date, commit: '0123456789ab', seconds: 12 }])
+  t.deepEqual(merged.config.redone, [{ suites: ['B'], date: fresh.machine.date, commit: '0123456789ab', seconds: 12, paths: { chacha20: 'avx512-ifma' } }])
   // The worse of both: load before 0.5 (old) and after 1.5 (redo); other processes 20 % (redo).
   t.deepEqual([merged.noise.before.load[0], merged.noise.after.load[0], merged.noise.during.others], [0.5, 1.5, 0.2])
   t.is(merged.noise.segments.length, 2)
@@ -313,7 +316,7 @@ test('--resume: a run that stopped part-way is refused by bench:docs, and comple
   t.is(whole.results.at(-1).suite, 'K')
   t.is(whole.config.partial, undefined)
   t.is(whole.config.redone, undefined)
-  t.deepEqual(whole.config.resumed, [{ suites: ['K'], date: rest.machine.date, commit: 'abcdef012345', seconds: 30 }])
+  t.deepEqual(whole.config.resumed, [{ suites: ['K'], date: rest.machine.date, commit: 'abcdef012345', seconds: 30, paths: {} }])
   t.deepEqual(whole.config.suites, ['hash', 'kdf'])
   // Both parts' load is kept, and the worse counts: the second part's 1.5 after.
   t.is(whole.noise.after.load[0], 1.5)

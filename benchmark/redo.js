@@ -41,6 +41,12 @@ function combineNoise(a, b) {
  * With `how` 'resumed', `old` is a run that stopped part-way (`config.partial`) and `fresh` its
  * remaining suites: `config.resumed` says when and at which commit they ran.
  */
+/** The code paths (cpuPaths()) of the new run that differ from the first run's: `{ name: path }`. */
+function changedPaths(before, now) {
+  const a = before?.cpuPaths || {}
+  return Object.fromEntries(Object.entries(now?.cpuPaths || {}).filter(([k, v]) => a[k] !== v))
+}
+
 function mergeRedo(old, fresh, titles, files = [], how = 'redone') {
   if (old.machine?.cpu !== fresh.machine?.cpu || old.machine?.cores !== fresh.machine?.cores) {
     throw new Error(`--redo needs the same machine: the run was on ${old.machine?.cpu} (${old.machine?.cores} cores), this is ${fresh.machine?.cpu} (${fresh.machine?.cores} cores)`)
@@ -56,7 +62,7 @@ function mergeRedo(old, fresh, titles, files = [], how = 'redone') {
       emptySuites: [...(old.config.emptySuites || []).filter((f) => !files.includes(f)), ...(fresh.config.emptySuites || [])],
       skippedSuites: { ...Object.fromEntries(Object.entries(old.config.skippedSuites || {}).filter(([f]) => !files.includes(f))), ...fresh.config.skippedSuites },
       partial: undefined,
-      [how]: [...(old.config[how] || []), { suites: titles, date: fresh.machine.date, commit: fresh.machine.commit ?? null, seconds: fresh.config.seconds }],
+      [how]: [...(old.config[how] || []), { suites: titles, date: fresh.machine.date, commit: fresh.machine.commit ?? null, seconds: fresh.config.seconds, paths: changedPaths(old.machine, fresh.machine) }],
     },
     noise: combineNoise(old.noise, fresh.noise),
     results: pick('results'),

@@ -267,7 +267,11 @@ function methodNote(run) {
     `Error bars on the plots are the medians' intervals. Every round is kept in the JSON.` +
     (c.quick ? ' This was a --quick run: shorter timing, fewer sizes.' : '') +
     (c.redone || [])
-      .map((r) => ` Run again on ${r.date || '?'}${r.commit ? ` at commit ${r.commit}` : ''}, their figures replacing the first run's: ${r.suites.join(', ')}.`)
+      .map((r) => {
+        const paths = Object.entries(r.paths || {}).map(([k, v]) => `${k} ${v}`)
+        const changed = paths.length ? ` (code paths that differ from the machine line's: ${paths.join(', ')})` : ''
+        return ` Run again on ${r.date || '?'}${r.commit ? ` at commit ${r.commit}` : ''}${changed}, their figures replacing the first run's: ${r.suites.join(', ')}.`
+      })
       .join('') +
     (c.resumed || [])
       .map((r) => ` The run stopped part-way; its remaining suites ran on ${r.date || '?'}${r.commit ? ` at commit ${r.commit}` : ''}: ${r.suites.join(', ')}.`)
