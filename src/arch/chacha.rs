@@ -234,7 +234,7 @@ unsafe fn chacha20_xor(
       // SAFETY: at + i < len; a byte is read before the same byte is written.
       unsafe { *dst.add(at + i) = *src.add(at + i) ^ k };
     }
-    ks.fill(0);
+    zeroize::Zeroize::zeroize(&mut ks);
   }
 }
 
