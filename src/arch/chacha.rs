@@ -37,51 +37,31 @@ impl ChaChaIfma {
   }
 
   /// `out = input XOR` the ChaCha20 keystream (RFC 8439) of `key` and `nonce` (as little-endian
-  /// words) from block `counter` on. Panics unless the lengths are equal and the block counter
-  /// stays below 2^32 (the caller bounds the message length).
-  pub fn xor(self, key: &[u32; 8], nonce: &[u32; 3], counter: u32, input: &[u8], out: &mut [u8]) {
-    assert_eq!(input.len(), out.len());
-    let blocks = input.len().div_ceil(64) as u64;
+  /// words) from block `counter` on; with `input` `None`, `out` is encrypted in place. Panics
+  /// unless the lengths are equal and the block counter stays below 2^32 (the caller bounds the
+  /// message length).
+  pub fn xor(
+    self,
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    counter: u32,
+    input: Option<&[u8]>,
+    out: &mut [u8],
+  ) {
+    let src = input.map_or(out.as_ptr(), |i| {
+      assert_eq!(i.len(), out.len());
+      i.as_ptr()
+    });
+    let blocks = out.len().div_ceil(64) as u64;
     assert!(
       u64::from(counter) + blocks <= 1 << 32,
       "ChaCha20 block counter"
     );
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: `self` exists, so the CPU has AVX-512F; `input` and `out` are each valid for
-    // their (equal) length, and a `&mut` never overlaps a `&`.
+    // SAFETY: `self` exists, so the CPU has AVX-512F; `src` is `input` (a `&` of the same length,
+    // which never overlaps the `&mut` `out`) or `out` itself, which `chacha20_xor` allows.
     unsafe {
-      chacha20_xor(
-        key,
-        nonce,
-        counter,
-        input.as_ptr(),
-        out.as_mut_ptr(),
-        out.len(),
-      )
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    match self.0 {}
-  }
-
-  /// [`ChaChaIfma::xor`] with the output written over the input.
-  pub fn xor_in_place(self, key: &[u32; 8], nonce: &[u32; 3], counter: u32, data: &mut [u8]) {
-    let blocks = data.len().div_ceil(64) as u64;
-    assert!(
-      u64::from(counter) + blocks <= 1 << 32,
-      "ChaCha20 block counter"
-    );
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: `self` exists, so the CPU has AVX-512F; source and destination are the same
-    // valid buffer, which `chacha20_xor` allows.
-    unsafe {
-      chacha20_xor(
-        key,
-        nonce,
-        counter,
-        data.as_ptr(),
-        data.as_mut_ptr(),
-        data.len(),
-      )
+      chacha20_xor(key, nonce, counter, src, out.as_mut_ptr(), out.len())
     }
     #[cfg(not(target_arch = "x86_64"))]
     match self.0 {}

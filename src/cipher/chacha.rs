@@ -215,34 +215,30 @@ impl<'a> Stitched<'a> {
     let n = len.min(FIRST);
     let mut first = [0u8; 64 + FIRST];
     first[64..64 + n].copy_from_slice(&input.unwrap_or(out)[..n]);
-    // When opening, Poly1305 reads the ciphertext, which `out` may no longer hold.
-    let mut ct_first = [0u8; FIRST];
-    ct_first[..n].copy_from_slice(&first[64..64 + n]);
-    self
-      .kernel
-      .xor_in_place(&key, &nonce, 0, &mut first[..64 + n]);
+    self.kernel.xor(&key, &nonce, 0, None, &mut first[..64 + n]);
     let mut poly = Poly1305::new(self.kernel, &first[..32]);
     poly.update_padded(aad);
+    if !seal {
+      // The ciphertext, which `out` still holds when opening in place.
+      poly.update_padded(&input.unwrap_or(out)[..n]);
+    }
     out[..n].copy_from_slice(&first[64..64 + n]);
-    poly.update_padded(if seal { &out[..n] } else { &ct_first[..n] });
     first.zeroize();
-    ct_first.zeroize();
+    if seal {
+      poly.update_padded(&out[..n]);
+    }
     // Then STITCH bytes at a time: Poly1305 reads each piece of ciphertext while it is in L1.
     let mut counter = (1 + FIRST / 64) as u32;
     let mut at = n;
     while at < len {
       let end = (at + STITCH).min(len);
+      let piece = input.map(|i| &i[at..end]);
       if !seal {
-        poly.update_padded(input.map_or(&out[at..end], |i| &i[at..end]));
+        poly.update_padded(piece.unwrap_or(&out[at..end]));
       }
-      match input {
-        Some(i) => self
-          .kernel
-          .xor(&key, &nonce, counter, &i[at..end], &mut out[at..end]),
-        None => self
-          .kernel
-          .xor_in_place(&key, &nonce, counter, &mut out[at..end]),
-      }
+      self
+        .kernel
+        .xor(&key, &nonce, counter, piece, &mut out[at..end]);
       if seal {
         poly.update_padded(&out[at..end]);
       }
@@ -396,42 +392,23 @@ mod tests {
       }
       // Open: the plaintext and the tag it came with; one flipped bit changes the tag.
       let (ct, tag) = ours.split_at(n);
-      let mut out = vec![0u8; n];
-      let want = Stitched {
+      let stitched = || Stitched {
         kernel,
         key: &key,
         nonce: &nonce,
-      }
-      .open(&aad, ct, &mut out)
-      .unwrap();
+      };
+      let mut out = vec![0u8; n];
+      let want = stitched().open(&aad, ct, &mut out).unwrap();
       assert_eq!((&out, &want[..]), (&msg, tag));
       let mut buf = msg.clone();
-      let t = Stitched {
-        kernel,
-        key: &key,
-        nonce: &nonce,
-      }
-      .seal_in_place(&aad, &mut buf)
-      .unwrap();
+      let t = stitched().seal_in_place(&aad, &mut buf).unwrap();
       assert_eq!((&buf[..], &t[..]), (ct, tag), "in place, {n} bytes");
-      let t = Stitched {
-        kernel,
-        key: &key,
-        nonce: &nonce,
-      }
-      .open_in_place(&aad, &mut buf)
-      .unwrap();
+      let t = stitched().open_in_place(&aad, &mut buf).unwrap();
       assert_eq!((&buf, &t[..]), (&msg, tag), "opened in place, {n} bytes");
       if n > 0 {
         let mut bad = ct.to_vec();
         bad[n / 2] ^= 4;
-        let other = Stitched {
-          kernel,
-          key: &key,
-          nonce: &nonce,
-        }
-        .open(&aad, &bad, &mut out)
-        .unwrap();
+        let other = stitched().open(&aad, &bad, &mut out).unwrap();
         assert_ne!(&other[..], tag);
       }
     }
@@ -449,7 +426,7 @@ mod tests {
       for n in [16, 128, 1024, 4096, 8192 + 16, 50_000] {
         let msg = vec![fill; n];
         let aad = vec![0xffu8; 129];
-        // Poly1305 keys are ChaCha20 output, so search key/nonce pairs whose r and s are large.
+        // Poly1305's r and s are ChaCha20 output: eight keys give eight of them.
         for seed in 0..8u64 {
           let key: [u8; 32] = bytes(32, 77 + seed).try_into().unwrap();
           let nonce = bytes(12, 99 + seed);
